@@ -1,0 +1,31 @@
+"""ir-measures-graded: measures for multi-graded relevance as first-class ``ir_measures`` measures.
+
+Importing this package registers µAP/µMAP, µP, NDCNG, meanNDCG and meanNDCNG with
+``ir_measures`` (names and aliases usable in ``parse_measure``) and appends the ``graded``
+provider to ``ir_measures.DefaultPipeline``::
+
+    import ir_measures
+    from ir_measures import AP, nDCG
+    from ir_measures_graded import muMAP, nDCNG
+    ir_measures.calc_aggregate([muMAP, nDCNG@10, AP, nDCG@10], qrels, run)
+
+Scheel, Lommatzsch & Albayrak. Performance Measures for Multi-Graded Relevance. SPIM 2011.
+"""
+
+from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.measures import NDCNG, meanNDCG, meanNDCNG, muAP, muMAP, muP, nDCNG, μAP, μMAP, μP
+from ir_measures_graded.provider import GradedEvaluator, GradedProvider, install
+
+__version__ = "0.1.0"
+
+graded = install()
+
+__all__ = [
+    "muAP", "muMAP", "μAP", "μMAP",
+    "muP", "μP",
+    "nDCNG", "NDCNG",
+    "meanNDCG", "meanNDCNG",
+    "GradedProvider", "GradedEvaluator", "GradedInputError",
+    "graded", "install",
+    "__version__",
+]

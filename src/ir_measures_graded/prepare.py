@@ -1,0 +1,164 @@
+"""Qrels and runs prepared once as sorted integer arrays, with ir_measures' ranking conventions.
+
+:class:`Judgments` is built once per qrels (an ``ir_measures`` evaluator keeps it for every run it
+scores); :class:`Ranking` is one run joined to those judgments and sorted. Both are read-only views
+of the caller's data: nothing here modifies the inputs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ir_measures_graded import kernels
+from ir_measures_graded.inputs import qrels_columns, run_columns
+
+
+@dataclass
+class Judgments:
+    """Relevance judgments sorted by query, with per-query levels and gains derived on demand."""
+
+    query_ids: np.ndarray  # distinct query ids (str); a query's code is its index here
+    doc_index: pd.Index  # distinct judged doc ids (str)
+    query: np.ndarray  # per judgment row, sorted: query code
+    doc: np.ndarray  # per judgment row: code in doc_index
+    label: np.ndarray  # per judgment row: relevance label (float64)
+    ptr: np.ndarray  # segmentation of the rows by query
+    _keys: np.ndarray = field(repr=False)  # query * n_docs + doc, ascending: for joining runs
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_qrels(cls, qrels: Any) -> Judgments:
+        cols = qrels_columns(qrels)
+        order = np.lexsort((cols.doc_codes, cols.query_codes))
+        query = cols.query_codes[order]
+        doc = cols.doc_codes[order]
+        n_docs = max(len(cols.doc_ids), 1)
+        return cls(
+            query_ids=cols.query_ids,
+            doc_index=pd.Index(cols.doc_ids),
+            query=query,
+            doc=doc,
+            label=cols.values[order],
+            ptr=kernels.segment_ptr(query, len(cols.query_ids)),
+            _keys=query * n_docs + doc,
+        )
+
+    @property
+    def n_queries(self) -> int:
+        return len(self.query_ids)
+
+    def labels_of(self, query: np.ndarray, doc_codes: np.ndarray, doc_ids: np.ndarray) -> np.ndarray:
+        """Label of each (query code, doc) pair; NaN where the document is not judged for that query."""
+        judged_doc = self.doc_index.get_indexer(doc_ids)[doc_codes]
+        keys = query * max(len(self.doc_index), 1) + judged_doc
+        pos = np.minimum(np.searchsorted(self._keys, keys), max(len(self._keys) - 1, 0))
+        found = (judged_doc >= 0) & (self._keys[pos] == keys) if len(self._keys) else np.zeros(len(keys), bool)
+        return np.where(found, self.label[pos] if len(self.label) else 0.0, np.nan)
+
+    def cached(self, key: tuple, compute: Any) -> Any:
+        """``compute()`` once per key: qrels-side quantities shared by every run an evaluator scores."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+    # --- relevance levels (µAP, µP) -------------------------------------------------------------
+
+    def thresholds(self, levels: str | tuple[float, ...], floor: float) -> tuple[np.ndarray, np.ndarray]:
+        """Per-query thresholds ``(thr_ptr, thr_values)`` for a resolved ``levels`` parameter."""
+        return self.cached(("thresholds", levels, floor), lambda: self._thresholds(levels, floor))
+
+    def _thresholds(self, levels: str | tuple[float, ...], floor: float) -> tuple[np.ndarray, np.ndarray]:
+        if levels == "query":
+            above = self.label > floor
+            pairs = pd.DataFrame({"q": self.query[above], "t": self.label[above]}).drop_duplicates()
+            pairs = pairs.sort_values(["q", "t"])
+            thr_query = pairs["q"].to_numpy(dtype=np.int64)
+            return kernels.segment_ptr(thr_query, self.n_queries), pairs["t"].to_numpy(dtype=np.float64)
+        shared = np.unique(self.label[self.label > floor]) if levels == "collection" else np.asarray(levels)
+        ptr = np.arange(self.n_queries + 1, dtype=np.int64) * len(shared)
+        return ptr, np.tile(shared.astype(np.float64), self.n_queries)
+
+    def relevant_counts(self, levels: str | tuple[float, ...], floor: float) -> np.ndarray:
+        """Number of judged documents reaching each flat threshold (R^t of AP^t)."""
+
+        def compute() -> np.ndarray:
+            thr_ptr, thr_values = self.thresholds(levels, floor)
+            level = kernels.level_of_rows(self.query, self.label, thr_ptr, thr_values)
+            return kernels.rows_reaching(self.query, level, thr_ptr)
+
+        return self.cached(("relevant_counts", levels, floor), compute)
+
+    # --- gains (NDCNG, mean NDCG) -----------------------------------------------------------------
+
+    def gain_scale(self, gains: dict | None, floor: float, norm: str | float) -> np.ndarray:
+        """The normaliser m_q of every query (1 for unnormalised gains)."""
+
+        def compute() -> np.ndarray:
+            g = self.raw_gain(self.label, gains, floor)
+            if norm == "query":
+                m = np.zeros(self.n_queries)
+                np.maximum.at(m, self.query, g)
+                return m
+            if norm == "collection":
+                return np.full(self.n_queries, g.max() if len(g) else 0.0)
+            return np.full(self.n_queries, float(norm))
+
+        return self.cached(("gain_scale", _key(gains), floor, norm), compute)
+
+    @staticmethod
+    def raw_gain(label: np.ndarray, gains: dict | None, floor: float) -> np.ndarray:
+        """``max(gains.get(label, label) - floor, 0)``; NaN (unjudged) -> 0."""
+        if gains:
+            mapped = label.copy()
+            for source, target in gains.items():
+                mapped[label == source] = target
+            label = mapped
+        return np.nan_to_num(np.maximum(label - floor, 0.0), nan=0.0)
+
+    def ideal(self, gain_key: tuple, gain_of: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Ideal DCG prefix ``(ptr, cum)`` for the gain function ``gain_of(query, label)``."""
+        return self.cached(
+            ("ideal", gain_key),
+            lambda: kernels.ideal_dcg(self.query, gain_of(self.query, self.label), self.n_queries),
+        )
+
+
+def _key(gains: dict | None) -> tuple | None:
+    return None if gains is None else tuple(sorted(gains.items()))
+
+
+@dataclass
+class Ranking:
+    """A run restricted to the judged queries, ranked, with each row's label (NaN: unjudged)."""
+
+    query: np.ndarray  # query code (into Judgments.query_ids), sorted
+    rank: np.ndarray  # 1-based rank inside the query
+    label: np.ndarray  # float64 label, NaN where unjudged
+    present: np.ndarray  # per judged query: does the run rank anything for it?
+
+    @classmethod
+    def from_run(cls, run: Any, judgments: Judgments) -> Ranking:
+        cols = run_columns(run)
+        # Queries the qrels do not know are skipped, as trec_eval does.
+        query = pd.Index(judgments.query_ids).get_indexer(cols.query_ids)[cols.query_codes]
+        keep = np.flatnonzero(query >= 0)
+        query, doc_codes, score = query[keep], cols.doc_codes[keep], cols.values[keep]
+        order = kernels.ranking_order(query, score, doc_codes, cols.doc_ids)
+        query, doc_codes = query[order], doc_codes[order]
+        present = np.zeros(judgments.n_queries, dtype=bool)
+        present[query] = True
+        return cls._ranked(query, judgments.labels_of(query, doc_codes, cols.doc_ids), present, judgments.n_queries)
+
+    @classmethod
+    def _ranked(cls, query: np.ndarray, label: np.ndarray, present: np.ndarray, n_queries: int) -> Ranking:
+        rank = kernels.positions(kernels.segment_ptr(query, n_queries)) + 1
+        return cls(query=query, rank=rank, label=label, present=present)
+
+    def judged_only(self) -> Ranking:
+        """The ranking without unjudged documents, ranks closed up (trec_eval's ``-J``)."""
+        judged = ~np.isnan(self.label)
+        return Ranking._ranked(self.query[judged], self.label[judged], self.present, len(self.present))

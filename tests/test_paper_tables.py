@@ -1,0 +1,60 @@
+"""The paper's worked examples (Scheel, Lommatzsch & Albayrak 2011, Tables 1 and 2), to the printed precision."""
+
+from __future__ import annotations
+
+import ir_measures
+import pytest
+
+from ir_measures_graded import meanNDCG, meanNDCNG, muAP, muMAP, nDCNG
+from ir_measures_graded.sample import paper_example
+
+LABELS = {"A": 1, "B": 0, "C": 3, "D": 3, "E": 2, "F": 0, "G": 1, "H": 4}
+RUN = {"table1": {doc: 8.0 - i for i, doc in enumerate("ABCDEFGH")}}  # ranked A, B, ..., H
+
+
+def qrels(scale: float = 1) -> dict:
+    return {"table1": {doc: label * scale for doc, label in LABELS.items()}}
+
+
+@pytest.mark.parametrize("t, printed", [(5, 0.000), (4, 0.125), (3, 0.403), (2, 0.483), (1, 0.780), (0, 1.000)])
+def test_table1_ap_per_threshold(t, printed):
+    # AP with "relevant" meaning label >= t: a single explicit level t, with the floor just below it.
+    measure = muAP(levels=(t,), floor=t - 1)
+    assert round(ir_measures.calc_aggregate([measure], qrels(), RUN)[measure], 3) == printed
+
+
+def test_table1_mu_ap():
+    assert round(ir_measures.calc_aggregate([muMAP], qrels(), RUN)[muMAP], 3) == 0.448
+
+
+def test_table1_plain_mean_of_all_six_thresholds():
+    # The row "mean": thresholds 0..5 averaged uniformly.
+    measure = muAP(levels=(0, 1, 2, 3, 4, 5), floor=-1, weights="uniform")
+    assert round(ir_measures.calc_aggregate([measure], qrels(), RUN)[measure], 3) == 0.465
+
+
+def test_table1_from_bundled_sample_files():
+    sample_qrels, sample_run = paper_example()
+    assert round(ir_measures.calc_aggregate([muMAP], sample_qrels, sample_run)[muMAP], 3) == 0.448
+
+
+TABLE2_NDCG = {
+    # example one: gain equals rel(i), exponential gain 2^g - 1
+    1: (1, "meanNDCG", [0.07, 0.05, 0.20, 0.31, 0.35, 0.35, 0.36, 0.55], 0.28),
+    # example two: gain equals rel(i) * 2
+    2: (2, "meanNDCG", [0.01, 0.01, 0.11, 0.19, 0.20, 0.20, 0.20, 0.44], 0.17),
+    # example three: gain normalised by the highest gain (Eq. 5) -- for either scale
+    3: (1, "meanNDCNG", [0.19, 0.13, 0.30, 0.42, 0.49, 0.47, 0.50, 0.65], 0.39),
+    4: (2, "meanNDCNG", [0.19, 0.13, 0.30, 0.42, 0.49, 0.47, 0.50, 0.65], 0.39),
+}
+
+
+@pytest.mark.parametrize("example", sorted(TABLE2_NDCG))
+def test_table2_ndcg_rows_and_means(example):
+    scale, mean_name, row, mean = TABLE2_NDCG[example]
+    normalised = mean_name == "meanNDCNG"
+    at_k = [(nDCNG if normalised else nDCNG(norm=1)) @ k for k in range(1, 9)]
+    mean_measure = meanNDCNG if normalised else meanNDCG
+    values = ir_measures.calc_aggregate([*at_k, mean_measure], qrels(scale), RUN)
+    assert [round(values[m], 2) for m in at_k] == row
+    assert round(values[mean_measure], 2) == mean
