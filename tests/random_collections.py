@@ -35,7 +35,7 @@ def random_collection(
         else:
             judged_labels = rng.choice(labels, size=n_judged)
         if rng.random() > 0.05:  # 5% of queries only in the run
-            qrels[qid] = {d: int(r) for d, r in zip(pool[:n_judged], judged_labels)}
+            qrels[qid] = {d: int(r) for d, r in zip(pool[:n_judged], judged_labels, strict=True)}
         if rng.random() < 0.05:  # 5% of queries only in the qrels
             continue
         n_ret = int(rng.integers(1, max_retrieved + 1))
@@ -44,5 +44,5 @@ def random_collection(
         scores = np.round(rng.random(len(retrieved)) * grid) / grid
         near = rng.random(len(retrieved)) < 0.1
         scores = np.where(near, scores + 1e-9, scores)  # equal once read as float32
-        run[qid] = {d: float(s) for d, s in zip(retrieved, scores)}
+        run[qid] = {d: float(s) for d, s in zip(retrieved, scores, strict=True)}
     return qrels, run

@@ -9,10 +9,10 @@ import ir_measures
 import pandas as pd
 import pytest
 from ir_measures import AP, P, Qrel, ScoredDoc, nDCG
-from random_collections import random_collection
 
 import ir_measures_graded
 from ir_measures_graded import GradedProvider, meanNDCG, meanNDCNG, muAP, muMAP, muP, nDCNG, μAP, μMAP, μP
+from random_collections import random_collection
 
 MIXED = [muMAP, nDCNG @ 10, AP, nDCG @ 10, P @ 5]
 

@@ -12,9 +12,9 @@ from collections import defaultdict
 import ir_measures
 import pytest
 from ir_measures import AP, P, nDCG
-from random_collections import random_collection
 
 from ir_measures_graded import muAP, muP, nDCNG
+from random_collections import random_collection
 
 SEEDS = [0, 1, 2, 3, 4, 5]  # 6 x 200 = 1,200 queries
 TOL = 1e-9
@@ -130,3 +130,9 @@ def test_mixed_list_served_by_two_providers_agrees_with_separate_calls():
     alone = per_query([muAP, nDCNG @ 10], qrels, run, provider=ir_measures.providers.registry["graded"])
     assert mixed[muAP] == alone[muAP]
     assert mixed[nDCNG @ 10] == alone[nDCNG @ 10]
+
+
+def test_differential_tests_cover_over_a_thousand_judged_queries():
+    collections = [random_collection(seed) for seed in SEEDS]
+    assert sum(len(qrels) for qrels, _ in collections) >= 1000
+    assert sum(len(set(qrels) & set(run)) for qrels, run in collections) >= 1000

@@ -9,7 +9,7 @@ provider to ``ir_measures.DefaultPipeline``::
     from ir_measures_graded import muMAP, nDCNG
     ir_measures.calc_aggregate([muMAP, nDCNG@10, AP, nDCG@10], qrels, run)
 
-Scheel, Lommatzsch & Albayrak. Performance Measures for Multi-Graded Relevance. SPIM 2011.
+Scheel, Lommatzsch & Albayrak. Performance Measures for Multi-Graded Relevance. 2011.
 """
 
 from ir_measures_graded.errors import GradedInputError

@@ -150,7 +150,7 @@ def _numeric(
         row = int(np.flatnonzero(bad)[0])
         raise GradedInputError(
             f"{kind} row {row} (query {query_ids[query_codes[row]]!r}, doc {doc_ids[doc_codes[row]]!r}): "
-            f"{field} {raw[row]!r} is not a finite number"
+            f"{field} {_plain(raw[row])!r} is not a finite number"
             + (f" ({int(bad.sum())} such rows in all)" if bad.sum() > 1 else "")
         )
     return values
@@ -169,3 +169,8 @@ def _reject_duplicates(columns: Columns, kind: str) -> None:
             f"{columns.query_ids[columns.query_codes[first]]!r}, doc "
             f"{columns.doc_ids[columns.doc_codes[first]]!r} at rows {min(first, second)} and {max(first, second)}"
         )
+
+
+def _plain(value: Any) -> Any:
+    """numpy scalars as Python values, so messages read ``nan``, not ``np.float64(nan)``."""
+    return value.item() if isinstance(value, np.generic) else value

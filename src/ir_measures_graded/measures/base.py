@@ -146,6 +146,20 @@ class GradedMeasure(measures.Measure):
             )
         return tuple(sorted({float(t) for t in thresholds}))
 
+    def __repr__(self) -> str:
+        # As ir_measures', but an unknown parameter must not raise KeyError here: measures are
+        # hashed (by repr) before they are validated, and validation gives the clear message.
+        shown = {
+            k: v for k, v in self.params.items()
+            if k != self.AT_PARAM and (k not in self.SUPPORTED_PARAMS or v != self.SUPPORTED_PARAMS[k].default)
+        }
+        result = self.__name__
+        if shown:
+            result += "(" + ",".join(f"{k}={self._param_repr(v)}" for k, v in shown.items()) + ")"
+        if self.AT_PARAM in self.params:
+            result += f"@{self.params[self.AT_PARAM]}"
+        return result
+
     def _param_repr(self, v: Any) -> str:
         # parse_measure reads numbers, strings, booleans and dicts, but neither tuples nor a minus
         # sign: print levels=(1, 2) as '1,2' and floor=-1 as '-1'.

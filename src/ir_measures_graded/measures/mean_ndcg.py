@@ -17,7 +17,7 @@ class _meanNDCG(base.GradedMeasure):
     Unlike meanNDCNG its value changes with the rating scale.
 
     C. Scheel, A. Lommatzsch, S. Albayrak. Performance Measures for Multi-Graded Relevance.
-    SPIM 2011 (CEUR-WS Vol. 781).
+    Technische Universität Berlin, DAI-Labor, 2011.
     """
     __name__ = 'meanNDCG'
     NAME = __name__
@@ -44,7 +44,7 @@ class _meanNDCNG(base.GradedMeasure):
         meanNDCNG_q = \\frac{1}{N} \\sum_{n=1}^{N} NDCNG@n(q)
 
     C. Scheel, A. Lommatzsch, S. Albayrak. Performance Measures for Multi-Graded Relevance.
-    SPIM 2011 (CEUR-WS Vol. 781).
+    Technische Universität Berlin, DAI-Labor, 2011.
     """
     __name__ = 'meanNDCNG'
     NAME = __name__

@@ -18,7 +18,7 @@ class _muAP(base.GradedMeasure):
     Labels may be real numbers. A query with no label above ``floor`` scores 0, as AP does.
 
     C. Scheel, A. Lommatzsch, S. Albayrak. Performance Measures for Multi-Graded Relevance.
-    SPIM 2011 (CEUR-WS Vol. 781).
+    Technische Universität Berlin, DAI-Labor, 2011.
     """
     __name__ = 'muAP'
     NAME = __name__

@@ -16,7 +16,7 @@ class _muP(base.GradedMeasure):
     With binary judgments µP@k equals P@k. The cutoff is required (``muP@10``).
 
     C. Scheel, A. Lommatzsch, S. Albayrak. Performance Measures for Multi-Graded Relevance.
-    SPIM 2011 (CEUR-WS Vol. 781).
+    Technische Universität Berlin, DAI-Labor, 2011.
     """
     __name__ = 'muP'
     NAME = __name__

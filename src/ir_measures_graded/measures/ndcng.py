@@ -19,7 +19,7 @@ class _nDCNG(base.GradedMeasure):
     linear gain :math:`g_i / m_q` instead; the normaliser then cancels and NDCNG equals ``nDCG``.
 
     C. Scheel, A. Lommatzsch, S. Albayrak. Performance Measures for Multi-Graded Relevance.
-    SPIM 2011 (CEUR-WS Vol. 781).
+    Technische Universität Berlin, DAI-Labor, 2011.
     """
     __name__ = 'nDCNG'
     NAME = __name__
