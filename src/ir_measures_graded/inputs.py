@@ -125,9 +125,11 @@ def _factorize_ids(col: Any, kind: str, field: str) -> tuple[np.ndarray, np.ndar
     if len(codes) and codes.min() < 0:
         row = int(np.flatnonzero(codes < 0)[0])
         raise GradedInputError(f"{kind} row {row}: {field} is missing (None/NaN)")
-    as_str = np.asarray([str(u) for u in uniques], dtype=object)
-    # Distinct raw values can share one string form (1 and '1'); merge them.
-    merged, str_uniques = pd.factorize(as_str)
+    uniques = np.asarray(uniques, dtype=object)
+    if pd.api.types.infer_dtype(uniques, skipna=False) == "string":
+        return codes.astype(np.int64, copy=False), uniques
+    # Ids of other types (ints, ...) compare as strings; 1 and '1' become the same id.
+    merged, str_uniques = pd.factorize(np.asarray([str(u) for u in uniques], dtype=object))
     return merged[codes].astype(np.int64, copy=False), np.asarray(str_uniques, dtype=object)
 
 
