@@ -38,3 +38,23 @@ def test_python_examples_print_what_the_readme_shows():
         with contextlib.redirect_stdout(out):
             exec(compile(block, "README.md", "exec"), {})
         assert out.getvalue().splitlines() == expected
+
+
+def test_command_line_examples_print_what_the_readme_shows(tmp_path):
+    import shlex
+    import shutil
+    import subprocess
+    import sys
+
+    from ir_measures_graded.sample import data_path
+
+    script = shutil.which("ir-measures-graded", path=str(Path(sys.executable).parent))
+    block = README.split("On the bundled sample collection", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    transcript = block.splitlines()
+    commands = [i for i, line in enumerate(transcript) if line.startswith("$ ")]
+    assert commands
+    for start, end in zip(commands, [*commands[1:], len(transcript)], strict=True):
+        args = shlex.split(transcript[start][2:])[1:]
+        out = subprocess.run([script, *args], cwd=data_path("graded_sample"), capture_output=True, text=True,
+                             check=True).stdout
+        assert out.splitlines() == transcript[start + 1:end]

@@ -14,6 +14,7 @@ Scheel, Lommatzsch & Albayrak. Performance Measures for Multi-Graded Relevance. 
 
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.measures import NDCNG, meanNDCG, meanNDCNG, muAP, muMAP, muP, nDCNG, μAP, μMAP, μP
+from ir_measures_graded.per_level import by_level
 from ir_measures_graded.provider import GradedEvaluator, GradedProvider, install
 
 __version__ = "0.1.0"
@@ -26,6 +27,6 @@ __all__ = [
     "nDCNG", "NDCNG",
     "meanNDCG", "meanNDCNG",
     "GradedProvider", "GradedEvaluator", "GradedInputError",
-    "graded", "install",
+    "graded", "install", "by_level",
     "__version__",
 ]

@@ -1,6 +1,8 @@
-"""``python -m ir_measures_graded``: the sample evaluation on bundled data."""
+"""``python -m ir_measures_graded``: the same command line as ``ir-measures-graded``."""
 
-from ir_measures_graded.sample import main
+import sys
+
+from ir_measures_graded.cli import main
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.inputs import first_duplicate
 
 QREL_FIELDS = ("query_id", "iteration", "doc_id", "relevance")
 RUN_FIELDS = ("query_id", "iteration", "doc_id", "rank", "score", "name")
@@ -52,9 +53,18 @@ def _read(path: str | os.PathLike, fields: tuple[str, ...], numeric: str, kind: 
         )
     except (pd.errors.ParserError, ValueError):
         frame = None
-    if frame is None or frame.isna().to_numpy().any() or frame[numeric].dtype.kind not in "iuf" \
-            or not np.isfinite(frame[numeric].to_numpy(dtype=np.float64)).all():
+    # A short line leaves its last columns empty ('' or NaN); a long one is a ParserError.
+    if frame is None or frame[numeric].dtype.kind not in "iuf" \
+            or not np.isfinite(frame[numeric].to_numpy(dtype=np.float64)).all() \
+            or (fields[-1] != numeric and (frame[fields[-1]] == "").any()):
         _raise_first_bad_line(path, text, len(fields), fields.index(numeric), kind)
+    pair = first_duplicate(pd.factorize(frame["query_id"])[0], pd.factorize(frame["doc_id"])[0])
+    if pair is not None:
+        first, second = _line_numbers(text, pair)
+        raise GradedInputError(
+            f"{path}:{second}: query {frame['query_id'].iat[pair[0]]!r}, doc {frame['doc_id'].iat[pair[0]]!r} "
+            f"appears again (first at line {first}); each (query, doc) may appear once in a {kind} file"
+        )
     values = frame[numeric].to_numpy(dtype=np.float64)
     # Integral labels stay integers, so trec_eval-based measures (which reject floats) accept them too.
     integral = kind == "qrels" and bool(np.all(values == np.round(values)))
@@ -69,6 +79,19 @@ def _text(path: Path) -> str:
         with gzip.open(path, "rt", encoding="utf-8") as f:
             return f.read()
     return path.read_text(encoding="utf-8")
+
+
+def _line_numbers(text: str, rows: tuple[int, ...]) -> list[int]:
+    """1-based line numbers of the given data rows (blank lines are not rows)."""
+    wanted, found, row = set(rows), {}, -1
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            row += 1
+            if row in wanted:
+                found[row] = lineno
+                if len(found) == len(wanted):
+                    break
+    return [found[r] for r in rows]
 
 
 def _raise_first_bad_line(path: Path, text: str, n_fields: int, numeric_at: int, kind: str) -> None:

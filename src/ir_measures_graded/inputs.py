@@ -158,18 +158,28 @@ def _numeric(
     return values
 
 
-def _reject_duplicates(columns: Columns, kind: str) -> None:
-    n_docs = max(len(columns.doc_ids), 1)
-    keys = columns.query_codes * n_docs + columns.doc_codes
+def first_duplicate(query_codes: np.ndarray, doc_codes: np.ndarray) -> tuple[int, int] | None:
+    """The first two rows (in row order of the second) holding the same (query, doc), if any."""
+    n_docs = int(doc_codes.max()) + 1 if len(doc_codes) else 1
+    keys = query_codes.astype(np.int64) * n_docs + doc_codes
     order = np.argsort(keys, kind="stable")
     sorted_keys = keys[order]
     dup = np.flatnonzero(sorted_keys[1:] == sorted_keys[:-1])
-    if len(dup):
-        first, second = order[dup[0]], order[dup[0] + 1]
+    if not len(dup):
+        return None
+    second = order[dup + 1]
+    at = int(np.argmin(second))
+    return int(order[dup[at]]), int(second[at])
+
+
+def _reject_duplicates(columns: Columns, kind: str) -> None:
+    pair = first_duplicate(columns.query_codes, columns.doc_codes)
+    if pair is not None:
+        first, second = pair
         raise GradedInputError(
             f"{kind} has the same (query, doc) more than once: query "
             f"{columns.query_ids[columns.query_codes[first]]!r}, doc "
-            f"{columns.doc_ids[columns.doc_codes[first]]!r} at rows {min(first, second)} and {max(first, second)}"
+            f"{columns.doc_ids[columns.doc_codes[first]]!r} at rows {first} and {second}"
         )
 
 

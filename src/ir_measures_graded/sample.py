@@ -1,4 +1,11 @@
-"""Bundled sample data and the sample evaluation printed by ``python -m ir_measures_graded``."""
+"""Bundled sample data, and the tables the demo (``ir-measures-graded demo``) prints.
+
+- ``paper_example``: Tables 1 and 2 of Scheel et al. (2011).
+- ``graded_sample``: a small synthetic multi-graded collection (30 queries, labels 0-4 used
+  non-uniformly, unjudged documents in the runs) with three runs of decreasing quality, made by
+  :func:`write_graded_sample` (the bundled files are exactly its output; a test checks that).
+- ``trec_eval_example``: trec_eval's own multi-graded test collection (TREC topics 301-303).
+"""
 
 from __future__ import annotations
 
@@ -6,14 +13,15 @@ from importlib import resources
 from pathlib import Path
 
 import ir_measures
+import numpy as np
 import pandas as pd
 
 from ir_measures_graded.formats import read_qrels, read_run
-from ir_measures_graded.measures import meanNDCG, meanNDCNG, muMAP, muP, nDCNG
+from ir_measures_graded.measures import meanNDCG, meanNDCNG, muMAP, nDCNG
 
-#: Measures shown side by side in the sample evaluation.
-SAMPLE_MEASURES = [muMAP, meanNDCG, meanNDCNG, nDCNG @ 10, muP @ 5, ir_measures.AP, ir_measures.AP(rel=2),
-                   ir_measures.nDCG @ 10, ir_measures.P @ 5]
+#: Measures the demo shows side by side: ours, then the standard ones.
+DEMO_MEASURES = [muMAP, nDCNG @ 10, meanNDCG, meanNDCNG, ir_measures.AP, ir_measures.nDCG @ 10, ir_measures.P @ 5]
+GRADED_SAMPLE_RUNS = ("strong", "weak", "random")
 
 
 def data_path(name: str) -> Path:
@@ -32,18 +40,62 @@ def trec_eval_example() -> tuple[pd.DataFrame, pd.DataFrame]:
             read_run(data_path("trec_eval_test/results.test")))
 
 
-def sample_table(measures: list | None = None) -> pd.DataFrame:
-    """Mean values of ``measures`` on each bundled sample collection (rows) per measure (columns)."""
-    measures = SAMPLE_MEASURES if measures is None else measures
-    rows = {}
-    for name, (qrels, run) in {"paper Table 1/2 example": paper_example(),
-                               "trec_eval test (TREC 301-303)": trec_eval_example()}.items():
-        values = ir_measures.calc_aggregate(measures, qrels, run)
-        rows[name] = {str(m): values[m] for m in measures}
-    return pd.DataFrame.from_dict(rows, orient="index")
+def graded_sample() -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
+    """The bundled synthetic collection: qrels and ``{run name: run}``."""
+    folder = data_path("graded_sample")
+    return read_qrels(folder / "qrels.txt"), {name: read_run(folder / f"{name}.run") for name in GRADED_SAMPLE_RUNS}
 
 
-def main() -> None:
-    table = sample_table()
-    with pd.option_context("display.width", 200, "display.max_columns", None, "display.float_format", "{:.4f}".format):
-        print(table.T.to_string())
+def write_graded_sample(directory: str | Path, seed: int = 2011, n_queries: int = 30) -> None:
+    """Write the synthetic collection: ``qrels.txt`` and ``strong.run``, ``weak.run``, ``random.run``.
+
+    Per query, 40 judged documents with labels 0-4 drawn with probabilities .45/.25/.15/.10/.05 and
+    40 unjudged ones; each run ranks 50 documents of those 80 by a noisy score: ``label + N(0, 1)``
+    (strong), ``0.4 * label + N(0, 1.5)`` (weak) or uniform noise (random).
+    """
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    qrels_lines: list[str] = []
+    run_lines: dict[str, list[str]] = {name: [] for name in GRADED_SAMPLE_RUNS}
+    for q in range(1, n_queries + 1):
+        qid = f"S{q:02d}"
+        docs = [f"doc{d:04d}" for d in rng.choice(10_000, size=80, replace=False)]
+        labels = rng.choice(5, size=40, p=[0.45, 0.25, 0.15, 0.10, 0.05])
+        qrels_lines += [f"{qid} 0 {doc} {label}" for doc, label in zip(docs[:40], labels, strict=True)]
+        truth = np.concatenate([labels, np.zeros(40)])
+        scores = {
+            "strong": truth + rng.normal(0, 1.0, 80),
+            "weak": 0.4 * truth + rng.normal(0, 1.5, 80),
+            "random": rng.random(80),
+        }
+        for name, score in scores.items():
+            picked = rng.choice(80, size=50, replace=False)
+            picked = picked[np.argsort(-score[picked], kind="stable")]
+            run_lines[name] += [f"{qid} Q0 {docs[i]} {rank} {score[i]:.4f} {name}" for rank, i in enumerate(picked, 1)]
+    (directory / "qrels.txt").write_text("\n".join(qrels_lines) + "\n")
+    for name, lines in run_lines.items():
+        (directory / f"{name}.run").write_text("\n".join(lines) + "\n")
+
+
+def demo_tables(measures: list | None = None) -> dict[str, pd.DataFrame]:
+    """Mean values (rows: runs, columns: measures) for each bundled collection, computed now."""
+    measures = DEMO_MEASURES if measures is None else measures
+    qrels, runs = graded_sample()
+    doubled = qrels.assign(relevance=qrels["relevance"] * 2)
+    paper_qrels, paper_run = paper_example()
+    te_qrels, te_run = trec_eval_example()
+    sections = {
+        "The paper's example (Tables 1 and 2)": (paper_qrels, {"A..H": paper_run}),
+        "Sample collection: 30 queries, labels 0-4, three runs": (qrels, runs),
+        "The same runs with every label doubled (0-8): muAP, nDCNG and meanNDCNG do not change, "
+        "meanNDCG (exponential gain) does": (doubled, runs),
+        "trec_eval's test collection (TREC 301-303, labels -1..4)": (te_qrels, {"STANDARD": te_run}),
+    }
+    tables = {}
+    for title, (section_qrels, section_runs) in sections.items():
+        evaluator = ir_measures.evaluator(measures, section_qrels)
+        rows = {name: evaluator.calc_aggregate(run) for name, run in section_runs.items()}
+        tables[title] = pd.DataFrame([[rows[name][m] for m in measures] for name in rows],
+                                     index=list(rows), columns=[str(m) for m in measures])
+    return tables

@@ -1,0 +1,233 @@
+"""The installed ``ir-measures-graded`` console script, run in a subprocess on files written here."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import ir_measures
+import pandas as pd
+import pytest
+from ir_measures import AP, P, nDCG
+
+from ir_measures_graded import by_level, muAP, muMAP, muP, nDCNG
+from ir_measures_graded.sample import data_path, graded_sample, write_graded_sample
+
+SCRIPT = shutil.which("ir-measures-graded", path=str(Path(sys.executable).parent)) or shutil.which("ir-measures-graded")
+SAMPLE = data_path("graded_sample")
+QRELS = str(SAMPLE / "qrels.txt")
+STRONG, WEAK, RANDOM = (str(SAMPLE / f"{name}.run") for name in ("strong", "weak", "random"))
+
+
+def cli(*args: str, check_rc: int | None = 0) -> subprocess.CompletedProcess:
+    assert SCRIPT, "the console script is installed with the package"
+    result = subprocess.run([SCRIPT, *args], capture_output=True, text=True)
+    if check_rc is not None:
+        assert result.returncode == check_rc, result.stderr
+    return result
+
+
+def fail(*args: str) -> str:
+    result = cli(*args, check_rc=2)
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ir-measures-graded: error: ")
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def api():
+    qrels, runs = graded_sample()
+    return qrels, runs
+
+
+def test_summary_one_line_per_measure_equals_api(api):
+    qrels, runs = api
+    out = cli(QRELS, STRONG, "muMAP", "nDCNG@10", "AP", "nDCG@10", "-p", "-1").stdout.splitlines()
+    expected = ir_measures.calc_aggregate([muMAP, nDCNG @ 10, AP, nDCG @ 10], qrels, runs["strong"])
+    assert [line.split("\t")[0] for line in out] == ["muAP", "nDCNG@10", "AP", "nDCG@10"]
+    for line in out:
+        name, value = line.split("\t")
+        assert float(value) == expected[ir_measures.parse_measure(name)]
+
+
+def test_summary_default_four_places():
+    out = cli(QRELS, STRONG, "muMAP").stdout
+    assert out.count("\n") == 1 and len(out.split("\t")[1].strip().split(".")[1]) == 4
+
+
+def test_per_query_then_all(api):
+    qrels, runs = api
+    lines = cli(QRELS, STRONG, "muMAP nDCNG@10", "-q", "-p", "-1").stdout.splitlines()
+    per_query = {(q, m): float(v) for q, m, v in (line.split("\t") for line in lines)}
+    for metric in ir_measures.iter_calc([muMAP, nDCNG @ 10], qrels, runs["strong"]):
+        assert per_query[(metric.query_id, str(metric.measure))] == metric.value
+    assert lines[-2].startswith("all\tmuAP\t") and lines[-1].startswith("all\tnDCNG@10\t")
+    assert len(lines) == 2 * 30 + 2
+    no_summary = cli(QRELS, STRONG, "muMAP", "-q", "-n").stdout.splitlines()
+    assert len(no_summary) == 30 and not any(line.startswith("all\t") for line in no_summary)
+
+
+def test_several_runs_one_table(api):
+    qrels, runs = api
+    out = cli(QRELS, STRONG, WEAK, RANDOM, "muMAP", "nDCNG@10", "MAP", "-p", "-1").stdout.splitlines()
+    assert out[0].split("\t") == ["run", "muAP", "nDCNG@10", "AP"]
+    rows = [line.split("\t") for line in out[1:]]
+    assert [r[0] for r in rows] == [STRONG, WEAK, RANDOM]
+    for row, name in zip(rows, ["strong", "weak", "random"], strict=True):
+        expected = ir_measures.calc_aggregate([muMAP, nDCNG @ 10, AP], qrels, runs[name])
+        assert [float(v) for v in row[1:]] == [expected[muMAP], expected[nDCNG @ 10], expected[AP]]
+
+
+def test_csv_and_jsonl_and_trec(api):
+    qrels, runs = api
+    csv = cli(QRELS, STRONG, WEAK, "muMAP", "P@5", "-o", "csv", "-p", "-1").stdout
+    table = pd.read_csv(pd.io.common.StringIO(csv))
+    assert list(table.columns) == ["run", "muAP", "P@5"]
+    assert table.loc[1, "muAP"] == muMAP.calc_aggregate(qrels, runs["weak"])
+    per_query = pd.read_csv(pd.io.common.StringIO(cli(QRELS, STRONG, "muMAP", "-q", "-o", "csv").stdout))
+    assert list(per_query.columns) == ["run", "query_id", "muAP"] and len(per_query) == 31
+
+    records = [json.loads(line) for line in cli(QRELS, STRONG, "muMAP", "P@5", "-o", "jsonl").stdout.splitlines()]
+    assert records == [{"measure": "muAP", "value": muMAP.calc_aggregate(qrels, runs["strong"])},
+                       {"measure": "P@5", "value": (P @ 5).calc_aggregate(qrels, runs["strong"])}]
+    several = [json.loads(line) for line in cli(QRELS, STRONG, WEAK, "muMAP", "-q", "-o", "jsonl").stdout.splitlines()]
+    assert {r["run"] for r in several} == {STRONG, WEAK} and all("query_id" in r for r in several)
+
+    trec = cli(QRELS, STRONG, "muMAP", "-q", "-o", "trec").stdout.splitlines()
+    assert trec[0].split("\t") == ["runid".ljust(22), "all", STRONG]
+    name, qid, value = trec[1].split("\t")
+    assert name.strip() == "muAP" and qid == "S01" and len(value.split(".")[1]) == 4
+    assert trec[-1].split("\t")[1] == "all"
+
+
+def test_thresholds_table(api):
+    qrels, runs = api
+    out = cli(QRELS, STRONG, "muMAP", "--thresholds", "-p", "-1").stdout.splitlines()
+    assert out[0].split("\t") == ["run", "measure", "level", "weight", "value"]
+    rows = [line.split("\t") for line in out[1:]]
+    levels = by_level(muMAP, qrels, runs["strong"])
+    assert [r[1] for r in rows[:4]] == ["MAP(rel>=1)", "MAP(rel>=2)", "MAP(rel>=3)", "MAP(rel>=4)"]
+    assert [float(r[4]) for r in rows[:4]] == levels["value"].tolist()
+    assert [float(r[3]) for r in rows[:4]] == [1.0, 1.0, 1.0, 1.0]
+    for level in (1, 2, 3, 4):  # MAP^t is ir_measures' AP(rel=t)
+        assert float(rows[level - 1][4]) == pytest.approx(AP(rel=level).calc_aggregate(qrels, runs["strong"]), abs=1e-12)
+    assert rows[4][1] == "muAP(levels='collection')" and rows[5][1] == "muAP"
+    weighted = (levels["value"] * levels["weight"]).sum() / levels["weight"].sum()
+    assert float(rows[4][4]) == pytest.approx(weighted, abs=1e-12)
+    assert float(rows[5][4]) == muMAP.calc_aggregate(qrels, runs["strong"])
+    mu_p = cli(QRELS, STRONG, WEAK, "muP@5", "--thresholds", "-o", "jsonl").stdout.splitlines()
+    assert json.loads(mu_p[0]) == {"run": STRONG, "measure": "P@5(rel>=1)", "level": 1.0, "weight": 1.0,
+                                   "value": pytest.approx(P(rel=1).__matmul__(5).calc_aggregate(qrels, runs["strong"]))}
+    assert len(mu_p) == 2 * 6
+
+
+def test_real_valued_labels_and_gzip(tmp_path):
+    qrels = tmp_path / "real.qrels.gz"
+    with gzip.open(qrels, "wt") as f:
+        f.write("q1 0 d1 0.37\nq1 0 d2 1.5\nq1 0 d3 0\nq2 0 d1 2.25\n")
+    run = tmp_path / "run.txt.gz"
+    with gzip.open(run, "wt") as f:
+        f.write("q1 Q0 d1 1 2.1 r\nq1 Q0 d2 2 1.7 r\nq1 Q0 d3 3 0.4 r\nq2 Q0 d9 1 1 r\n")
+    out = cli(str(qrels), str(run), "muMAP", "nDCNG@10", "-q", "-p", "-1").stdout.splitlines()
+    values = {tuple(line.split("\t")[:2]): float(line.split("\t")[2]) for line in out}
+    frame_qrels = pd.DataFrame({"query_id": ["q1", "q1", "q1", "q2"], "doc_id": ["d1", "d2", "d3", "d1"],
+                                "relevance": [0.37, 1.5, 0.0, 2.25]})
+    frame_run = pd.DataFrame({"query_id": ["q1", "q1", "q1", "q2"], "doc_id": ["d1", "d2", "d3", "d9"],
+                              "score": [2.1, 1.7, 0.4, 1.0]})
+    for metric in ir_measures.iter_calc([muMAP, nDCNG @ 10], frame_qrels, frame_run):
+        assert values[(metric.query_id, str(metric.measure))] == metric.value
+    assert values[("q1", "muAP")] == pytest.approx((0.37 * 1 + 1.13 * 0.5) / 1.5)
+
+
+def test_provider_option_and_python_dash_m():
+    graded = cli(QRELS, STRONG, "muMAP", "--provider", "graded").stdout
+    assert graded == cli(QRELS, STRONG, "muMAP").stdout
+    module = subprocess.run([sys.executable, "-m", "ir_measures_graded", QRELS, STRONG, "muMAP", "AP"],
+                            capture_output=True, text=True, check=True)
+    assert module.stdout == cli(QRELS, STRONG, "muMAP", "AP").stdout
+    assert fail(QRELS, STRONG, "muMAP", "AP", "--provider", "pytrec_eval").endswith(
+        "muAP cannot be computed by provider pytrec_eval")
+
+
+@pytest.mark.parametrize("args", [[], ["demo"]])
+def test_demo_prints_computed_tables(args):
+    out = cli(*args).stdout
+    assert "The paper's example (Tables 1 and 2)" in out
+    paper_row = next(line for line in out.splitlines() if line.startswith("A..H"))
+    assert paper_row.split()[1] == "0.4478"  # Table 1: µAP 0.448
+    assert paper_row.split()[3:5] == ["0.2796", "0.3942"]  # Table 2: mean NDCG 0.28, mean NDCNG 0.39
+    assert "strong" in out and "STANDARD" in out
+
+
+def test_bundled_sample_is_exactly_what_the_generator_writes(tmp_path):
+    write_graded_sample(tmp_path)
+    for name in ("qrels.txt", "strong.run", "weak.run", "random.run"):
+        assert (tmp_path / name).read_bytes() == (SAMPLE / name).read_bytes(), name
+
+
+# --- bad input: one line on stderr, exit status 2 -------------------------------------------------
+
+@pytest.fixture()
+def files(tmp_path):
+    paths = {
+        "columns": "S01 Q0 doc1 1 1.0\n",
+        "score": "S01 Q0 doc1 1 1.0 r\nS01 Q0 doc2 2 high r\n",
+        "dup": "S01 Q0 doc1 1 1.0 r\n\nS01 Q0 doc2 2 0.5 r\nS01 Q0 doc1 3 0.2 r\n",
+        "other": "Z9 Q0 doc1 1 1.0 r\n",
+        "qrels_label": "S01 0 doc1 yes\n",
+        "real": "S01 0 doc1 0.5\n",
+    }
+    out = {}
+    for name, text in paths.items():
+        out[name] = tmp_path / f"{name}.txt"
+        out[name].write_text(text)
+    out["gz"] = tmp_path / "broken.run.gz"
+    out["gz"].write_bytes(gzip.compress(b"S01 Q0 doc1 1 1.0 r\n" * 50)[:30])
+    return out
+
+
+def test_bad_inputs(files, tmp_path):
+    assert fail(QRELS, str(tmp_path / "nope.run"), "muMAP").endswith(f"run file not found: {tmp_path / 'nope.run'}")
+    assert fail(QRELS, str(files["columns"]), "muMAP").endswith(
+        "columns.txt:1: malformed run line (expected 6 columns, found 5): 'S01 Q0 doc1 1 1.0'")
+    assert fail(QRELS, str(files["score"]), "muMAP").endswith(
+        "score.txt:2: malformed run line (column 5 ('high') is not a number): 'S01 Q0 doc2 2 high r'")
+    assert fail(str(files["qrels_label"]), STRONG, "muMAP").endswith(
+        "qrels_label.txt:1: malformed qrels line (column 4 ('yes') is not a number): 'S01 0 doc1 yes'")
+    assert fail(QRELS, str(files["dup"]), "muMAP").endswith(
+        "dup.txt:4: query 'S01', doc 'doc1' appears again (first at line 1); each (query, doc) may appear once in a run file")
+    assert "cannot read run file" in fail(QRELS, str(files["gz"]), "muMAP")
+    assert fail(QRELS, STRONG, "muMAPP").endswith("unknown measure: muMAPP (did you mean muMAP, muAP, muP?)")
+    assert fail(QRELS, STRONG, "ndcg@10").endswith("unknown measure: ndcg@10 (did you mean nDCG, NDCG?)")
+    assert "muP: parameter cutoff (ranking cutoff threshold) is required" in fail(QRELS, STRONG, "muP")
+    assert "muAP: invalid levels='x'" in fail(QRELS, STRONG, "muAP(levels='x')")
+    assert "real-valued labels, which AP cannot take" in fail(str(files["real"]), STRONG, "muMAP", "AP")
+    assert "--no_summary (-n) only goes with --by_query (-q)" in fail(QRELS, STRONG, "muMAP", "-n")
+    assert "neither a file nor an ir_datasets id" in fail("no-such-collection/v1", STRONG, "muMAP") or \
+        "install ir_datasets" in fail("no-such-collection/v1", STRONG, "muMAP")
+
+
+def test_run_sharing_no_query_warns(files):
+    result = cli(QRELS, str(files["other"]), "muMAP")
+    assert result.stdout == "muAP\t0.0000\n"
+    assert result.stderr.strip() == (f"ir-measures-graded: warning: run {files['other']} shares no query with the "
+                                     f"qrels {QRELS}; every query scores 0")
+
+
+def test_input_files_are_not_written(files):
+    before = {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in files.values()}
+    cli(str(files["real"]), str(files["other"]), "muMAP", "nDCNG@5")
+    assert before == {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in files.values()}
+
+
+def test_python_api_values_used_by_the_cli_are_graded_provider_values(api):
+    qrels, runs = api
+    graded = ir_measures.providers.registry["graded"]
+    assert graded.calc_aggregate([muAP, muP @ 5], qrels, runs["weak"]) == \
+        ir_measures.calc_aggregate([muAP, muP @ 5], qrels, runs["weak"])
