@@ -54,10 +54,14 @@ class Judgments:
     def labels_of(self, query: np.ndarray, doc_codes: np.ndarray, doc_ids: np.ndarray) -> np.ndarray:
         """Label of each (query code, doc) pair; NaN where the document is not judged for that query."""
         judged_doc = self.doc_index.get_indexer(doc_ids)[doc_codes]
-        keys = query * max(len(self.doc_index), 1) + judged_doc
-        pos = np.minimum(np.searchsorted(self._keys, keys), max(len(self._keys) - 1, 0))
-        found = (judged_doc >= 0) & (self._keys[pos] == keys) if len(self._keys) else np.zeros(len(keys), bool)
-        return np.where(found, self.label[pos] if len(self.label) else 0.0, np.nan)
+        label = np.full(len(query), np.nan)
+        candidates = np.flatnonzero(judged_doc >= 0)  # usually a small part of a run
+        if len(candidates) and len(self._keys):
+            keys = query[candidates].astype(np.int64) * max(len(self.doc_index), 1) + judged_doc[candidates]
+            pos = np.minimum(np.searchsorted(self._keys, keys), len(self._keys) - 1)
+            found = self._keys[pos] == keys
+            label[candidates[found]] = self.label[pos[found]]
+        return label
 
     def cached(self, key: tuple, compute: Any) -> Any:
         """``compute()`` once per key: qrels-side quantities shared by every run an evaluator scores."""
@@ -145,10 +149,13 @@ class Ranking:
         cols = run_columns(run)
         # Queries the qrels do not know are skipped, as trec_eval does.
         query = pd.Index(judgments.query_ids).get_indexer(cols.query_ids)[cols.query_codes]
-        keep = np.flatnonzero(query >= 0)
-        query, doc_codes, score = query[keep], cols.doc_codes[keep], cols.values[keep]
+        doc_codes, score = cols.doc_codes, cols.values
+        if query.min(initial=0) < 0:
+            keep = np.flatnonzero(query >= 0)
+            query, doc_codes, score = query[keep], doc_codes[keep], score[keep]
         order = kernels.ranking_order(query, score, doc_codes, cols.doc_ids)
         query, doc_codes = query[order], doc_codes[order]
+        del order
         present = np.zeros(judgments.n_queries, dtype=bool)
         present[query] = True
         return cls._ranked(query, judgments.labels_of(query, doc_codes, cols.doc_ids), present, judgments.n_queries)

@@ -27,17 +27,21 @@ def thresholded_ap(
     keep = row_level > 0
     if cutoff is not None:
         keep &= row_rank <= cutoff
-    levels = row_level[keep]
+    levels = row_level[keep].astype(np.int32)
     if len(levels) == 0:
         return np.zeros(n_flat)
-    pair_row = np.repeat(np.arange(len(levels)), levels)
-    pair_k = np.arange(len(pair_row)) - np.repeat(np.cumsum(levels) - levels, levels)
-    pair_flat = thr_ptr[row_query[keep]][pair_row] + pair_k
+    # int32 pair arrays: the pairs can outnumber the run's rows when there are many levels
+    pair_row = np.repeat(np.arange(len(levels), dtype=np.int32), levels)
+    first_flat = thr_ptr[row_query[keep]].astype(np.int32)
+    ends = np.cumsum(levels, dtype=np.int64)
+    pair_flat = np.arange(len(pair_row), dtype=np.int32) - np.repeat((ends - levels).astype(np.int32), levels)
+    pair_flat += first_flat[pair_row]
     by_threshold = np.argsort(pair_flat, kind="stable")
     flat_sorted = pair_flat[by_threshold]
+    del pair_flat
     new_group = np.flatnonzero(np.concatenate(([True], flat_sorted[1:] != flat_sorted[:-1])))
     group_sizes = np.diff(np.append(new_group, len(flat_sorted)))
     relevant_so_far = np.arange(1, len(flat_sorted) + 1) - np.repeat(new_group, group_sizes)
-    precision = relevant_so_far / row_rank[keep][pair_row][by_threshold]
+    precision = relevant_so_far / row_rank[keep][pair_row[by_threshold]]
     sums = np.bincount(flat_sorted, weights=precision, minlength=n_flat)
     return np.divide(sums, n_relevant, out=np.zeros(n_flat), where=n_relevant > 0)

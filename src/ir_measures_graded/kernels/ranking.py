@@ -5,6 +5,17 @@ from __future__ import annotations
 import numpy as np
 
 
+def descending_score_key(score: np.ndarray) -> np.ndarray:
+    """uint32 keys that sort ascending exactly as the scores, read as float32, sort descending.
+
+    Equal float32 values (including -0.0 and +0.0) get equal keys. Scores must not be NaN.
+    """
+    bits = (np.asarray(score, dtype=np.float32) + np.float32(0.0)).view(np.uint32)  # + 0.0 turns -0.0 into 0.0
+    negative = (bits >> np.uint32(31)).astype(bool)
+    ascending = np.where(negative, ~bits, bits | np.uint32(0x80000000))  # IEEE bits -> order-preserving
+    return ~ascending
+
+
 def ranking_order(
     query: np.ndarray, score: np.ndarray, doc_codes: np.ndarray, doc_ids: np.ndarray
 ) -> np.ndarray:
@@ -13,13 +24,14 @@ def ranking_order(
     Scores are compared as float32, because trec_eval reads them into a C ``float``; two scores
     that differ only beyond float32 precision are a tie. Ties are broken by the doc id string in
     descending order (trec_eval's ``strcmp(docno2, docno1)``). ``doc_ids[doc_codes[i]]`` is row
-    ``i``'s doc id. Strings are compared only inside tie groups, which are usually few and small.
+    ``i``'s doc id; ``query`` holds non-negative integers below 2**32. One integer sort orders
+    (query, score); strings are compared only inside tie groups, which are usually few and small.
     """
-    score32 = np.asarray(score, dtype=np.float32)
-    order = np.lexsort((-score32, query))
-    q_sorted = query[order]
-    s_sorted = score32[order]
-    tie_with_next = (q_sorted[1:] == q_sorted[:-1]) & (s_sorted[1:] == s_sorted[:-1])
+    key = (query.astype(np.uint64) << np.uint64(32)) | descending_score_key(score).astype(np.uint64)
+    order = np.argsort(key)
+    key = key[order]
+    tie_with_next = key[1:] == key[:-1]
+    del key
     if not tie_with_next.any():
         return order
     in_tie = np.zeros(len(order), dtype=bool)
