@@ -21,6 +21,13 @@ __version__ = "0.1.0"
 
 graded = install()
 
+try:  # register the OHSUMED collections with ir_datasets, when it is installed (extra "datasets")
+    import ir_datasets  # noqa: F401
+except ImportError:  # pragma: no cover - ir_datasets is optional
+    pass
+else:
+    from ir_measures_graded.datasets import ohsumed as _ohsumed  # noqa: F401
+
 __all__ = [
     "muAP", "muMAP", "μAP", "μMAP",
     "muP", "μP",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from typing import Any
 
 import ir_measures
@@ -171,10 +172,17 @@ class GradedMeasure(measures.Measure):
 
 
 def register(measure: ir_measures.Measure, aliases: list[str]) -> None:
-    """Register ``measure`` under its name and aliases; registering again is a no-op."""
+    """Register ``measure`` under its name and aliases; registering again is a no-op.
+
+    PyTerrier copies ir_measures' registry into ``pyterrier.measures`` when it is imported; if it
+    was imported first, the measure is added there too, so ``pt.measures.muMAP`` works either way.
+    """
+    pt_measures = sys.modules.get("pyterrier.measures")
     for name in [measure.NAME, *aliases]:
         existing = measures.registry.get(name)
         if existing is None:
             measures.registry[name] = measure
         elif type(existing).__name__ != type(measure).__name__ or existing.NAME != measure.NAME:
             raise RuntimeError(f"measure name {name!r} is already registered to {existing!r}")
+        if pt_measures is not None:
+            setattr(pt_measures, name, measures.registry[name])

@@ -1,0 +1,116 @@
+"""PyTerrier's pt.Experiment with our measures, using the real pyterrier package (no Java needed)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import ir_measures
+import pandas as pd
+import pytest
+from ir_measures import AP, nDCG
+
+from ir_measures_graded import meanNDCNG, muMAP, nDCNG
+from ir_measures_graded.sample import graded_sample
+
+pt = pytest.importorskip("pyterrier")  # the 'test' extra installs it; skip only in a bare install
+
+TO_PT = {"query_id": "qid", "doc_id": "docno", "relevance": "label"}
+MEASURES = [muMAP, nDCNG @ 10, AP, nDCG @ 10]
+
+
+@pytest.fixture(scope="module")
+def collection():
+    qrels, runs = graded_sample()
+    pt_qrels = qrels.rename(columns=TO_PT)
+    pt_runs = {name: run.rename(columns=TO_PT)[["qid", "docno", "score"]] for name, run in runs.items()}
+    topics = pd.DataFrame({"qid": sorted(pt_qrels["qid"].unique()), "query": "unused"})
+    return qrels, runs, topics, pt_qrels, pt_runs
+
+
+def experiment(collection, **kwargs):
+    _, _, topics, pt_qrels, pt_runs = collection
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return pt.Experiment([pt_runs["strong"], pt_runs["weak"]], topics, pt_qrels, names=["strong", "weak"], **kwargs)
+
+
+def test_experiment_means_equal_ir_measures(collection):
+    qrels, runs, *_ = collection
+    table = experiment(collection, eval_metrics=MEASURES).set_index("name")
+    for name in ("strong", "weak"):
+        expected = ir_measures.calc_aggregate(MEASURES, qrels, runs[name])
+        for measure in MEASURES:
+            assert table.loc[name, str(measure)] == pytest.approx(expected[measure], abs=1e-12)
+
+
+def test_experiment_per_query_and_significance(collection):
+    qrels, runs, *_ = collection
+    per_query = experiment(collection, eval_metrics=[muMAP, nDCNG @ 10], perquery=True)
+    assert set(per_query.columns) >= {"name", "qid", "measure", "value"}
+    ours = per_query[(per_query.name == "weak") & (per_query.measure == "muAP")].set_index("qid")["value"]
+    for metric in muMAP.iter_calc(qrels, runs["weak"]):
+        assert ours[metric.query_id] == pytest.approx(metric.value, abs=1e-12)
+
+    table = experiment(collection, eval_metrics=[muMAP, nDCNG @ 10], baseline=0).set_index("name")
+    for column in ("muAP +", "muAP -", "muAP p-value", "nDCNG@10 p-value"):
+        assert column in table.columns
+    assert table.loc["weak", "muAP p-value"] < 0.05  # 30 queries, strong >> weak
+    assert table.loc["weak", "muAP -"] > table.loc["weak", "muAP +"]
+
+
+def test_real_valued_labels_in_the_qrels(collection):
+    qrels, runs, topics, pt_qrels, pt_runs = collection
+    real = pt_qrels.assign(label=pt_qrels["label"] * 0.37)
+    table = pt.Experiment([pt_runs["strong"]], topics, real, eval_metrics=[muMAP, nDCNG @ 10, meanNDCNG],
+                          names=["strong"]).set_index("name")
+    integer = ir_measures.calc_aggregate([muMAP, nDCNG @ 10, meanNDCNG], qrels, runs["strong"])
+    for measure in (muMAP, nDCNG @ 10, meanNDCNG):  # scale-free: same values as with labels 0-4
+        assert table.loc["strong", str(measure)] == pytest.approx(integer[measure], abs=1e-12)
+    with pytest.raises(TypeError, match="integer"):  # trec_eval-based measures cannot take them
+        pt.Experiment([pt_runs["strong"]], topics, real, eval_metrics=[AP], names=["strong"])
+
+
+def test_metric_strings_via_parse_measure(collection):
+    # pt.Experiment reads metric *strings* with trec_eval names only ('map', 'ndcg_cut_10')
+    with pytest.raises(ValueError, match="muMAP"):
+        experiment(collection, eval_metrics=["muMAP"])
+    names = ["muMAP", "nDCNG@10", "map"]
+    metrics = [ir_measures.parse_measure(n) if n != "map" else n for n in names]
+    table = experiment(collection, eval_metrics=metrics)
+    assert {"muAP", "nDCNG@10", "map"} <= set(table.columns)
+
+
+@pytest.mark.parametrize("order", ["pyterrier first", "ours first"])
+def test_pt_measures_whatever_the_import_order(order):
+    imports = ["import pyterrier as pt", "import ir_measures_graded"]
+    if order == "ours first":
+        imports.reverse()
+    code = "; ".join([*imports, "print(pt.measures.muMAP, pt.measures.nDCNG @ 10, pt.measures.μMAP, pt.measures.meanNDCG)"])
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["muAP", "nDCNG@10", "muAP", "meanNDCG"]
+
+
+def test_ohsumed_from_pyterrier_datasets(tmp_path, monkeypatch):
+    monkeypatch.setenv("IR_DATASETS_HOME", str(tmp_path))
+    shutil.copytree(Path(__file__).parent / "data" / "ohsumed", tmp_path / "ohsumed")
+    from ir_measures_graded.datasets import ohsumed
+
+    ohsumed._cached_table.cache_clear()
+    dataset = pt.get_dataset("irds:ohsumed/letor3")
+    topics, qrels = dataset.get_topics("text"), dataset.get_qrels()
+    assert list(topics["qid"]) == ["1", "2", "3"] and len(qrels) == 10
+    runs = [ohsumed.feature_run("ohsumed/letor3", feature=f).rename(columns=TO_PT) for f in (1, 11)]
+    table = pt.Experiment(runs, topics, qrels, eval_metrics=[muMAP, nDCNG @ 10, AP], names=["f1", "f11"])
+    expected = ir_measures.calc_aggregate([muMAP, AP], ir_datasets_qrels(), ohsumed.feature_run("ohsumed/letor3", 11))
+    row = table.set_index("name").loc["f11"]
+    assert row["muAP"] == pytest.approx(expected[muMAP]) and row["AP"] == pytest.approx(expected[AP])
+
+
+def ir_datasets_qrels():
+    import ir_datasets
+
+    return list(ir_datasets.load("ohsumed/letor3").qrels_iter())
