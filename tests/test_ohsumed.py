@@ -20,25 +20,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from conftest import OHSUMED_FIXTURE as FIXTURE
 from ir_measures_graded import GradedInputError, meanNDCG, meanNDCNG, muMAP, nDCNG
 from ir_measures_graded.datasets import ohsumed
 
-FIXTURE = Path(__file__).parent / "data" / "ohsumed"
 ORIGINAL = ["ohsumed.87", "ohsumed.88", "ohsumed.89", "ohsumed.90", "ohsumed.91", "queries", "judged"]
-
-
-@pytest.fixture()
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("IR_DATASETS_HOME", str(tmp_path))
-    ohsumed._cached_table.cache_clear()
-    return tmp_path
-
-
-@pytest.fixture()
-def placed(home):
-    """The fixture placed as extracted files."""
-    shutil.copytree(FIXTURE, home / "ohsumed")
-    return home
 
 
 @pytest.fixture()

@@ -216,33 +216,45 @@ LETOR_DATASETS = {
 }
 
 
-def _letor_of(dataset_id: str) -> LetorTable:
-    if dataset_id not in LETOR_DATASETS:
-        raise GradedInputError(f"{dataset_id!r} is not a LETOR dataset; use one of {', '.join(LETOR_DATASETS)}")
-    return letor_table(*LETOR_DATASETS[dataset_id])
+def _letor_of(dataset: str | LetorTable) -> tuple[LetorTable, str]:
+    if isinstance(dataset, LetorTable):
+        return dataset, "the LETOR table"
+    if dataset not in LETOR_DATASETS:
+        raise GradedInputError(f"{dataset!r} is not a LETOR dataset; use one of {', '.join(LETOR_DATASETS)}")
+    return letor_table(*LETOR_DATASETS[dataset]), dataset
 
 
-def _feature(table: LetorTable, dataset_id: str, feature: int) -> tuple[np.ndarray, np.ndarray]:
+def _feature(table: LetorTable, name: str, feature: int) -> tuple[np.ndarray, np.ndarray]:
     if isinstance(feature, bool) or not isinstance(feature, (int, np.integer)) or not 1 <= feature <= table.n_features:
-        raise GradedInputError(f"{dataset_id} has features 1..{table.n_features}, not {feature!r}")
+        raise GradedInputError(f"{name} has features 1..{table.n_features}, not {feature!r}")
     values = table.features[:, feature - 1]
     known = ~np.isnan(values)  # LETOR's NULL: the pair has no value for this feature
     return values, known
 
 
-def feature_run(dataset_id: str, feature: int) -> pd.DataFrame:
-    """A run ranking each query's LETOR documents by feature ``feature`` (1-based): a retrieval strategy."""
-    table = _letor_of(dataset_id)
-    values, known = _feature(table, dataset_id, feature)
+def feature_run(dataset: str | LetorTable, feature: int) -> pd.DataFrame:
+    """A run ranking each query's LETOR documents by feature ``feature`` (1-based): a retrieval strategy.
+
+    ``dataset`` is a LETOR dataset id (``'ohsumed/letor3'``, ...) or a :class:`LetorTable`.
+    """
+    table, name = _letor_of(dataset)
+    values, known = _feature(table, name, feature)
     return pd.DataFrame({"query_id": table.query_id[known], "doc_id": table.doc_id[known], "score": values[known]})
 
 
-def feature_qrels(dataset_id: str, feature: int) -> pd.DataFrame:
+def feature_qrels(dataset: str | LetorTable, feature: int) -> pd.DataFrame:
     """Qrels whose labels are feature ``feature``'s values: the paper's "virtual user" (real-valued)."""
-    table = _letor_of(dataset_id)
-    values, known = _feature(table, dataset_id, feature)
+    table, name = _letor_of(dataset)
+    values, known = _feature(table, name, feature)
     return pd.DataFrame({"query_id": table.query_id[known], "doc_id": table.doc_id[known],
                          "relevance": values[known]})
+
+
+def label_qrels(dataset: str | LetorTable) -> pd.DataFrame:
+    """Qrels from LETOR's own labels (the experts' 0/1/2), as a DataFrame."""
+    table, _ = _letor_of(dataset)
+    labels = table.label.astype(np.int64) if np.all(table.label == np.round(table.label)) else table.label
+    return pd.DataFrame({"query_id": table.query_id, "doc_id": table.doc_id, "relevance": labels})
 
 
 class _PackageYamlDocumentation(YamlDocumentation):

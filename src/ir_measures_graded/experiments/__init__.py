@@ -1,0 +1,1 @@
+"""Experiments of Scheel et al. (2011), reusable and tested; the notebooks in notebooks/ call these."""
