@@ -60,19 +60,24 @@ def _missing(kind: str, what: str) -> GradedInputError:
         f"(the ir_datasets home is $IR_DATASETS_HOME, default ~/.ir_datasets). Published by {source}.")
 
 
-def _original_member(name: str) -> formats.Member:
+def _original_members(*names: str) -> list[formats.Member]:
+    """The original distribution's files ``names``, found in one scan of the folder (archives listed once)."""
+    found: dict[str, formats.Member] = {}
     for member in formats.find_members(home()):
         if "/" in member.name.split("!")[0] and not member.name.split("!")[0].endswith(formats.ARCHIVE_SUFFIXES):
             continue  # files in sub-folders (letor2/, letor3/) belong to other datasets
-        if formats.basename(member) in (name, f"{name}.gz", f"{name}.txt"):
-            return member
-    raise _missing("ohsumed", f"OHSUMED file {name!r}")
+        for name in names:
+            if name not in found and formats.basename(member) in (name, f"{name}.gz", f"{name}.txt"):
+                found[name] = member
+    for name in names:
+        if name not in found:
+            raise _missing("ohsumed", f"OHSUMED file {name!r}")
+    return [found[name] for name in names]
 
 
 class OhsumedDocs(BaseDocs):
     def docs_iter(self) -> Iterator[OhsumedDoc]:
-        for name in DOC_FILES:
-            member = _original_member(name)
+        for member in _original_members(*DOC_FILES):
             yield from formats.parse_docs(member.lines(), member.name)
 
     def docs_cls(self) -> type:
@@ -101,7 +106,7 @@ class OhsumedDocs(BaseDocs):
 
 class OhsumedQueries(BaseQueries):
     def queries_iter(self) -> Iterator[OhsumedQuery]:
-        member = _original_member("queries")
+        (member,) = _original_members("queries")
         yield from formats.parse_queries(member.lines(), member.name)
 
     def queries_cls(self) -> type:
@@ -115,7 +120,7 @@ class OhsumedQueries(BaseQueries):
 
 
 def judgements() -> Iterator[formats.Judgement]:
-    member = _original_member("judged")
+    (member,) = _original_members("judged")
     yield from formats.parse_judged(member.lines(), member.name)
 
 
