@@ -1,112 +1,441 @@
-"""Reading TREC qrels and run files (plain or gzip) into DataFrames, with real-valued labels.
+"""Reading qrels and runs from files into Arrow: TREC text (plain or gzip), Parquet and Arrow IPC.
 
-``ir_measures.read_trec_qrels`` parses labels with ``int()``; these readers keep real-valued
-labels (0.37) and report a malformed file by path, line number and the line itself.
+TREC lines are split on any run of ASCII whitespace, as trec_eval reads them. The common layout
+(one space or one tab between fields) goes through pyarrow's multithreaded CSV parser, block by
+block, reading only the query, doc and value columns; a block with any other spacing is split
+with ``pyarrow.compute.ascii_split_whitespace``. Both give the same rows. Ids stay Arrow strings
+(never one Python ``str`` per row). A malformed file is reported by ``file:line`` and the line;
+the scan that finds that line runs only after the fast path failed.
+
+``path`` may be ``-`` (standard input), ``/dev/stdin`` or a pipe (process substitution): text is
+read as a stream. Parquet and Arrow IPC files are recognised by their magic bytes and read by row
+group / record batch; their columns default to ``query_id``, ``doc_id`` and ``relevance`` /
+``score`` (other names through ``columns={"query_id": "qid", ...}``).
 """
 
 from __future__ import annotations
 
 import gzip
-import io
 import os
+import sys
 import zlib
-from pathlib import Path
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.inputs import first_duplicate
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+    import pyarrow as pa
 
 QREL_FIELDS = ("query_id", "iteration", "doc_id", "relevance")
 RUN_FIELDS = ("query_id", "iteration", "doc_id", "rank", "score", "name")
+BLOCK_SIZE = 1 << 24  # bytes of text parsed at a time: bounds memory, keeps the CSV parser busy
+_INT64_SAFE = 2.0**53  # integral labels below this are exact as int64 and as float64
 
 
-def read_qrels(path: str | os.PathLike) -> pd.DataFrame:
-    """TREC qrels ``query_id iteration doc_id relevance`` -> DataFrame.
+@dataclass(frozen=True)
+class Layout:
+    """Which whitespace-separated fields of a TREC line hold the query, the doc and the value."""
 
-    Relevance is int64 when every label is a whole number, else float64 (real-valued labels).
+    kind: str  # "qrels" or "run"
+    fields: tuple[str, ...]
+    value: str  # "relevance" or "score"
+
+    @property
+    def n_fields(self) -> int:
+        return len(self.fields)
+
+    def index(self, name: str) -> int:
+        return self.fields.index(name)
+
+
+QRELS = Layout("qrels", QREL_FIELDS, "relevance")
+RUN = Layout("run", RUN_FIELDS, "score")
+
+
+@dataclass
+class Block:
+    """Rows of one part of a file: ``query_id``, ``doc_id`` (strings) and ``value`` (float64)."""
+
+    table: pa.Table
+    first_line: int  # line (1-based) or row (0-based, columnar files) of the first row
+    lines: np.ndarray | None = None  # line of each row when not consecutive (blank lines skipped)
+
+    def line_of(self, row: int) -> int:
+        return int(self.lines[row]) if self.lines is not None else self.first_line + row
+
+
+# --- public readers -----------------------------------------------------------------------------
+
+def read_qrels(path: str | os.PathLike, columns: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """TREC qrels ``query_id iteration doc_id relevance`` (or Parquet / Arrow IPC) -> DataFrame.
+
+    Relevance is int64 when every label is a whole number below 2**53, else float64 (real-valued
+    labels are kept, huge ones are not wrapped).
     """
-    return _read(path, QREL_FIELDS, numeric="relevance", kind="qrels")
+    return _to_pandas(read_qrels_table(path, columns))
 
 
-def read_run(path: str | os.PathLike) -> pd.DataFrame:
-    """TREC run ``query_id Q0 doc_id rank score name`` -> DataFrame (score as float64)."""
-    return _read(path, RUN_FIELDS, numeric="score", kind="run")
+def read_run(path: str | os.PathLike, columns: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """TREC run ``query_id Q0 doc_id rank score name`` (or Parquet / Arrow IPC) -> DataFrame."""
+    return _to_pandas(read_run_table(path, columns))
 
 
-def _read(path: str | os.PathLike, fields: tuple[str, ...], numeric: str, kind: str) -> pd.DataFrame:
-    path = Path(path)
-    if not path.is_file():
-        raise GradedInputError(f"{kind} file not found: {path}")
+def read_qrels_table(path: str | os.PathLike, columns: Mapping[str, str] | None = None) -> pa.Table:
+    """Qrels as an Arrow table: ``query_id``, ``doc_id`` (dictionary-encoded strings), ``relevance``."""
+    table = _read_whole(path, QRELS, columns)
+    values = table.column("relevance").to_numpy()
+    if len(values) and np.all(values == np.round(values)) and np.abs(values).max() < _INT64_SAFE:
+        import pyarrow as pa
+
+        table = table.set_column(2, "relevance", pa.array(values.astype(np.int64)))
+    return table
+
+
+def read_run_table(path: str | os.PathLike, columns: Mapping[str, str] | None = None) -> pa.Table:
+    """A run as an Arrow table: ``query_id``, ``doc_id`` (dictionary-encoded strings), ``score``."""
+    return _read_whole(path, RUN, columns)
+
+
+def iter_blocks(
+    path: str | os.PathLike, layout: Layout, columns: Mapping[str, str] | None = None,
+    block_size: int = BLOCK_SIZE, progress: Any = None,
+) -> Iterator[Block]:
+    """The rows of a file, a block at a time, in file order. ``progress.update(n_bytes)`` if given."""
+    name = _display(path)
+    stream = _open(path, layout)
     try:
-        text = _text(path)
-    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as ex:
-        raise GradedInputError(f"cannot read {kind} file {path}: {ex}") from None
-    if not text.strip():
-        return pd.DataFrame({f: pd.Series(dtype=np.float64 if f == numeric else object) for f in fields})
-    str_fields = {f: str for f in fields if f != numeric}
+        head = stream.peek(8)[:8] if hasattr(stream, "peek") else b""
+        if head[:4] == b"PAR1" or head[:6] == b"ARROW1" or head[:4] == b"\xff\xff\xff\xff":
+            yield from _columnar_blocks(path, stream, head, layout, columns, progress)
+            return
+        text = stream
+        if head[:2] == b"\x1f\x8b":
+            text = gzip.GzipFile(fileobj=stream, mode="rb")
+        yield from _text_blocks(text, name, layout, block_size, progress)
+    except (OSError, EOFError, zlib.error) as ex:
+        raise GradedInputError(f"cannot read {layout.kind} file {name}: {ex}") from None
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+
+
+def is_stream(path: str | os.PathLike) -> bool:
+    """True for standard input and pipes, which can be read once only."""
+    if str(path) == "-":
+        return True
     try:
-        frame = pd.read_csv(
-            io.StringIO(text), sep=r"\s+", header=None, names=list(fields), dtype=str_fields,
-            keep_default_na=False, na_values=[], comment=None, engine="c",
-        )
-    except (pd.errors.ParserError, ValueError):
-        frame = None
-    # A short line leaves its last columns empty ('' or NaN); a long one is a ParserError.
-    if frame is None or frame[numeric].dtype.kind not in "iuf" \
-            or not np.isfinite(frame[numeric].to_numpy(dtype=np.float64)).all() \
-            or (fields[-1] != numeric and (frame[fields[-1]] == "").any()):
-        _raise_first_bad_line(path, text, len(fields), fields.index(numeric), kind)
-    pair = first_duplicate(pd.factorize(frame["query_id"])[0], pd.factorize(frame["doc_id"])[0])
-    if pair is not None:
-        first, second = _line_numbers(text, pair)
-        raise GradedInputError(
-            f"{path}:{second}: query {frame['query_id'].iat[pair[0]]!r}, doc {frame['doc_id'].iat[pair[0]]!r} "
-            f"appears again (first at line {first}); each (query, doc) may appear once in a {kind} file"
-        )
-    values = frame[numeric].to_numpy(dtype=np.float64)
-    # Integral labels stay integers, so trec_eval-based measures (which reject floats) accept them too.
-    integral = kind == "qrels" and bool(np.all(values == np.round(values)))
-    frame[numeric] = values.astype(np.int64) if integral else values
-    return frame
+        import stat
+
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
-def _text(path: Path) -> str:
-    with open(path, "rb") as f:
-        magic = f.read(2)
-    if magic == b"\x1f\x8b":
-        with gzip.open(path, "rt", encoding="utf-8") as f:
-            return f.read()
-    return path.read_text(encoding="utf-8")
+# --- opening --------------------------------------------------------------------------------------
+
+def _display(path: str | os.PathLike) -> str:
+    return "<stdin>" if str(path) == "-" else str(path)
 
 
-def _line_numbers(text: str, rows: tuple[int, ...]) -> list[int]:
-    """1-based line numbers of the given data rows (blank lines are not rows)."""
-    wanted, found, row = set(rows), {}, -1
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
-            row += 1
-            if row in wanted:
-                found[row] = lineno
-                if len(found) == len(wanted):
-                    break
-    return [found[r] for r in rows]
+def _open(path: str | os.PathLike, layout: Layout) -> IO[bytes]:
+    if str(path) == "-":
+        return sys.stdin.buffer
+    if os.path.isdir(path):
+        raise GradedInputError(f"{layout.kind} file {path} is a directory")
+    try:
+        stream = open(path, "rb")  # noqa: SIM115 - closed by iter_blocks
+    except FileNotFoundError:
+        raise GradedInputError(f"{layout.kind} file not found: {path}") from None
+    except OSError as ex:
+        raise GradedInputError(f"cannot read {layout.kind} file {path}: {ex.strerror or ex}") from None
+    return stream
 
 
-def _raise_first_bad_line(path: Path, text: str, n_fields: int, numeric_at: int, kind: str) -> None:
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        parts = line.split()
-        if not parts:
+# --- TREC text ------------------------------------------------------------------------------------
+
+def _text_blocks(stream: IO[bytes], name: str, layout: Layout, block_size: int, progress: Any) -> Iterator[Block]:
+    line = 1
+    carry = b""
+    first = True
+    while True:
+        chunk = stream.read(block_size)
+        if progress is not None and chunk:
+            progress.update(len(chunk))
+        data = carry + chunk if carry else chunk
+        if first:
+            first = False
+            if data.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte order mark is not part of the first id
+                data = data[3:]
+        if not chunk:
+            if data:
+                yield _parse_block(data, name, layout, line)
+            return
+        cut = data.rfind(b"\n") + 1
+        if cut == 0:  # no complete line yet
+            carry = data
             continue
-        if len(parts) != n_fields:
-            reason = f"expected {n_fields} columns, found {len(parts)}"
-        else:
+        block, carry = data[:cut], data[cut:]
+        parsed = _parse_block(block, name, layout, line)
+        line += block.count(b"\n")
+        if parsed.table.num_rows:
+            yield parsed
+
+
+def _parse_block(block: bytes, name: str, layout: Layout, first_line: int) -> Block:
+    table = _parse_fast(block, layout)
+    if table is None:
+        return _parse_split(block, name, layout, first_line)
+    values = table.column(2).to_numpy()
+    if not np.isfinite(values).all():
+        _raise_line(name, layout, block, first_line, int(np.flatnonzero(~np.isfinite(values))[0]),
+                    f"column {layout.index(layout.value) + 1} is not a finite number")
+    return Block(table, first_line)
+
+
+def _parse_fast(block: bytes, layout: Layout) -> pa.Table | None:
+    """The block through pyarrow's CSV parser, when every line has single-character separators."""
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+
+    if b"\x0b" in block or b"\x0c" in block:
+        return None
+    has_space, has_tab = b" " in block, b"\t" in block
+    if has_space == has_tab:  # both (mixed spacing) or neither (one field per line)
+        return None
+    delimiter = " " if has_space else "\t"
+    if b"\r" in block and block.count(b"\r") != block.count(b"\r\n"):
+        return None  # a lone carriage return: the CSV parser would end a line there
+    raw = np.frombuffer(block, dtype=np.uint8)
+    sep = raw == ord(delimiter)
+    boundary = sep | (raw == 10) | (raw == 13)
+    # Empty fields: a separator followed by a separator or the line end, or a line starting with one.
+    if (sep[:-1] & boundary[1:]).any() or (boundary[:-1] & sep[1:]).any() or (len(sep) and (sep[0] or sep[-1])):
+        return None
+    names = [f"f{i}" for i in range(layout.n_fields)]
+    wanted = [names[layout.index("query_id")], names[layout.index("doc_id")], names[layout.index(layout.value)]]
+    try:
+        table = pcsv.read_csv(
+            pa.py_buffer(block),
+            read_options=pcsv.ReadOptions(column_names=names, use_threads=True, block_size=1 << 22),
+            parse_options=pcsv.ParseOptions(delimiter=delimiter, quote_char=False, escape_char=False,
+                                            ignore_empty_lines=False),
+            convert_options=pcsv.ConvertOptions(
+                column_types={wanted[0]: pa.string(), wanted[1]: pa.string(), wanted[2]: pa.float64()},
+                include_columns=wanted, null_values=[], strings_can_be_null=False,
+                quoted_strings_can_be_null=False),
+        )
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return None
+    if table.num_rows != block.count(b"\n") + (not block.endswith(b"\n")):
+        return None
+    table = table.rename_columns(["query_id", "doc_id", "value"])
+    return table.combine_chunks()
+
+
+def _parse_split(block: bytes, name: str, layout: Layout, first_line: int) -> Block:
+    """Any whitespace; finds the first malformed line of the block and raises for it."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    lines = pc.split_pattern(pa.array([block], pa.large_binary()), b"\n").values
+    if block.endswith(b"\n"):
+        lines = lines.slice(0, len(lines) - 1)
+    try:
+        text = lines.cast(pa.large_string())
+    except pa.ArrowInvalid:
+        for i, raw in enumerate(lines.to_pylist()):
             try:
-                value = float(parts[numeric_at])
-                reason = None if np.isfinite(value) else f"column {numeric_at + 1} is not a finite number"
-            except ValueError:
-                reason = f"column {numeric_at + 1} ({parts[numeric_at]!r}) is not a number"
-        if reason:
-            raise GradedInputError(f"{path}:{lineno}: malformed {kind} line ({reason}): {line.strip()!r}")
-    raise GradedInputError(f"{path}: cannot parse {kind} file")  # pragma: no cover - parser disagreed with scan
+                raw.decode("utf-8")
+            except UnicodeDecodeError as ex:
+                raise GradedInputError(
+                    f"{name}:{first_line + i}: {layout.kind} line is not valid UTF-8 ({ex.reason} at byte "
+                    f"{ex.start} of the line): {raw!r}") from None
+        raise  # pragma: no cover - Arrow and Python disagree on UTF-8
+    text = pc.ascii_trim_whitespace(text)  # else leading/trailing whitespace splits off empty fields
+    parts = pc.ascii_split_whitespace(text)
+    counts = np.array(pc.list_value_length(parts).to_numpy(zero_copy_only=False))
+    counts[pc.binary_length(text).to_numpy(zero_copy_only=False) == 0] = 0  # blank lines
+    rows = np.flatnonzero(counts > 0)
+    wrong = rows[counts[rows] != layout.n_fields]
+    if len(wrong):
+        i = int(wrong[0])
+        _raise_line(name, layout, block, first_line, i, f"expected {layout.n_fields} columns, found {counts[i]}")
+    parts = parts.take(pa.array(rows))
+    query = pc.list_element(parts, layout.index("query_id")).cast(pa.string())
+    doc = pc.list_element(parts, layout.index("doc_id")).cast(pa.string())
+    tokens = pc.list_element(parts, layout.index(layout.value))
+    at = layout.index(layout.value) + 1
+    try:
+        values = pc.cast(tokens, pa.float64()).to_numpy(zero_copy_only=False)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        bad = _first_failing(tokens, lambda part: pc.cast(part, pa.float64()))
+        _raise_line(name, layout, block, first_line, int(rows[bad]),
+                    f"column {at} ({tokens[bad].as_py()!r}) is not a number")
+    finite = np.isfinite(values)
+    if not finite.all():
+        bad = int(np.flatnonzero(~finite)[0])
+        _raise_line(name, layout, block, first_line, int(rows[bad]), f"column {at} is not a finite number")
+    table = pa.table({"query_id": query, "doc_id": doc, "value": pa.array(values)})
+    return Block(table, first_line, lines=first_line + rows)
+
+
+def _first_failing(array: Any, operation: Any) -> int:
+    """Index of the first element on which ``operation`` raises (bisection; error path only)."""
+    import pyarrow as pa
+
+    lo, hi = 0, len(array)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        try:
+            operation(array.slice(lo, mid - lo))
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            hi = mid
+        else:
+            lo = mid
+    return lo
+
+
+def _raise_line(name: str, layout: Layout, block: bytes, first_line: int, index: int, reason: str) -> None:
+    """Raise for the ``index``-th line of ``block`` (the fast path has one row per line)."""
+    raw = block.split(b"\n")[index]
+    text = raw.decode("utf-8", errors="backslashreplace").strip()
+    raise GradedInputError(f"{name}:{first_line + index}: malformed {layout.kind} line ({reason}): {text!r}")
+
+
+# --- Parquet and Arrow IPC ------------------------------------------------------------------------
+
+def _columnar_blocks(path: Any, stream: IO[bytes], head: bytes, layout: Layout,
+                     columns: Mapping[str, str] | None, progress: Any) -> Iterator[Block]:
+    import pyarrow as pa
+
+    name = _display(path)
+    wanted = {"query_id": "query_id", "doc_id": "doc_id", layout.value: layout.value, **(columns or {})}
+    source = [wanted["query_id"], wanted["doc_id"], wanted[layout.value]]
+    try:
+        if head[:4] == b"PAR1":
+            import pyarrow.parquet as pq
+
+            if str(path) == "-":
+                raise GradedInputError(f"{name}: Parquet needs a seekable file, not a stream")
+            parquet = pq.ParquetFile(stream)
+            _check_columns(name, layout, parquet.schema_arrow.names, source)
+            batches = parquet.iter_batches(columns=source)
+        elif head[:6] == b"ARROW1":
+            reader = pa.ipc.open_file(stream)
+            _check_columns(name, layout, reader.schema.names, source)
+            batches = (reader.get_batch(i).select(source) for i in range(reader.num_record_batches))
+        else:
+            reader = pa.ipc.open_stream(stream)
+            _check_columns(name, layout, reader.schema.names, source)
+            batches = (batch.select(source) for batch in reader)
+        row = 0
+        for batch in batches:
+            if progress is not None:
+                progress.update(batch.nbytes)
+            table = pa.Table.from_batches([batch])
+            query, doc, value = (_string_column(table.column(i), name, layout, source[i]) for i in range(2)) + \
+                (_value_column(table.column(2), name, layout, source[2], row),)
+            yield Block(pa.table({"query_id": query, "doc_id": doc, "value": pa.array(value)}), row)
+            row += batch.num_rows
+    except pa.ArrowException as ex:
+        raise GradedInputError(f"cannot read {layout.kind} file {name}: {ex}") from None
+
+
+def _check_columns(name: str, layout: Layout, found: list[str], source: list[str]) -> None:
+    missing = [c for c in source if c not in found]
+    if missing:
+        raise GradedInputError(f"{layout.kind} file {name} has no column(s) {missing} (found {found}); "
+                               "name them with the column options")
+    twice = [c for c in source if found.count(c) > 1]
+    if twice:
+        raise GradedInputError(f"{layout.kind} file {name} has the column {twice[0]!r} more than once")
+
+
+def _string_column(column: Any, name: str, layout: Layout, field: str) -> Any:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_dictionary(column.type):
+        column = column.cast(column.type.value_type)
+    if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
+            or pa.types.is_integer(column.type)):
+        raise GradedInputError(f"{layout.kind} file {name}: column {field!r} holds {column.type}, "
+                               "expected strings (or integers)")
+    if column.null_count:
+        raise GradedInputError(f"{layout.kind} file {name}: column {field!r} has missing values (null)")
+    return pc.cast(column, pa.string()).combine_chunks()
+
+
+def _value_column(column: Any, name: str, layout: Layout, field: str, first_row: int) -> np.ndarray:
+    import pyarrow as pa
+
+    if not (pa.types.is_integer(column.type) or pa.types.is_floating(column.type)):
+        raise GradedInputError(f"{layout.kind} file {name}: column {field!r} holds {column.type}, expected numbers")
+    if column.null_count:
+        raise GradedInputError(f"{layout.kind} file {name}: column {field!r} has missing values (null)")
+    values = column.to_numpy().astype(np.float64, copy=False)
+    finite = np.isfinite(values)
+    if not finite.all():
+        row = int(np.flatnonzero(~finite)[0])
+        raise GradedInputError(f"{name}: row {first_row + row}: {field} {values[row]!r} is not a finite number")
+    return values
+
+
+# --- whole files ----------------------------------------------------------------------------------
+
+def _read_whole(path: str | os.PathLike, layout: Layout, columns: Mapping[str, str] | None) -> pa.Table:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from ir_measures_graded.inputs import first_duplicate
+
+    blocks = list(iter_blocks(path, layout, columns))
+    if not blocks:
+        return pa.table({"query_id": pa.array([], pa.string()).dictionary_encode(),
+                         "doc_id": pa.array([], pa.string()).dictionary_encode(),
+                         layout.value: pa.array([], pa.float64())})
+    table = pa.concat_tables([b.table for b in blocks]).combine_chunks()
+    query = pc.dictionary_encode(table.column("query_id")).combine_chunks()
+    doc = pc.dictionary_encode(table.column("doc_id")).combine_chunks()
+    pair = first_duplicate(query.indices.to_numpy(zero_copy_only=False).astype(np.int64),
+                           doc.indices.to_numpy(zero_copy_only=False).astype(np.int64))
+    if pair is not None:
+        first, second = (_line_of_row(blocks, row) for row in pair)
+        kind = "line" if blocks[0].lines is not None or not _columnar(blocks) else "row"
+        raise GradedInputError(
+            f"{_display(path)}:{second}: query {table.column('query_id')[pair[0]].as_py()!r}, doc "
+            f"{table.column('doc_id')[pair[0]].as_py()!r} appears again (first at {kind} {first}); "
+            f"each (query, doc) may appear once in a {layout.kind} file"
+        )
+    return pa.table({"query_id": query, "doc_id": doc, layout.value: table.column("value")})
+
+
+def _columnar(blocks: list[Block]) -> bool:
+    return blocks[0].first_line == 0
+
+
+def _line_of_row(blocks: list[Block], row: int) -> int:
+    for block in blocks:
+        if row < block.table.num_rows:
+            return block.line_of(row)
+        row -= block.table.num_rows
+    raise IndexError(row)  # pragma: no cover
+
+
+def _to_pandas(table: pa.Table) -> pd.DataFrame:
+    import pandas as pd
+
+    frame = {}
+    for field in table.column_names:
+        column = table.column(field)
+        if field in ("query_id", "doc_id"):
+            column = column.cast(column.type.value_type) if hasattr(column.type, "value_type") else column
+            frame[field] = pd.array(column.to_numpy(zero_copy_only=False), dtype=object)
+        else:
+            frame[field] = np.array(column.to_numpy())
+    return pd.DataFrame(frame)

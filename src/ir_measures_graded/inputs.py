@@ -1,35 +1,39 @@
-"""Turning whatever ``ir_measures`` accepts as qrels or a run into validated column arrays.
+"""Turning qrels or a run, in any accepted form, into validated integer-coded columns.
 
-Accepted, as in ``ir_measures``: a pandas DataFrame (columns ``query_id``, ``doc_id`` and
-``relevance`` or ``score``), a dict of dicts (``{query_id: {doc_id: value}}``), or an iterable of
-named tuples (``ir_measures.Qrel`` / ``ir_measures.ScoredDoc``). Unlike the trec_eval-based
-providers, relevance labels may be real numbers.
+Accepted: what ``ir_measures`` accepts — a pandas DataFrame (columns ``query_id``, ``doc_id`` and
+``relevance`` or ``score``), a dict of dicts (``{query_id: {doc_id: value}}``), an iterable of named
+tuples (``ir_measures.Qrel`` / ``ScoredDoc``) — and also a pyarrow ``Table`` / ``RecordBatch`` /
+``RecordBatchReader`` and a polars DataFrame. Arrow-backed, categorical and Arrow inputs go to
+integer codes without one Python string per row. Unlike the trec_eval-based providers, relevance
+labels may be real numbers.
 
-Ids are returned *factorized*: integer codes per row plus the distinct ids as strings, so later
-steps hash every distinct id once instead of once per row. Nothing here modifies the caller's
-objects.
+Ids are strings. Integer ids are accepted and compared as their decimal string (``1`` is ``'1'``,
+so ``{1: ..., '1': ...}`` holds the same query twice, which is refused like any duplicate).
+Ids of other types — floats (``1.0`` would never match ``'1'``), bools, bytes, tuples — are
+refused with a :class:`GradedInputError`, as are bool and complex values. Nothing here modifies
+the caller's objects.
 """
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from ir_measures_graded.errors import GradedInputError
 
 
 @dataclass(frozen=True)
 class Columns:
-    """One input as factorized id columns and a float64 value column (row order preserved)."""
+    """One input as integer-coded id columns and a float64 value column (row order preserved)."""
 
     query_codes: np.ndarray  # int64, index into query_ids
-    query_ids: np.ndarray  # object array of distinct str ids
+    query_ids: np.ndarray  # object array of the distinct query ids (str)
     doc_codes: np.ndarray  # int64, index into doc_ids
-    doc_ids: np.ndarray  # object array of distinct str ids
+    doc_ids: Any  # pyarrow StringArray of the distinct doc ids
     values: np.ndarray  # float64: relevance labels (qrels) or scores (run)
 
     def __len__(self) -> int:
@@ -46,39 +50,83 @@ def run_columns(run: Any) -> Columns:
     return _columns(run, kind="run", value_field="score")
 
 
+def is_arrow_like(obj: Any) -> bool:
+    """pyarrow tables, record batches and readers, and polars DataFrames (without importing them)."""
+    module = type(obj).__module__ or ""
+    return module.startswith(("pyarrow", "polars"))
+
+
 def _columns(obj: Any, kind: str, value_field: str) -> Columns:
-    if isinstance(obj, pd.DataFrame):
-        missing = [c for c in ("query_id", "doc_id", value_field) if c not in obj.columns]
-        if missing:
-            raise GradedInputError(
-                f"{kind} DataFrame is missing column(s) {missing} (found {list(obj.columns)})"
-            )
-        qid_col, did_col, val_col = obj["query_id"], obj["doc_id"], obj[value_field]
-        from_dict = False
+    extra_queries: list = []
+    if is_arrow_like(obj):
+        table = _arrow_table(obj, kind, value_field)
+        qid, did, val = (table.column(f) for f in ("query_id", "doc_id", value_field))
+        values_of = _arrow_values
+    elif _is_pandas(obj):
+        _check_frame_columns(list(obj.columns), kind, value_field)
+        qid, did, val = obj["query_id"], obj["doc_id"], obj[value_field]
+        values_of = _pandas_values
     elif isinstance(obj, Mapping):
-        qid_col, did_col, val_col = _dict_of_dict_columns(obj, kind)
-        from_dict = True
+        qid, did, val = _dict_of_dict_columns(obj, kind)
+        extra_queries = list(obj)  # a query with an empty dict is still a query (ir_measures scores it 0)
+        values_of = _list_values
     elif isinstance(obj, Iterable) and not isinstance(obj, (str, bytes)):
-        qid_col, did_col, val_col = _namedtuple_columns(obj, kind, value_field)
-        from_dict = False
+        qid, did, val = _namedtuple_columns(obj, kind, value_field)
+        values_of = _list_values
     else:
         raise GradedInputError(
-            f"{kind} must be a pandas DataFrame, a dict of dicts or an iterable of named tuples "
-            f"with fields query_id, doc_id, {value_field}; got {type(obj).__name__}"
+            f"{kind} must be a pandas DataFrame, a dict of dicts or an iterable of named tuples with fields "
+            f"query_id, doc_id, {value_field} (or a pyarrow Table, a polars DataFrame); got {type(obj).__name__}"
         )
 
-    query_codes, query_ids = _factorize_ids(qid_col, kind, "query_id")
-    if from_dict:  # a query with an empty dict is still a query (ir_measures scores it 0)
-        known = set(query_ids)
-        extra = [q for q in dict.fromkeys(map(str, obj)) if q not in known]
+    query_codes, query_dict = encode_ids(qid, kind, "query_id")
+    doc_codes, doc_ids = encode_ids(did, kind, "doc_id")
+    query_ids = query_dict.to_numpy(zero_copy_only=False).astype(object)
+    if extra_queries:
+        known = set(query_ids.tolist())
+        extra = [q for q in dict.fromkeys(_id_strings(extra_queries, kind, "query_id")) if q not in known]
         query_ids = np.concatenate([query_ids, np.asarray(extra, dtype=object)]) if extra else query_ids
-    doc_codes, doc_ids = _factorize_ids(did_col, kind, "doc_id")
-    values = _numeric(val_col, kind, value_field, query_ids, query_codes, doc_ids, doc_codes)
+
+    def where(row: int) -> str:
+        return f"{kind} row {row} (query {query_ids[query_codes[row]]!r}, doc {doc_ids[int(doc_codes[row])].as_py()!r})"
+
+    values = values_of(val, kind, value_field, where)
     values.flags.writeable = False  # may be a view of the caller's column
     columns = Columns(query_codes, query_ids, doc_codes, doc_ids, values)
-    if not from_dict:  # a dict of dicts cannot hold the same (query, doc) twice
-        _reject_duplicates(columns, kind)
+    _reject_duplicates(columns, kind)
     return columns
+
+
+# --- containers -----------------------------------------------------------------------------------
+
+def _is_pandas(obj: Any) -> bool:
+    return type(obj).__module__.startswith("pandas") and hasattr(obj, "columns") and hasattr(obj, "iloc")
+
+
+def _check_frame_columns(names: list, kind: str, value_field: str) -> None:
+    wanted = ("query_id", "doc_id", value_field)
+    missing = [c for c in wanted if c not in names]
+    if missing:
+        raise GradedInputError(f"{kind} DataFrame is missing column(s) {missing} (found {names})")
+    twice = [c for c in wanted if names.count(c) > 1]
+    if twice:
+        raise GradedInputError(f"{kind} DataFrame has the column {twice[0]!r} {names.count(twice[0])} times")
+
+
+def _arrow_table(obj: Any, kind: str, value_field: str) -> Any:
+    import pyarrow as pa
+
+    if type(obj).__module__.startswith("polars"):
+        _check_frame_columns(list(obj.columns), kind, value_field)
+        obj = obj.select(["query_id", "doc_id", value_field]).to_arrow()
+    if isinstance(obj, pa.RecordBatchReader):
+        obj = obj.read_all()
+    if isinstance(obj, pa.RecordBatch):
+        obj = pa.Table.from_batches([obj])
+    if not isinstance(obj, pa.Table):
+        raise GradedInputError(f"{kind}: unsupported Arrow object {type(obj).__name__}")
+    _check_frame_columns(obj.column_names, kind, value_field)
+    return obj
 
 
 def _dict_of_dict_columns(obj: Mapping, kind: str) -> tuple[list, list, list]:
@@ -119,54 +167,172 @@ def _namedtuple_columns(obj: Iterable, kind: str, value_field: str) -> tuple[lis
     return qids, dids, vals
 
 
-def _factorize_ids(col: Any, kind: str, field: str) -> tuple[np.ndarray, np.ndarray]:
-    """Integer codes per row and distinct ids as str (ids like 1 and '1' are the same id)."""
-    codes, uniques = pd.factorize(np.asarray(col, dtype=object) if isinstance(col, list) else col)
-    if len(codes) and codes.min() < 0:
-        row = int(np.flatnonzero(codes < 0)[0])
-        raise GradedInputError(f"{kind} row {row}: {field} is missing (None/NaN)")
-    uniques = np.asarray(uniques, dtype=object)
-    if pd.api.types.infer_dtype(uniques, skipna=False) == "string":
-        return codes.astype(np.int64, copy=False), uniques
-    # Ids of other types (ints, ...) compare as strings; 1 and '1' become the same id.
-    merged, str_uniques = pd.factorize(np.asarray([str(u) for u in uniques], dtype=object))
-    return merged[codes].astype(np.int64, copy=False), np.asarray(str_uniques, dtype=object)
+# --- ids ------------------------------------------------------------------------------------------
+
+def encode_ids(col: Any, kind: str, field: str) -> tuple[np.ndarray, Any]:
+    """``(codes, distinct)``: int64 code per row and the distinct ids as a pyarrow StringArray."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(col, list):
+        array = pa.array(_id_strings(col, kind, field), pa.string())
+    elif isinstance(col, (pa.Array, pa.ChunkedArray)):
+        array = _arrow_ids(col, kind, field)
+    else:  # a pandas Series
+        array = _pandas_ids(col, kind, field)
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks() if array.num_chunks != 1 else array.chunk(0)
+    if array.null_count:
+        row = int(np.flatnonzero(array.is_null().to_numpy(zero_copy_only=False))[0])
+        raise GradedInputError(f"{kind} row {row}: {field} is missing (None/NaN/null)")
+    if not pa.types.is_dictionary(array.type):
+        array = pc.dictionary_encode(array)
+    codes = array.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    distinct = array.dictionary.cast(pa.string())
+    # Distinct after conversion to str? (categories 1 and '1', or an unused dictionary entry twice)
+    again = pc.dictionary_encode(distinct)
+    if len(again.dictionary) != len(distinct):
+        codes = again.indices.to_numpy(zero_copy_only=False).astype(np.int64)[codes]
+        distinct = again.dictionary
+    return codes, distinct
 
 
-def _numeric(
-    col: Any,
-    kind: str,
-    field: str,
-    query_ids: np.ndarray,
-    query_codes: np.ndarray,
-    doc_ids: np.ndarray,
-    doc_codes: np.ndarray,
-) -> np.ndarray:
-    raw = col.to_numpy() if isinstance(col, pd.Series) else col
-    try:
-        values = np.asarray(raw, dtype=np.float64)
-    except (TypeError, ValueError):  # some entry is not a number: find which, for the message
-        values = pd.to_numeric(pd.Series(raw, dtype=object), errors="coerce").to_numpy(dtype=np.float64)
+def _id_strings(values: list, kind: str, field: str) -> list:
+    types = set(map(type, values))
+    if types <= {str}:
+        return values
+    for i, value in enumerate(values):
+        if not isinstance(value, str):
+            _check_id(value, kind, field, i)
+    return [v if type(v) is str else str(int(v)) for v in values]
+
+
+def _check_id(value: Any, kind: str, field: str, row: int) -> None:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (str, numbers.Integral)):
+        if value is None or (isinstance(value, float) and value != value):
+            raise GradedInputError(f"{kind} row {row}: {field} is missing (None/NaN/null)")
+        hint = {bytes: "; decode them to str", float: "; 1.0 would never match '1': convert them to str"}.get(
+            type(value), "")
+        raise GradedInputError(f"{kind} row {row}: {field} {value!r} is a {type(value).__name__}; ids must be "
+                               f"strings (or integers){hint}")
+
+
+def _arrow_ids(col: Any, kind: str, field: str) -> Any:
+    import pyarrow as pa
+
+    value_type = col.type.value_type if pa.types.is_dictionary(col.type) else col.type
+    if pa.types.is_string(value_type) or pa.types.is_large_string(value_type) or pa.types.is_string_view(value_type):
+        return col
+    if pa.types.is_integer(value_type) and not pa.types.is_dictionary(col.type):
+        return col.cast(pa.string())
+    if pa.types.is_integer(value_type):
+        return col.cast(pa.dictionary(col.type.index_type, pa.string()))
+    raise GradedInputError(f"{kind} column {field} holds {value_type}; ids must be strings (or integers)")
+
+
+def _pandas_ids(col: Any, kind: str, field: str) -> Any:
+    import pandas as pd
+    import pyarrow as pa
+
+    dtype = col.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        categories = _pandas_ids(pd.Series(col.cat.categories), kind, field)
+        codes = col.cat.codes.to_numpy()
+        if (codes < 0).any():
+            row = int(np.flatnonzero(codes < 0)[0])
+            raise GradedInputError(f"{kind} row {row}: {field} is missing (None/NaN/null)")
+        categories = categories.combine_chunks() if isinstance(categories, pa.ChunkedArray) else categories
+        return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32()), categories.cast(pa.string()))
+    if isinstance(dtype, pd.ArrowDtype) or (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"):
+        return _arrow_ids(pa.chunked_array(pa.array(col)) if not hasattr(col.array, "_pa_array")
+                          else col.array._pa_array, kind, field)
+    if dtype.kind in "iu":
+        return pa.array(col.to_numpy()).cast(pa.string())
+    if dtype.kind == "O" or isinstance(dtype, pd.StringDtype):
+        values = col.to_numpy(dtype=object)
+        try:
+            array = pa.array(values, pa.string(), from_pandas=True)
+        except (pa.ArrowTypeError, pa.ArrowInvalid):
+            return pa.array(_id_strings(values.tolist(), kind, field), pa.string())
+        return array
+    first = col.iloc[0] if len(col) else None
+    _check_id(first.item() if isinstance(first, np.generic) else first, kind, field, 0)
+    raise GradedInputError(f"{kind} column {field} has dtype {dtype}; ids must be strings (or integers)")
+
+
+# --- values ---------------------------------------------------------------------------------------
+
+def _finite(values: np.ndarray, raw: Any, field: str, where: Any) -> np.ndarray:
     bad = ~np.isfinite(values)
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
+        shown = raw[row] if raw is not None else values[row]
         raise GradedInputError(
-            f"{kind} row {row} (query {query_ids[query_codes[row]]!r}, doc {doc_ids[doc_codes[row]]!r}): "
-            f"{field} {_plain(raw[row])!r} is not a finite number"
+            f"{where(row)}: {field} {_plain(shown)!r} is not a finite number"
             + (f" ({int(bad.sum())} such rows in all)" if bad.sum() > 1 else "")
         )
     return values
 
 
+def _not_a_number(value: Any) -> bool:
+    return isinstance(value, (bool, np.bool_, complex, np.complexfloating)) or not isinstance(
+        value, (numbers.Real, np.number))
+
+
+def _list_values(col: list, kind: str, field: str, where: Any) -> np.ndarray:
+    types = set(map(type, col))
+    if not types <= {float, int}:
+        for row, value in enumerate(col):
+            if value is not None and _not_a_number(value):
+                raise GradedInputError(f"{where(row)}: {field} {value!r} is not a finite number"
+                                       + (f" (a {type(value).__name__})" if isinstance(value, (bool, complex)) else ""))
+    values = np.asarray([np.nan if v is None else v for v in col] if type(None) in types else col,
+                        dtype=np.float64)
+    return _finite(values, col, field, where)
+
+
+def _pandas_values(col: Any, kind: str, field: str, where: Any) -> np.ndarray:
+    import pandas as pd
+
+    dtype = col.dtype
+    if dtype.kind in "bc" or isinstance(dtype, pd.BooleanDtype) or str(dtype).startswith("bool"):
+        raise GradedInputError(f"{kind} column {field} has dtype {dtype}; {field} must be real numbers")
+    if dtype.kind in "iuf":
+        return _finite(col.to_numpy(dtype=np.float64), None, field, where)
+    raw = col.to_numpy(dtype=object)
+    if pd.api.types.infer_dtype(raw, skipna=True) in ("integer", "floating", "mixed-integer-float", "decimal", "empty"):
+        values = pd.to_numeric(pd.Series(raw, dtype=object), errors="coerce").to_numpy(dtype=np.float64)
+        return _finite(values, raw, field, where)
+    return _list_values(raw.tolist(), kind, field, where)
+
+
+def _arrow_values(col: Any, kind: str, field: str, where: Any) -> np.ndarray:
+    import pyarrow as pa
+
+    if not (pa.types.is_integer(col.type) or pa.types.is_floating(col.type) or pa.types.is_decimal(col.type)):
+        raise GradedInputError(f"{kind} column {field} holds {col.type}; {field} must be real numbers")
+    if col.null_count:
+        row = int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
+        raise GradedInputError(f"{where(row)}: {field} is missing (null)")
+    values = col.cast(pa.float64()).to_numpy()
+    return _finite(np.asarray(values, dtype=np.float64), None, field, where)
+
+
+# --- duplicates -----------------------------------------------------------------------------------
+
 def first_duplicate(query_codes: np.ndarray, doc_codes: np.ndarray) -> tuple[int, int] | None:
     """The first two rows (in row order of the second) holding the same (query, doc), if any."""
-    n_docs = int(doc_codes.max()) + 1 if len(doc_codes) else 1
+    if len(doc_codes) < 2:
+        return None
+    n_docs = int(doc_codes.max()) + 1
     keys = query_codes.astype(np.int64) * n_docs + doc_codes
+    ascending = np.sort(keys)  # the common case: one fast sort of the keys, no permutation
+    if not (ascending[1:] == ascending[:-1]).any():
+        return None
+    del ascending
     order = np.argsort(keys, kind="stable")
     sorted_keys = keys[order]
     dup = np.flatnonzero(sorted_keys[1:] == sorted_keys[:-1])
-    if not len(dup):
-        return None
     second = order[dup + 1]
     at = int(np.argmin(second))
     return int(order[dup[at]]), int(second[at])
@@ -179,7 +345,8 @@ def _reject_duplicates(columns: Columns, kind: str) -> None:
         raise GradedInputError(
             f"{kind} has the same (query, doc) more than once: query "
             f"{columns.query_ids[columns.query_codes[first]]!r}, doc "
-            f"{columns.doc_ids[columns.doc_codes[first]]!r} at rows {first} and {second}"
+            f"{columns.doc_ids[int(columns.doc_codes[first])].as_py()!r} at rows {first} and {second}"
+            " (ids are compared as strings: 1 and '1' are the same id)"
         )
 
 

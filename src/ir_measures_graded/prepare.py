@@ -7,11 +7,11 @@ of the caller's data: nothing here modifies the inputs.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from ir_measures_graded import kernels
 from ir_measures_graded.inputs import qrels_columns, run_columns
@@ -22,9 +22,9 @@ class Judgments:
     """Relevance judgments sorted by query, with per-query levels and gains derived on demand."""
 
     query_ids: np.ndarray  # distinct query ids (str); a query's code is its index here
-    doc_index: pd.Index  # distinct judged doc ids (str)
+    doc_ids: Any  # distinct judged doc ids (pyarrow StringArray); a doc's code is its index here
     query: np.ndarray  # per judgment row, sorted: query code
-    doc: np.ndarray  # per judgment row: code in doc_index
+    doc: np.ndarray  # per judgment row: code in doc_ids
     label: np.ndarray  # per judgment row: relevance label (float64)
     ptr: np.ndarray  # segmentation of the rows by query
     _keys: np.ndarray = field(repr=False)  # query * n_docs + doc, ascending: for joining runs
@@ -32,6 +32,11 @@ class Judgments:
 
     @classmethod
     def from_qrels(cls, qrels: Any) -> Judgments:
+        """Built once per qrels (any accepted form, or a qrels file path); reused for every run."""
+        if isinstance(qrels, (str, os.PathLike)):
+            from ir_measures_graded.formats import read_qrels_table
+
+            qrels = read_qrels_table(qrels)
         cols = qrels_columns(qrels)
         order = np.lexsort((cols.doc_codes, cols.query_codes))
         query = cols.query_codes[order]
@@ -39,7 +44,7 @@ class Judgments:
         n_docs = max(len(cols.doc_ids), 1)
         return cls(
             query_ids=cols.query_ids,
-            doc_index=pd.Index(cols.doc_ids),
+            doc_ids=cols.doc_ids,
             query=query,
             doc=doc,
             label=cols.values[order],
@@ -51,13 +56,41 @@ class Judgments:
     def n_queries(self) -> int:
         return len(self.query_ids)
 
-    def labels_of(self, query: np.ndarray, doc_codes: np.ndarray, doc_ids: np.ndarray) -> np.ndarray:
-        """Label of each (query code, doc) pair; NaN where the document is not judged for that query."""
-        judged_doc = self.doc_index.get_indexer(doc_ids)[doc_codes]
+    def codes_of(self, query_ids: Any) -> np.ndarray:
+        """Code of each query id (str; a list, object array or Arrow array); -1 for queries not judged."""
+        index = self.cached(("query_index",), lambda: {q: i for i, q in enumerate(self.query_ids.tolist())})
+        ids = query_ids.to_pylist() if hasattr(query_ids, "to_pylist") else list(query_ids)
+        return np.fromiter((index.get(q, -1) for q in ids), dtype=np.int64, count=len(ids))
+
+    def labels_of(self, query: np.ndarray, doc_codes: np.ndarray, doc_ids: Any) -> np.ndarray:
+        """Label of each (query code, doc) pair; NaN where the document is not judged for that query.
+
+        ``doc_ids[doc_codes[i]]`` is row ``i``'s doc id (``doc_ids`` a pyarrow string array). Only
+        the judged documents of the queries in ``query`` are hashed, so a batch of a few queries
+        costs as little as its rows.
+        """
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
         label = np.full(len(query), np.nan)
+        if not len(query) or not len(self._keys):
+            return label
+        present = np.zeros(self.n_queries + 1, dtype=bool)
+        present[query] = True
+        rows = np.repeat(present[:-1], np.diff(self.ptr))
+        wanted = np.zeros(len(self.doc_ids), dtype=bool)
+        wanted[self.doc[rows]] = True
+        subset = np.flatnonzero(wanted)
+        if len(subset) == len(self.doc_ids):
+            value_set = self.doc_ids
+        else:
+            value_set = self.doc_ids.take(pa.array(subset))
+        found_in = pc.index_in(doc_ids, value_set=value_set).to_numpy(zero_copy_only=False)
+        found_in = np.nan_to_num(found_in, nan=-1).astype(np.int64)
+        judged_doc = np.where(found_in >= 0, subset[np.maximum(found_in, 0)], -1)[doc_codes]
         candidates = np.flatnonzero(judged_doc >= 0)  # usually a small part of a run
-        if len(candidates) and len(self._keys):
-            keys = query[candidates].astype(np.int64) * max(len(self.doc_index), 1) + judged_doc[candidates]
+        if len(candidates):
+            keys = query[candidates].astype(np.int64) * max(len(self.doc_ids), 1) + judged_doc[candidates]
             pos = np.minimum(np.searchsorted(self._keys, keys), len(self._keys) - 1)
             found = self._keys[pos] == keys
             label[candidates[found]] = self.label[pos[found]]
@@ -77,6 +110,8 @@ class Judgments:
 
     def _thresholds(self, levels: str | tuple[float, ...], floor: float) -> tuple[np.ndarray, np.ndarray]:
         if levels == "query":
+            import pandas as pd
+
             above = self.label > floor
             pairs = pd.DataFrame({"q": self.query[above], "t": self.label[above]}).drop_duplicates()
             pairs = pairs.sort_values(["q", "t"])
@@ -147,18 +182,23 @@ class Ranking:
     @classmethod
     def from_run(cls, run: Any, judgments: Judgments) -> Ranking:
         cols = run_columns(run)
+        return cls.from_codes(cols.query_codes, cols.query_ids, cols.doc_codes, cols.doc_ids, cols.values, judgments)
+
+    @classmethod
+    def from_codes(cls, query_codes: np.ndarray, query_ids: Any, doc_codes: np.ndarray, doc_ids: Any,
+                   score: np.ndarray, judgments: Judgments) -> Ranking:
+        """Rows ``(query_ids[query_codes[i]], doc_ids[doc_codes[i]], score[i])`` ranked: one sort."""
         # Queries the qrels do not know are skipped, as trec_eval does.
-        query = pd.Index(judgments.query_ids).get_indexer(cols.query_ids)[cols.query_codes]
-        doc_codes, score = cols.doc_codes, cols.values
+        query = judgments.codes_of(query_ids)[query_codes]
         if query.min(initial=0) < 0:
             keep = np.flatnonzero(query >= 0)
             query, doc_codes, score = query[keep], doc_codes[keep], score[keep]
-        order = kernels.ranking_order(query, score, doc_codes, cols.doc_ids)
+        order = kernels.ranking_order(query, score, doc_codes, doc_ids)
         query, doc_codes = query[order], doc_codes[order]
         del order
         present = np.zeros(judgments.n_queries, dtype=bool)
         present[query] = True
-        return cls._ranked(query, judgments.labels_of(query, doc_codes, cols.doc_ids), present, judgments.n_queries)
+        return cls._ranked(query, judgments.labels_of(query, doc_codes, doc_ids), present, judgments.n_queries)
 
     @classmethod
     def _ranked(cls, query: np.ndarray, label: np.ndarray, present: np.ndarray, n_queries: int) -> Ranking:

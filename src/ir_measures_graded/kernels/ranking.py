@@ -2,29 +2,32 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 
 def descending_score_key(score: np.ndarray) -> np.ndarray:
     """uint32 keys that sort ascending exactly as the scores, read as float32, sort descending.
 
-    Equal float32 values (including -0.0 and +0.0) get equal keys. Scores must not be NaN.
+    Equal float32 values (including -0.0 and +0.0) get equal keys. Scores must not be NaN. A
+    score beyond float32's range becomes +-inf, as in trec_eval's C ``float`` (so 1e39 and 2e39 tie).
     """
-    bits = (np.asarray(score, dtype=np.float32) + np.float32(0.0)).view(np.uint32)  # + 0.0 turns -0.0 into 0.0
+    with np.errstate(over="ignore"):
+        single = np.asarray(score, dtype=np.float32)
+    bits = (single + np.float32(0.0)).view(np.uint32)  # + 0.0 turns -0.0 into 0.0
     negative = (bits >> np.uint32(31)).astype(bool)
     ascending = np.where(negative, ~bits, bits | np.uint32(0x80000000))  # IEEE bits -> order-preserving
     return ~ascending
 
 
-def ranking_order(
-    query: np.ndarray, score: np.ndarray, doc_codes: np.ndarray, doc_ids: np.ndarray
-) -> np.ndarray:
+def ranking_order(query: np.ndarray, score: np.ndarray, doc_codes: np.ndarray, doc_ids: Any) -> np.ndarray:
     """Permutation that ranks rows: by ``query`` ascending, then score descending, then doc id descending.
 
     Scores are compared as float32, because trec_eval reads them into a C ``float``; two scores
     that differ only beyond float32 precision are a tie. Ties are broken by the doc id string in
     descending order (trec_eval's ``strcmp(docno2, docno1)``). ``doc_ids[doc_codes[i]]`` is row
-    ``i``'s doc id; ``query`` holds non-negative integers below 2**32. One integer sort orders
+    ``i``'s doc id (``doc_ids`` a numpy array of str or a pyarrow string array); ``query`` holds non-negative integers below 2**32. One integer sort orders
     (query, score); strings are compared only inside tie groups, which are usually few and small.
     """
     key = (query.astype(np.uint64) << np.uint64(32)) | descending_score_key(score).astype(np.uint64)
@@ -41,6 +44,16 @@ def ranking_order(
     starts_group = ~np.concatenate(([False], tie_with_next))[tied]
     group = np.cumsum(starts_group)
     rows = order[tied]
-    _, name_rank = np.unique(doc_ids[doc_codes[rows]], return_inverse=True)
-    order[tied] = rows[np.lexsort((-name_rank.ravel(), group))]
+    order[tied] = rows[np.lexsort((-_name_rank(doc_ids, doc_codes[rows]), group))]
     return order
+
+
+def _name_rank(doc_ids: Any, codes: np.ndarray) -> np.ndarray:
+    """Dense rank of the doc ids ``doc_ids[codes]`` in byte order (``strcmp``, as code points for str)."""
+    if isinstance(doc_ids, np.ndarray):
+        return np.unique(doc_ids[codes], return_inverse=True)[1].ravel().astype(np.int64)
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    names = doc_ids.take(pa.array(codes))
+    return pc.rank(names, sort_keys="ascending", tiebreaker="dense").to_numpy().astype(np.int64)
