@@ -12,13 +12,14 @@ six-column TREC run file (plain or gzip). Bad input gives one line on stderr and
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import json
 import os
 import re
 import sys
-from collections.abc import Sequence
-from typing import TextIO
+from collections.abc import Iterator, Sequence
+from typing import Any, TextIO
 
 import ir_measures
 import numpy as np
@@ -26,7 +27,7 @@ import pandas as pd
 
 import ir_measures_graded  # noqa: F401  (registers the measures and the provider)
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.formats import read_qrels, read_run
+from ir_measures_graded.formats import read_qrels_table, read_run_table
 from ir_measures_graded.measures import GradedMeasure, muMAP
 from ir_measures_graded.per_level import by_level
 from ir_measures_graded.sample import demo_tables
@@ -69,6 +70,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="compute every measure with this ir_measures provider")
     parser.add_argument("--thresholds", action="store_true",
                         help="for each run: MAP at every relevance level of the qrels, its weight, and µMAP")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar (shown on stderr when it is a terminal)")
+    columns = parser.add_argument_group("Parquet / Arrow IPC inputs (default columns query_id, doc_id, score, "
+                                        "relevance)")
+    columns.add_argument("--query-column", metavar="NAME", help="column holding the query id")
+    columns.add_argument("--doc-column", metavar="NAME", help="column holding the doc id")
+    columns.add_argument("--score-column", metavar="NAME", help="column holding the run's score")
+    columns.add_argument("--relevance-column", metavar="NAME", help="column holding the qrels' label")
     return parser
 
 
@@ -139,13 +147,16 @@ def suggest(token: str) -> str:
     return f" (did you mean {', '.join(close)}?)" if close else ""
 
 
-def load_qrels(spec: str) -> pd.DataFrame:
-    if os.path.exists(spec):
-        return read_qrels(spec)
+def load_qrels(spec: str, columns: dict[str, str] | None = None) -> Any:
+    """Qrels from a file (TREC text, Parquet, Arrow IPC; '-' for standard input) or an ir_datasets id."""
+    if spec == "-" or os.path.exists(spec):
+        return read_qrels_table(spec, columns)
     try:
         import ir_datasets
     except ImportError:
         raise UsageError(f"qrels file not found: {spec} (install ir_datasets to use dataset ids)") from None
+    import ir_measures_graded.datasets  # noqa: F401  (registers our collections)
+
     try:
         dataset = ir_datasets.load(spec)
     except KeyError:
@@ -155,8 +166,9 @@ def load_qrels(spec: str) -> pd.DataFrame:
     return pd.DataFrame(dataset.qrels_iter())
 
 
-def check_label_types(qrels: pd.DataFrame, measures: list[ir_measures.Measure], provider: str | None) -> None:
-    labels = qrels["relevance"].to_numpy(dtype=np.float64)
+def check_label_types(qrels: Any, measures: list[ir_measures.Measure], provider: str | None) -> None:
+    labels = np.asarray(qrels.column("relevance") if hasattr(qrels, "column") else qrels["relevance"],
+                        dtype=np.float64)
     if np.all(labels == np.round(labels)):
         return
     integer_only = [str(m) for m in measures if provider not in (None, "graded") or not isinstance(m, GradedMeasure)]
@@ -174,14 +186,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.thresholds and (args.by_query or args.output_format == "trec"):
         raise UsageError("--thresholds prints per-run tables: use it without -q and with -o tsv, csv or jsonl")
     run_paths, measures = split_inputs(args.inputs)
-    qrels = load_qrels(args.qrels)
+    qrels = load_qrels(args.qrels, qrels_columns(args))
     check_label_types(qrels, measures, args.provider)
-    runs = {path: read_run(path) for path in run_paths}
-    qrels_queries = set(qrels["query_id"])
-    for path, frame in runs.items():
-        if len(frame) and qrels_queries.isdisjoint(frame["query_id"]):
-            warn(f"run {path} shares no query with the qrels {args.qrels}; every query scores 0")
     if args.thresholds:
+        runs = {path: read_run_table(path, run_columns(args)) for path in run_paths}
         write_thresholds(threshold_table(qrels, runs, measures), args, out)
         return 0
     calc_obj = ir_measures.providers.registry[args.provider] if args.provider else ir_measures.DefaultPipeline
@@ -189,14 +197,87 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if unsupported:
         by = f"provider {args.provider}" if args.provider else "any installed ir_measures provider"
         raise UsageError(f"{', '.join(unsupported)} cannot be computed by {by}")
-    evaluator = calc_obj.evaluator(measures, qrels)
     results = []
-    for path, frame in runs.items():
-        for metric in evaluator.iter_calc(frame):
-            results.append((path, metric.query_id, str(metric.measure), metric.value))
+    for path, metric in evaluate_runs(qrels, run_paths, measures, args):
+        results.append((path, metric.query_id, str(metric.measure), metric.value))
     table = pd.DataFrame(results, columns=COLUMNS)
     write_results(table, [str(m) for m in measures], {str(m): m for m in measures}, args, out)
     return 0
+
+
+def qrels_columns(args: argparse.Namespace) -> dict[str, str]:
+    """Column names of Parquet / Arrow qrels, from the options."""
+    return {k: v for k, v in (("query_id", args.query_column), ("doc_id", args.doc_column),
+                              ("relevance", args.relevance_column)) if v}
+
+
+def run_columns(args: argparse.Namespace) -> dict[str, str]:
+    """Column names of Parquet / Arrow runs, from the options."""
+    return {k: v for k, v in (("query_id", args.query_column), ("doc_id", args.doc_column),
+                              ("score", args.score_column)) if v}
+
+
+def evaluate_runs(qrels: Any, run_paths: list[str], measures: list, args: argparse.Namespace) -> Iterator[tuple]:
+    """``(run path, Metric)`` for every run; the qrels side is prepared once for all runs.
+
+    Our measures stream each run file by query batches (bounded memory). Other measures get the
+    run, read once with the Arrow reader, as the dict of dicts pytrec_eval takes; our measures
+    then use the same table.
+    """
+    from ir_measures_graded.inputs import dict_of_dict
+    from ir_measures_graded.provider import GradedProvider
+    from ir_measures_graded.scan import RunScan
+
+    ours_only = args.provider == GradedProvider.NAME
+    graded = [m for m in measures if ours_only or (args.provider is None and isinstance(m, GradedMeasure))]
+    others = [m for m in measures if m not in graded]
+    graded_evaluator = ir_measures.providers.registry[GradedProvider.NAME].evaluator(graded, qrels) if graded else None
+    other_evaluator = None
+    if others:
+        calc_obj = ir_measures.providers.registry[args.provider] if args.provider else ir_measures.DefaultPipeline
+        other_evaluator = calc_obj.evaluator(others, dict_of_dict(qrels, "relevance"))
+    for path in run_paths:
+        with progress_bar(path, args) as bar:
+            if other_evaluator is None:
+                scan = RunScan(path, columns=run_columns(args), progress=bar)
+                for metric in graded_evaluator.iter_calc(scan):
+                    yield path, metric
+                check_shared_queries(path, args, scan.rows, scan.matched)
+                continue
+            table = read_run_table(path, run_columns(args), progress=bar)
+        for metric in other_evaluator.iter_calc(dict_of_dict(table, "score")):
+            yield path, metric
+        if graded_evaluator is not None:
+            for metric in graded_evaluator.iter_calc(table):
+                yield path, metric
+        judged = set(graded_evaluator.judgments.query_ids.tolist()) if graded_evaluator is not None else \
+            set(qrels_query_ids(qrels))
+        matched = len(judged.intersection(table.column("query_id").combine_chunks().dictionary.to_pylist()))
+        check_shared_queries(path, args, table.num_rows, matched)
+
+
+def qrels_query_ids(qrels: Any) -> list[str]:
+    column = qrels.column("query_id") if hasattr(qrels, "column") else qrels["query_id"]
+    return [str(q) for q in dict.fromkeys(column.to_pylist() if hasattr(column, "to_pylist") else column)]
+
+
+def check_shared_queries(path: str, args: argparse.Namespace, rows: int, matched: int) -> None:
+    if rows and not matched:
+        warn(f"run {path} shares no query with the qrels {args.qrels}; every query scores 0")
+
+
+@contextlib.contextmanager
+def progress_bar(path: str, args: argparse.Namespace) -> Iterator[Any]:
+    """A tqdm bar of the bytes read, on stderr, only when stderr is a terminal and not --quiet."""
+    if args.quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from tqdm import tqdm
+
+    total = os.path.getsize(path) if path != "-" and os.path.isfile(path) else None
+    with tqdm(total=total, unit="B", unit_scale=True, desc=os.path.basename(path) or path, file=sys.stderr,
+              leave=False) as bar:
+        yield bar
 
 
 def summarise(table: pd.DataFrame, run_names: list[str], names: list[str], by_name: dict) -> pd.DataFrame:
@@ -212,7 +293,7 @@ def summarise(table: pd.DataFrame, run_names: list[str], names: list[str], by_na
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def threshold_table(qrels: pd.DataFrame, runs: dict[str, pd.DataFrame], measures: list) -> pd.DataFrame:
+def threshold_table(qrels: Any, runs: dict[str, Any], measures: list) -> pd.DataFrame:
     mu = [m for m in measures if isinstance(m, GradedMeasure) and m.NAME in ("muAP", "muP")] or [muMAP]
     rows = []
     for path, frame in runs.items():

@@ -64,6 +64,7 @@ class Block:
     table: pa.Table
     first_line: int  # line (1-based) or row (0-based, columnar files) of the first row
     lines: np.ndarray | None = None  # line of each row when not consecutive (blank lines skipped)
+    unit: str = "line"  # "line" (text files, 1-based) or "row" (other inputs, 0-based)
 
     def line_of(self, row: int) -> int:
         return int(self.lines[row]) if self.lines is not None else self.first_line + row
@@ -92,13 +93,15 @@ def read_qrels_table(path: str | os.PathLike, columns: Mapping[str, str] | None 
     if len(values) and np.all(values == np.round(values)) and np.abs(values).max() < _INT64_SAFE:
         import pyarrow as pa
 
-        table = table.set_column(2, "relevance", pa.array(values.astype(np.int64)))
+        table = table.set_column(2, "relevance", pa.array(values.astype(np.int64))).replace_schema_metadata(
+            table.schema.metadata)
     return table
 
 
-def read_run_table(path: str | os.PathLike, columns: Mapping[str, str] | None = None) -> pa.Table:
+def read_run_table(path: str | os.PathLike, columns: Mapping[str, str] | None = None,
+                   progress: Any = None) -> pa.Table:
     """A run as an Arrow table: ``query_id``, ``doc_id`` (dictionary-encoded strings), ``score``."""
-    return _read_whole(path, RUN, columns)
+    return _read_whole(path, RUN, columns, progress)
 
 
 def iter_blocks(
@@ -173,20 +176,23 @@ def _text_blocks(stream: IO[bytes], name: str, layout: Layout, block_size: int, 
                 data = data[3:]
         if not chunk:
             if data:
-                yield _parse_block(data, name, layout, line)
+                block, n_lines = _parse_block(data, name, layout, line)
+                if block.table.num_rows:
+                    yield block
             return
         cut = data.rfind(b"\n") + 1
         if cut == 0:  # no complete line yet
             carry = data
             continue
-        block, carry = data[:cut], data[cut:]
-        parsed = _parse_block(block, name, layout, line)
-        line += block.count(b"\n")
-        if parsed.table.num_rows:
-            yield parsed
+        block, n_lines = _parse_block(data[:cut], name, layout, line)
+        carry = data[cut:]
+        line += n_lines
+        if block.table.num_rows:
+            yield block
 
 
-def _parse_block(block: bytes, name: str, layout: Layout, first_line: int) -> Block:
+def _parse_block(block: bytes, name: str, layout: Layout, first_line: int) -> tuple[Block, int]:
+    """The rows of ``block`` and its number of lines."""
     table = _parse_fast(block, layout)
     if table is None:
         return _parse_split(block, name, layout, first_line)
@@ -194,7 +200,7 @@ def _parse_block(block: bytes, name: str, layout: Layout, first_line: int) -> Bl
     if not np.isfinite(values).all():
         _raise_line(name, layout, block, first_line, int(np.flatnonzero(~np.isfinite(values))[0]),
                     f"column {layout.index(layout.value) + 1} is not a finite number")
-    return Block(table, first_line)
+    return Block(table, first_line), table.num_rows  # the fast path has no blank lines: one row per line
 
 
 def _parse_fast(block: bytes, layout: Layout) -> pa.Table | None:
@@ -212,16 +218,19 @@ def _parse_fast(block: bytes, layout: Layout) -> pa.Table | None:
         return None  # a lone carriage return: the CSV parser would end a line there
     raw = np.frombuffer(block, dtype=np.uint8)
     sep = raw == ord(delimiter)
-    boundary = sep | (raw == 10) | (raw == 13)
-    # Empty fields: a separator followed by a separator or the line end, or a line starting with one.
-    if (sep[:-1] & boundary[1:]).any() or (boundary[:-1] & sep[1:]).any() or (len(sep) and (sep[0] or sep[-1])):
+    end = raw == 10
+    if b"\r" in block:
+        end |= raw == 13
+    # Empty fields: a separator followed by a separator or a line end, or a line starting with one.
+    if (sep[:-1] & (sep[1:] | end[1:])).any() or (end[:-1] & sep[1:]).any() or (len(sep) and (sep[0] or sep[-1])):
         return None
+    del raw, sep, end
     names = [f"f{i}" for i in range(layout.n_fields)]
     wanted = [names[layout.index("query_id")], names[layout.index("doc_id")], names[layout.index(layout.value)]]
     try:
         table = pcsv.read_csv(
             pa.py_buffer(block),
-            read_options=pcsv.ReadOptions(column_names=names, use_threads=True, block_size=1 << 22),
+            read_options=pcsv.ReadOptions(column_names=names, use_threads=False, block_size=len(block) + 1),
             parse_options=pcsv.ParseOptions(delimiter=delimiter, quote_char=False, escape_char=False,
                                             ignore_empty_lines=False),
             convert_options=pcsv.ConvertOptions(
@@ -231,13 +240,11 @@ def _parse_fast(block: bytes, layout: Layout) -> pa.Table | None:
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None
-    if table.num_rows != block.count(b"\n") + (not block.endswith(b"\n")):
-        return None
     table = table.rename_columns(["query_id", "doc_id", "value"])
     return table.combine_chunks()
 
 
-def _parse_split(block: bytes, name: str, layout: Layout, first_line: int) -> Block:
+def _parse_split(block: bytes, name: str, layout: Layout, first_line: int) -> tuple[Block, int]:
     """Any whitespace; finds the first malformed line of the block and raises for it."""
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -281,7 +288,7 @@ def _parse_split(block: bytes, name: str, layout: Layout, first_line: int) -> Bl
         bad = int(np.flatnonzero(~finite)[0])
         _raise_line(name, layout, block, first_line, int(rows[bad]), f"column {at} is not a finite number")
     table = pa.table({"query_id": query, "doc_id": doc, "value": pa.array(values)})
-    return Block(table, first_line, lines=first_line + rows)
+    return Block(table, first_line, lines=first_line + rows), len(lines)
 
 
 def _first_failing(array: Any, operation: Any) -> int:
@@ -340,7 +347,7 @@ def _columnar_blocks(path: Any, stream: IO[bytes], head: bytes, layout: Layout,
             table = pa.Table.from_batches([batch])
             query, doc, value = (_string_column(table.column(i), name, layout, source[i]) for i in range(2)) + \
                 (_value_column(table.column(2), name, layout, source[2], row),)
-            yield Block(pa.table({"query_id": query, "doc_id": doc, "value": pa.array(value)}), row)
+            yield Block(pa.table({"query_id": query, "doc_id": doc, "value": pa.array(value)}), row, unit="row")
             row += batch.num_rows
     except pa.ArrowException as ex:
         raise GradedInputError(f"cannot read {layout.kind} file {name}: {ex}") from None
@@ -388,13 +395,14 @@ def _value_column(column: Any, name: str, layout: Layout, field: str, first_row:
 
 # --- whole files ----------------------------------------------------------------------------------
 
-def _read_whole(path: str | os.PathLike, layout: Layout, columns: Mapping[str, str] | None) -> pa.Table:
+def _read_whole(path: str | os.PathLike, layout: Layout, columns: Mapping[str, str] | None,
+                progress: Any = None) -> pa.Table:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from ir_measures_graded.inputs import first_duplicate
+    from ir_measures_graded.inputs import UNIQUE_KEY, first_duplicate
 
-    blocks = list(iter_blocks(path, layout, columns))
+    blocks = list(iter_blocks(path, layout, columns, progress=progress))
     if not blocks:
         return pa.table({"query_id": pa.array([], pa.string()).dictionary_encode(),
                          "doc_id": pa.array([], pa.string()).dictionary_encode(),
@@ -406,17 +414,14 @@ def _read_whole(path: str | os.PathLike, layout: Layout, columns: Mapping[str, s
                            doc.indices.to_numpy(zero_copy_only=False).astype(np.int64))
     if pair is not None:
         first, second = (_line_of_row(blocks, row) for row in pair)
-        kind = "line" if blocks[0].lines is not None or not _columnar(blocks) else "row"
+        kind = blocks[0].unit
         raise GradedInputError(
             f"{_display(path)}:{second}: query {table.column('query_id')[pair[0]].as_py()!r}, doc "
             f"{table.column('doc_id')[pair[0]].as_py()!r} appears again (first at {kind} {first}); "
             f"each (query, doc) may appear once in a {layout.kind} file"
         )
-    return pa.table({"query_id": query, "doc_id": doc, layout.value: table.column("value")})
-
-
-def _columnar(blocks: list[Block]) -> bool:
-    return blocks[0].first_line == 0
+    return pa.table({"query_id": query, "doc_id": doc, layout.value: table.column("value")},
+                    metadata={UNIQUE_KEY: b"1"})
 
 
 def _line_of_row(blocks: list[Block], row: int) -> int:

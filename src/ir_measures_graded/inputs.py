@@ -25,6 +25,9 @@ import numpy as np
 
 from ir_measures_graded.errors import GradedInputError
 
+#: Schema metadata of tables from our readers: their dictionaries hold distinct ids.
+UNIQUE_KEY = b"ir_measures_graded.distinct_dictionaries"
+
 
 @dataclass(frozen=True)
 class Columns:
@@ -58,8 +61,10 @@ def is_arrow_like(obj: Any) -> bool:
 
 def _columns(obj: Any, kind: str, value_field: str) -> Columns:
     extra_queries: list = []
+    unique = False
     if is_arrow_like(obj):
         table = _arrow_table(obj, kind, value_field)
+        unique = (table.schema.metadata or {}).get(UNIQUE_KEY) == b"1"
         qid, did, val = (table.column(f) for f in ("query_id", "doc_id", value_field))
         values_of = _arrow_values
     elif _is_pandas(obj):
@@ -79,8 +84,8 @@ def _columns(obj: Any, kind: str, value_field: str) -> Columns:
             f"query_id, doc_id, {value_field} (or a pyarrow Table, a polars DataFrame); got {type(obj).__name__}"
         )
 
-    query_codes, query_dict = encode_ids(qid, kind, "query_id")
-    doc_codes, doc_ids = encode_ids(did, kind, "doc_id")
+    query_codes, query_dict = encode_ids(qid, kind, "query_id", unique)
+    doc_codes, doc_ids = encode_ids(did, kind, "doc_id", unique)
     query_ids = query_dict.to_numpy(zero_copy_only=False).astype(object)
     if extra_queries:
         known = set(query_ids.tolist())
@@ -169,8 +174,11 @@ def _namedtuple_columns(obj: Iterable, kind: str, value_field: str) -> tuple[lis
 
 # --- ids ------------------------------------------------------------------------------------------
 
-def encode_ids(col: Any, kind: str, field: str) -> tuple[np.ndarray, Any]:
-    """``(codes, distinct)``: int64 code per row and the distinct ids as a pyarrow StringArray."""
+def encode_ids(col: Any, kind: str, field: str, unique: bool = False) -> tuple[np.ndarray, Any]:
+    """``(codes, distinct)``: int64 code per row and the distinct ids as a pyarrow StringArray.
+
+    ``unique``: a dictionary-encoded ``col`` is known to have distinct dictionary entries.
+    """
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -185,13 +193,14 @@ def encode_ids(col: Any, kind: str, field: str) -> tuple[np.ndarray, Any]:
     if array.null_count:
         row = int(np.flatnonzero(array.is_null().to_numpy(zero_copy_only=False))[0])
         raise GradedInputError(f"{kind} row {row}: {field} is missing (None/NaN/null)")
-    if not pa.types.is_dictionary(array.type):
+    given = pa.types.is_dictionary(array.type)
+    if not given:
         array = pc.dictionary_encode(array)
     codes = array.indices.to_numpy(zero_copy_only=False).astype(np.int64)
     distinct = array.dictionary.cast(pa.string())
-    # Distinct after conversion to str? (categories 1 and '1', or an unused dictionary entry twice)
-    again = pc.dictionary_encode(distinct)
-    if len(again.dictionary) != len(distinct):
+    # A given dictionary may repeat an id (categories 1 and '1'; our readers' dictionaries never do).
+    again = pc.dictionary_encode(distinct) if given and not unique else None
+    if again is not None and len(again.dictionary) != len(distinct):
         codes = again.indices.to_numpy(zero_copy_only=False).astype(np.int64)[codes]
         distinct = again.dictionary
     return codes, distinct
@@ -204,7 +213,7 @@ def _id_strings(values: list, kind: str, field: str) -> list:
     for i, value in enumerate(values):
         if not isinstance(value, str):
             _check_id(value, kind, field, i)
-    return [v if type(v) is str else str(int(v)) for v in values]
+    return [v if type(v) is str else str(v) if isinstance(v, str) else str(int(v)) for v in values]
 
 
 def _check_id(value: Any, kind: str, field: str, row: int) -> None:
@@ -318,6 +327,34 @@ def _arrow_values(col: Any, kind: str, field: str, where: Any) -> np.ndarray:
     return _finite(np.asarray(values, dtype=np.float64), None, field, where)
 
 
+# --- the form pytrec_eval takes -------------------------------------------------------------------
+
+def dict_of_dict(obj: Any, value_field: str) -> dict:
+    """``{query_id: {doc_id: value}}`` (the form ir_measures' pytrec_eval provider takes, so it
+    converts nothing) from any accepted input; integral labels as int, as trec_eval needs them."""
+    if isinstance(obj, Mapping):
+        return obj
+    kind = "qrels" if value_field == "relevance" else "run"
+    cols = _columns(obj, kind, value_field)
+    order = np.argsort(cols.query_codes, kind="stable")
+    docs = cols.doc_ids.take(_arrow_indices(cols.doc_codes[order])).to_pylist()
+    values = cols.values[order]
+    if kind == "qrels" and len(values) and np.all(values == np.round(values)) and np.abs(values).max() < 2.0**53:
+        values = values.astype(np.int64)
+    values = values.tolist()
+    ptr = np.zeros(len(cols.query_ids) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(cols.query_codes, minlength=len(cols.query_ids)), out=ptr[1:])
+    bounds = ptr.tolist()
+    return {q: dict(zip(docs[bounds[i]:bounds[i + 1]], values[bounds[i]:bounds[i + 1]], strict=True))
+            for i, q in enumerate(cols.query_ids.tolist())}
+
+
+def _arrow_indices(codes: np.ndarray) -> Any:
+    import pyarrow as pa
+
+    return pa.array(codes)
+
+
 # --- duplicates -----------------------------------------------------------------------------------
 
 def first_duplicate(query_codes: np.ndarray, doc_codes: np.ndarray) -> tuple[int, int] | None:
@@ -336,6 +373,49 @@ def first_duplicate(query_codes: np.ndarray, doc_codes: np.ndarray) -> tuple[int
     second = order[dup + 1]
     at = int(np.argmin(second))
     return int(order[dup[at]]), int(second[at])
+
+
+def first_duplicate_strings(query_codes: np.ndarray, doc_ids: Any) -> tuple[int, int] | None:
+    """:func:`first_duplicate` for a per-row pyarrow string array of doc ids, without hashing them
+    into a dictionary: a 64-bit hash of each (query, doc) sorted once; only if two hashes are
+    equal are the ids encoded exactly."""
+    if len(doc_ids) < 2:
+        return None
+    keys = string_hashes(doc_ids) * np.uint64(0x9E3779B97F4A7C15) + query_codes.astype(np.uint64)
+    keys.sort()
+    if not (keys[1:] == keys[:-1]).any():
+        return None
+    import pyarrow.compute as pc
+
+    doc_codes = pc.dictionary_encode(doc_ids).indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    return first_duplicate(query_codes, doc_codes)
+
+
+def string_hashes(strings: Any) -> np.ndarray:
+    """A 64-bit polynomial hash of every string of a pyarrow string array (vectorised, no Python str)."""
+    import pyarrow as pa
+
+    if isinstance(strings, pa.ChunkedArray):
+        strings = strings.combine_chunks()
+    if not (pa.types.is_string(strings.type) or pa.types.is_large_string(strings.type)):
+        strings = strings.cast(pa.large_string())
+    n = len(strings)
+    offset_type = np.int64 if pa.types.is_large_string(strings.type) else np.int32
+    _, offset_buffer, data_buffer = strings.buffers()
+    offsets = np.frombuffer(offset_buffer, dtype=offset_type)[strings.offset:strings.offset + n + 1].astype(np.int64)
+    lo, hi = int(offsets[0]), int(offsets[-1])
+    data = np.frombuffer(data_buffer, dtype=np.uint8)[lo:hi] if data_buffer is not None and hi > lo else \
+        np.zeros(0, np.uint8)
+    lengths = np.diff(offsets)
+    starts = offsets[:-1] - lo
+    hashes = lengths.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
+    nonempty = lengths > 0
+    if len(data):
+        position = np.arange(len(data), dtype=np.int64) - np.repeat(starts, lengths)
+        powers = np.cumprod(np.full(int(lengths.max()), 0x100000001B3, dtype=np.uint64))  # wraps mod 2**64
+        hashes[nonempty] += np.add.reduceat(data.astype(np.uint64) * powers[position], starts[nonempty])
+    hashes ^= hashes >> np.uint64(31)
+    return hashes
 
 
 def _reject_duplicates(columns: Columns, kind: str) -> None:

@@ -62,10 +62,11 @@ class Judgments:
         ids = query_ids.to_pylist() if hasattr(query_ids, "to_pylist") else list(query_ids)
         return np.fromiter((index.get(q, -1) for q in ids), dtype=np.int64, count=len(ids))
 
-    def labels_of(self, query: np.ndarray, doc_codes: np.ndarray, doc_ids: Any) -> np.ndarray:
+    def labels_of(self, query: np.ndarray, doc_codes: np.ndarray | None, doc_ids: Any) -> np.ndarray:
         """Label of each (query code, doc) pair; NaN where the document is not judged for that query.
 
-        ``doc_ids[doc_codes[i]]`` is row ``i``'s doc id (``doc_ids`` a pyarrow string array). Only
+        ``doc_ids[doc_codes[i]]`` is row ``i``'s doc id (``doc_ids`` a pyarrow string array;
+        ``doc_codes`` None: ``doc_ids`` has one entry per row). Only
         the judged documents of the queries in ``query`` are hashed, so a batch of a few queries
         costs as little as its rows.
         """
@@ -81,13 +82,16 @@ class Judgments:
         wanted = np.zeros(len(self.doc_ids), dtype=bool)
         wanted[self.doc[rows]] = True
         subset = np.flatnonzero(wanted)
+        if not len(subset):  # the batch's queries judge no document
+            return label
         if len(subset) == len(self.doc_ids):
             value_set = self.doc_ids
         else:
             value_set = self.doc_ids.take(pa.array(subset))
-        found_in = pc.index_in(doc_ids, value_set=value_set).to_numpy(zero_copy_only=False)
-        found_in = np.nan_to_num(found_in, nan=-1).astype(np.int64)
-        judged_doc = np.where(found_in >= 0, subset[np.maximum(found_in, 0)], -1)[doc_codes]
+        found_in = pc.fill_null(pc.index_in(doc_ids, value_set=value_set), -1).to_numpy(zero_copy_only=False)
+        judged_doc = np.where(found_in >= 0, subset[np.maximum(found_in, 0)], -1)
+        if doc_codes is not None:
+            judged_doc = judged_doc[doc_codes]
         candidates = np.flatnonzero(judged_doc >= 0)  # usually a small part of a run
         if len(candidates):
             keys = query[candidates].astype(np.int64) * max(len(self.doc_ids), 1) + judged_doc[candidates]
@@ -185,11 +189,16 @@ class Ranking:
         return cls.from_codes(cols.query_codes, cols.query_ids, cols.doc_codes, cols.doc_ids, cols.values, judgments)
 
     @classmethod
-    def from_codes(cls, query_codes: np.ndarray, query_ids: Any, doc_codes: np.ndarray, doc_ids: Any,
+    def from_codes(cls, query_codes: np.ndarray, query_ids: Any, doc_codes: np.ndarray | None, doc_ids: Any,
                    score: np.ndarray, judgments: Judgments) -> Ranking:
-        """Rows ``(query_ids[query_codes[i]], doc_ids[doc_codes[i]], score[i])`` ranked: one sort."""
+        """Rows ``(query_ids[query_codes[i]], doc_ids[doc_codes[i]], score[i])`` ranked: one sort.
+
+        ``doc_codes`` None: ``doc_ids`` holds one doc id per row (no dictionary needed).
+        """
         # Queries the qrels do not know are skipped, as trec_eval does.
         query = judgments.codes_of(query_ids)[query_codes]
+        if doc_codes is None:
+            doc_codes = np.arange(len(query), dtype=np.int64)
         if query.min(initial=0) < 0:
             keep = np.flatnonzero(query >= 0)
             query, doc_codes, score = query[keep], doc_codes[keep], score[keep]

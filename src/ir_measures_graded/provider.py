@@ -61,6 +61,11 @@ class GradedEvaluator(providers.Evaluator):
         self.judgments = judgments
 
     def _iter_calc(self, run: Any) -> Iterator[Metric]:
+        from ir_measures_graded import scan
+
+        if scan.is_streamable(run):  # files, record batch readers, iterators: query batch by batch
+            yield from scan.iter_metrics(self.measures, self.judgments, run)
+            return
         rankings = {False: Ranking.from_run(run, self.judgments)}
         query_ids = self.judgments.query_ids
         present = np.flatnonzero(rankings[False].present)
