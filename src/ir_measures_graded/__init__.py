@@ -9,24 +9,80 @@ provider to ``ir_measures.DefaultPipeline``::
     from ir_measures_graded import muMAP, nDCNG
     ir_measures.calc_aggregate([muMAP, nDCNG@10, AP, nDCG@10], qrels, run)
 
+Importing is light: pandas, pyarrow, ir_datasets and pyterrier load only when a path needs them.
+The OHSUMED collections are registered with ir_datasets when ir_datasets is imported (before or
+after this package).
+
 Scheel, Lommatzsch & Albayrak. Performance Measures for Multi-Graded Relevance. 2011.
 """
 
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+from typing import Any
+
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.measures import NDCNG, meanNDCG, meanNDCNG, muAP, muMAP, muP, nDCNG, μAP, μMAP, μP
-from ir_measures_graded.per_level import by_level
 from ir_measures_graded.provider import GradedEvaluator, GradedProvider, install
 
 __version__ = "0.1.0"
 
 graded = install()
 
-try:  # register the OHSUMED collections with ir_datasets, when it is installed (extra "datasets")
-    import ir_datasets  # noqa: F401
-except ImportError:  # pragma: no cover - ir_datasets is optional
-    pass
-else:
-    from ir_measures_graded.datasets import ohsumed as _ohsumed  # noqa: F401
+#: Loaded on first use (PEP 562): name -> module.
+_LAZY = {
+    "by_level": "ir_measures_graded.per_level",
+    "scan_run": "ir_measures_graded.scan",
+    "read_qrels": "ir_measures_graded.formats",
+    "read_run": "ir_measures_graded.formats",
+    "read_qrels_table": "ir_measures_graded.formats",
+    "read_run_table": "ir_measures_graded.formats",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _register_datasets() -> None:
+    try:
+        importlib.import_module("ir_measures_graded.datasets.ohsumed")
+    except ImportError:  # pragma: no cover - ir_datasets without a dependency of ours
+        pass
+
+
+class _AfterImport(importlib.abc.MetaPathFinder):
+    """Runs ``then()`` right after the module ``name`` has been imported (once), wherever from."""
+
+    def __init__(self, name: str, then: Any):
+        self.name, self.then = name, then
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname != self.name:
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(fullname)
+        if spec is None or spec.loader is None:
+            return spec
+        exec_module, then = spec.loader.exec_module, self.then
+
+        def exec_and_register(module: Any) -> None:
+            exec_module(module)
+            then()
+
+        spec.loader.exec_module = exec_and_register
+        return spec
+
+
+if "ir_datasets" in sys.modules:  # register the OHSUMED collections with ir_datasets (extra "datasets")
+    _register_datasets()
+elif importlib.util.find_spec("ir_datasets") is not None:
+    sys.meta_path.insert(0, _AfterImport("ir_datasets", _register_datasets))
 
 __all__ = [
     "muAP", "muMAP", "μAP", "μMAP",
@@ -34,6 +90,7 @@ __all__ = [
     "nDCNG", "NDCNG",
     "meanNDCG", "meanNDCNG",
     "GradedProvider", "GradedEvaluator", "GradedInputError",
-    "graded", "install", "by_level",
+    "graded", "install", "by_level", "scan_run",
+    "read_qrels", "read_run", "read_qrels_table", "read_run_table",
     "__version__",
 ]

@@ -12,25 +12,25 @@ six-column TREC run file (plain or gzip). Bad input gives one line on stderr and
 from __future__ import annotations
 
 import argparse
-import contextlib
 import difflib
 import json
 import os
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 import ir_measures
 import numpy as np
-import pandas as pd
 
 import ir_measures_graded  # noqa: F401  (registers the measures and the provider)
+from ir_measures_graded import files
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.formats import read_qrels_table, read_run_table
+from ir_measures_graded.formats import read_run_table
+from ir_measures_graded._lazy import LazyModule
 from ir_measures_graded.measures import GradedMeasure, muMAP
-from ir_measures_graded.per_level import by_level
-from ir_measures_graded.sample import demo_tables
+
+pd = LazyModule("pandas")  # --help and argument errors never load pandas
 
 PROG = "ir-measures-graded"
 SUMMARY_QID = "all"
@@ -150,12 +150,12 @@ def suggest(token: str) -> str:
 def load_qrels(spec: str, columns: dict[str, str] | None = None) -> Any:
     """Qrels from a file (TREC text, Parquet, Arrow IPC; '-' for standard input) or an ir_datasets id."""
     if spec == "-" or os.path.exists(spec):
-        return read_qrels_table(spec, columns)
+        return files.read_qrels_table(spec, columns)
     try:
         import ir_datasets
     except ImportError:
         raise UsageError(f"qrels file not found: {spec} (install ir_datasets to use dataset ids)") from None
-    import ir_measures_graded.datasets  # noqa: F401  (registers our collections)
+    import ir_measures_graded.datasets.ohsumed  # noqa: F401  (registers our collections)
 
     try:
         dataset = ir_datasets.load(spec)
@@ -186,10 +186,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.thresholds and (args.by_query or args.output_format == "trec"):
         raise UsageError("--thresholds prints per-run tables: use it without -q and with -o tsv, csv or jsonl")
     run_paths, measures = split_inputs(args.inputs)
-    qrels = load_qrels(args.qrels, qrels_columns(args))
+    qrels = load_qrels(args.qrels, files.qrels_columns(args))
     check_label_types(qrels, measures, args.provider)
     if args.thresholds:
-        runs = {path: read_run_table(path, run_columns(args)) for path in run_paths}
+        runs = {path: read_run_table(path, files.run_columns(args)) for path in run_paths}
         write_thresholds(threshold_table(qrels, runs, measures), args, out)
         return 0
     calc_obj = ir_measures.providers.registry[args.provider] if args.provider else ir_measures.DefaultPipeline
@@ -198,86 +198,12 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         by = f"provider {args.provider}" if args.provider else "any installed ir_measures provider"
         raise UsageError(f"{', '.join(unsupported)} cannot be computed by {by}")
     results = []
-    for path, metric in evaluate_runs(qrels, run_paths, measures, args):
+    for path, metric in files.evaluate_runs(qrels, run_paths, measures, args.provider, columns=files.run_columns(args),
+                                            progress=not args.quiet, warn=warn, qrels_name=args.qrels):
         results.append((path, metric.query_id, str(metric.measure), metric.value))
     table = pd.DataFrame(results, columns=COLUMNS)
     write_results(table, [str(m) for m in measures], {str(m): m for m in measures}, args, out)
     return 0
-
-
-def qrels_columns(args: argparse.Namespace) -> dict[str, str]:
-    """Column names of Parquet / Arrow qrels, from the options."""
-    return {k: v for k, v in (("query_id", args.query_column), ("doc_id", args.doc_column),
-                              ("relevance", args.relevance_column)) if v}
-
-
-def run_columns(args: argparse.Namespace) -> dict[str, str]:
-    """Column names of Parquet / Arrow runs, from the options."""
-    return {k: v for k, v in (("query_id", args.query_column), ("doc_id", args.doc_column),
-                              ("score", args.score_column)) if v}
-
-
-def evaluate_runs(qrels: Any, run_paths: list[str], measures: list, args: argparse.Namespace) -> Iterator[tuple]:
-    """``(run path, Metric)`` for every run; the qrels side is prepared once for all runs.
-
-    Our measures stream each run file by query batches (bounded memory). Other measures get the
-    run, read once with the Arrow reader, as the dict of dicts pytrec_eval takes; our measures
-    then use the same table.
-    """
-    from ir_measures_graded.inputs import dict_of_dict
-    from ir_measures_graded.provider import GradedProvider
-    from ir_measures_graded.scan import RunScan
-
-    ours_only = args.provider == GradedProvider.NAME
-    graded = [m for m in measures if ours_only or (args.provider is None and isinstance(m, GradedMeasure))]
-    others = [m for m in measures if m not in graded]
-    graded_evaluator = ir_measures.providers.registry[GradedProvider.NAME].evaluator(graded, qrels) if graded else None
-    other_evaluator = None
-    if others:
-        calc_obj = ir_measures.providers.registry[args.provider] if args.provider else ir_measures.DefaultPipeline
-        other_evaluator = calc_obj.evaluator(others, dict_of_dict(qrels, "relevance"))
-    for path in run_paths:
-        with progress_bar(path, args) as bar:
-            if other_evaluator is None:
-                scan = RunScan(path, columns=run_columns(args), progress=bar)
-                for metric in graded_evaluator.iter_calc(scan):
-                    yield path, metric
-                check_shared_queries(path, args, scan.rows, scan.matched)
-                continue
-            table = read_run_table(path, run_columns(args), progress=bar)
-        for metric in other_evaluator.iter_calc(dict_of_dict(table, "score")):
-            yield path, metric
-        if graded_evaluator is not None:
-            for metric in graded_evaluator.iter_calc(table):
-                yield path, metric
-        judged = set(graded_evaluator.judgments.query_ids.tolist()) if graded_evaluator is not None else \
-            set(qrels_query_ids(qrels))
-        matched = len(judged.intersection(table.column("query_id").combine_chunks().dictionary.to_pylist()))
-        check_shared_queries(path, args, table.num_rows, matched)
-
-
-def qrels_query_ids(qrels: Any) -> list[str]:
-    column = qrels.column("query_id") if hasattr(qrels, "column") else qrels["query_id"]
-    return [str(q) for q in dict.fromkeys(column.to_pylist() if hasattr(column, "to_pylist") else column)]
-
-
-def check_shared_queries(path: str, args: argparse.Namespace, rows: int, matched: int) -> None:
-    if rows and not matched:
-        warn(f"run {path} shares no query with the qrels {args.qrels}; every query scores 0")
-
-
-@contextlib.contextmanager
-def progress_bar(path: str, args: argparse.Namespace) -> Iterator[Any]:
-    """A tqdm bar of the bytes read, on stderr, only when stderr is a terminal and not --quiet."""
-    if args.quiet or not sys.stderr.isatty():
-        yield None
-        return
-    from tqdm import tqdm
-
-    total = os.path.getsize(path) if path != "-" and os.path.isfile(path) else None
-    with tqdm(total=total, unit="B", unit_scale=True, desc=os.path.basename(path) or path, file=sys.stderr,
-              leave=False) as bar:
-        yield bar
 
 
 def summarise(table: pd.DataFrame, run_names: list[str], names: list[str], by_name: dict) -> pd.DataFrame:
@@ -298,7 +224,7 @@ def threshold_table(qrels: Any, runs: dict[str, Any], measures: list) -> pd.Data
     rows = []
     for path, frame in runs.items():
         for measure in mu:
-            levels = by_level(measure, qrels, frame)
+            levels = ir_measures_graded.by_level(measure, qrels, frame)
             label = "MAP" if measure.NAME == "muAP" else f"P@{measure['cutoff']}"
             for level, weight, value in levels.itertuples(index=False):
                 rows.append((path, f"{label}(rel>={level:g})", level, weight, value))
@@ -376,6 +302,8 @@ def print_demo(out: TextIO) -> None:
               "the standard ones, on bundled data\n")
     with pd.option_context("display.width", 200, "display.max_columns", None,
                            "display.float_format", "{:.4f}".format):
+        from ir_measures_graded.sample import demo_tables
+
         for title, table in demo_tables().items():
             out.write(f"\n{title}\n{table.to_string()}\n")
 

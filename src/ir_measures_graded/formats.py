@@ -345,8 +345,9 @@ def _columnar_blocks(path: Any, stream: IO[bytes], head: bytes, layout: Layout,
             if progress is not None:
                 progress.update(batch.nbytes)
             table = pa.Table.from_batches([batch])
-            query, doc, value = (_string_column(table.column(i), name, layout, source[i]) for i in range(2)) + \
-                (_value_column(table.column(2), name, layout, source[2], row),)
+            query = _string_column(table.column(0), name, layout, source[0])
+            doc = _string_column(table.column(1), name, layout, source[1])
+            value = _value_column(table.column(2), name, layout, source[2], row)
             yield Block(pa.table({"query_id": query, "doc_id": doc, "value": pa.array(value)}), row, unit="row")
             row += batch.num_rows
     except pa.ArrowException as ex:
@@ -389,7 +390,7 @@ def _value_column(column: Any, name: str, layout: Layout, field: str, first_row:
     finite = np.isfinite(values)
     if not finite.all():
         row = int(np.flatnonzero(~finite)[0])
-        raise GradedInputError(f"{name}: row {first_row + row}: {field} {values[row]!r} is not a finite number")
+        raise GradedInputError(f"{name}: row {first_row + row}: {field} {float(values[row])!r} is not a finite number")
     return values
 
 

@@ -292,9 +292,11 @@ def _list_values(col: list, kind: str, field: str, where: Any) -> np.ndarray:
     types = set(map(type, col))
     if not types <= {float, int}:
         for row, value in enumerate(col):
+            if isinstance(value, (bool, np.bool_, complex, np.complexfloating)):
+                raise GradedInputError(f"{where(row)}: {field} {_plain(value)!r} is a {type(_plain(value)).__name__}, "
+                                       "not a real number")
             if value is not None and _not_a_number(value):
-                raise GradedInputError(f"{where(row)}: {field} {value!r} is not a finite number"
-                                       + (f" (a {type(value).__name__})" if isinstance(value, (bool, complex)) else ""))
+                raise GradedInputError(f"{where(row)}: {field} {value!r} is not a finite number")
     values = np.asarray([np.nan if v is None else v for v in col] if type(None) in types else col,
                         dtype=np.float64)
     return _finite(values, col, field, where)

@@ -7,7 +7,6 @@ holds rows ``ptr[s]:ptr[s + 1]``.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 
 def segment_ptr(segment_of_row: np.ndarray, n_segments: int) -> np.ndarray:
@@ -32,6 +31,8 @@ def segment_cumsum(values: np.ndarray, ptr: np.ndarray) -> np.ndarray:
     if len(values) == 0:
         return np.zeros(0, dtype=np.float64)
     # groupby-cumsum adds sequentially per group; a global cumsum minus offsets would not be exact.
+    import pandas as pd  # lazily: importing the package must not load pandas
+
     return pd.Series(values).groupby(segment_ids(ptr), sort=False).cumsum().to_numpy()
 
 

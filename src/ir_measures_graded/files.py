@@ -1,0 +1,96 @@
+"""Evaluating qrels and run files as the command line does: qrels prepared once, runs streamed.
+
+Our measures read each run file by query batches (bounded memory, see :mod:`.scan`). Standard
+``ir_measures`` measures get the run read once by the Arrow reader, as the dict of dicts
+pytrec_eval takes (so ir_measures converts nothing); our measures then use the same table.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import ir_measures
+
+from ir_measures_graded.formats import read_qrels_table, read_run_table
+from ir_measures_graded.measures import GradedMeasure
+
+__all__ = ["evaluate_runs", "read_qrels_table", "qrels_columns", "run_columns", "progress_bar"]
+
+
+def qrels_columns(args: Any) -> dict[str, str]:
+    """Column names of Parquet / Arrow qrels, from the command-line options."""
+    return {k: v for k, v in (("query_id", args.query_column), ("doc_id", args.doc_column),
+                              ("relevance", args.relevance_column)) if v}
+
+
+def run_columns(args: Any) -> dict[str, str]:
+    """Column names of Parquet / Arrow runs, from the command-line options."""
+    return {k: v for k, v in (("query_id", args.query_column), ("doc_id", args.doc_column),
+                              ("score", args.score_column)) if v}
+
+
+def evaluate_runs(qrels: Any, run_paths: list[str], measures: list, provider: str | None = None, *,
+                  columns: Mapping[str, str] | None = None, progress: bool = True,
+                  warn: Callable[[str], None] | None = None, qrels_name: str = "qrels") -> Iterator[tuple]:
+    """``(run path, Metric)`` for every run file; the qrels side is prepared once for all runs.
+
+    ``provider``: None (our measures by us, the others by ``ir_measures.DefaultPipeline``) or the
+    name of one provider computing everything. ``warn(message)`` is told about a run that shares
+    no query with the qrels. A progress bar is shown on stderr when it is a terminal and
+    ``progress`` is true.
+    """
+    from ir_measures_graded.inputs import dict_of_dict
+    from ir_measures_graded.provider import GradedProvider
+    from ir_measures_graded.scan import RunScan
+
+    ours_only = provider == GradedProvider.NAME
+    graded = [m for m in measures if ours_only or (provider is None and isinstance(m, GradedMeasure))]
+    others = [m for m in measures if m not in graded]
+    graded_evaluator = ir_measures.providers.registry[GradedProvider.NAME].evaluator(graded, qrels) if graded else None
+    other_evaluator = None
+    if others:
+        calc_obj = ir_measures.providers.registry[provider] if provider else ir_measures.DefaultPipeline
+        other_evaluator = calc_obj.evaluator(others, dict_of_dict(qrels, "relevance"))
+    judged = None
+    for path in run_paths:
+        with progress_bar(path, progress) as bar:
+            if other_evaluator is None:
+                scan = RunScan(path, columns=columns, progress=bar)
+                yield from ((path, metric) for metric in graded_evaluator.iter_calc(scan))
+                rows, matched = scan.rows, scan.matched
+            else:
+                table = read_run_table(path, columns, progress=bar)
+        if other_evaluator is not None:
+            yield from ((path, metric) for metric in other_evaluator.iter_calc(dict_of_dict(table, "score")))
+            if graded_evaluator is not None:
+                yield from ((path, metric) for metric in graded_evaluator.iter_calc(table))
+            if judged is None:
+                judged = set(_query_ids(qrels))
+            rows = table.num_rows
+            matched = len(judged.intersection(table.column("query_id").combine_chunks().dictionary.to_pylist()))
+        if warn is not None and rows and not matched:
+            warn(f"run {path} shares no query with the qrels {qrels_name}; every query scores 0")
+
+
+def _query_ids(qrels: Any) -> list[str]:
+    from ir_measures_graded.inputs import qrels_columns as columns_of
+
+    return columns_of(qrels).query_ids.tolist()
+
+
+@contextlib.contextmanager
+def progress_bar(path: str, enabled: bool = True) -> Iterator[Any]:
+    """A tqdm bar of the bytes read, on stderr, only when stderr is a terminal and ``enabled``."""
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    from tqdm import tqdm
+
+    total = os.path.getsize(path) if path != "-" and os.path.isfile(path) else None
+    with tqdm(total=total, unit="B", unit_scale=True, desc=os.path.basename(str(path)) or str(path),
+              file=sys.stderr, leave=False) as bar:
+        yield bar

@@ -1,0 +1,197 @@
+"""Every way of handing over qrels and a run gives the same per-query values, to the last bit.
+
+Paths: TREC files (whole and streamed, spaces, tabs, mixed whitespace, gzip, tiny blocks), Parquet,
+Arrow IPC (file and stream), pandas (object, Arrow-backed, categorical), pyarrow (Table,
+RecordBatchReader), polars, dict of dicts, named tuples (list and one-shot iterator),
+``ir_measures.read_trec_run`` and a run whose queries are not contiguous.
+"""
+
+from __future__ import annotations
+
+import gzip
+import subprocess
+import sys
+
+import ir_measures
+import numpy as np
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pyarrow.feather as feather
+import pyarrow.parquet as pq
+import pytest
+from ir_measures import Qrel, ScoredDoc
+
+from ir_measures_graded import meanNDCG, muAP, muMAP, muP, nDCNG
+from ir_measures_graded.formats import read_qrels, read_qrels_table, read_run, read_run_table
+from ir_measures_graded.scan import scan_run
+from random_collections import random_collection
+
+MEASURES = [muMAP, nDCNG @ 10, muP @ 5, meanNDCG @ 10, muAP(judged_only=True)]
+
+
+def per_query(qrels, run, measures=MEASURES) -> dict:
+    evaluator = ir_measures.providers.registry["graded"].evaluator(measures, qrels)
+    return {(m.query_id, str(m.measure)): m.value for m in evaluator.iter_calc(run)}
+
+
+@pytest.fixture(scope="module")
+def collection():
+    qrels, run = random_collection(7, n_queries=60)
+    qrels = {q: docs for q, docs in qrels.items() if docs}  # files cannot hold a query without judgments
+    return qrels, run
+
+
+def rows(obj: dict, value: str) -> pd.DataFrame:
+    return pd.DataFrame([(q, d, v) for q, docs in obj.items() for d, v in docs.items()],
+                        columns=["query_id", "doc_id", value])
+
+
+def write_trec(path, obj: dict, kind: str, style: str = "space") -> None:
+    lines = []
+    for i, (q, d, v) in enumerate(rows(obj, "v").itertuples(index=False)):
+        fields = [q, "0", d, str(v)] if kind == "qrels" else [q, "Q0", d, str(i + 1), repr(v), "tag"]
+        if style == "space":
+            lines.append(" ".join(fields))
+        elif style == "tab":
+            lines.append("\t".join(fields))
+        else:  # whitespace as trec_eval takes it: runs of spaces and tabs, indentation, CRLF, blank lines
+            lines.append((" \t" if i % 3 == 0 else "") + "  \t ".join(fields) + (" \r" if i % 2 else "")
+                         + ("\n" if i % 5 == 0 else ""))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def reference(collection):
+    return per_query(*collection)
+
+
+def test_reference_is_not_empty(reference):
+    assert len(reference) > 100 and any(v > 0 for v in reference.values())
+
+
+@pytest.mark.parametrize("style", ["space", "tab", "mixed"])
+def test_trec_files_whole_and_streamed(collection, reference, tmp_path, style):
+    write_trec(tmp_path / "qrels", collection[0], "qrels", style)
+    write_trec(tmp_path / "run", collection[1], "run", style)
+    qrels = read_qrels_table(tmp_path / "qrels")
+    assert per_query(qrels, read_run_table(tmp_path / "run")) == reference
+    assert per_query(read_qrels(tmp_path / "qrels"), read_run(tmp_path / "run")) == reference
+    assert per_query(qrels, scan_run(tmp_path / "run")) == reference
+    assert per_query(qrels, scan_run(tmp_path / "run", block_size=64)) == reference  # many small batches
+    assert per_query(qrels, ir_measures.read_trec_run(str(tmp_path / "run"))) == reference
+
+
+def test_gzip_and_run_with_queries_not_contiguous(collection, reference, tmp_path):
+    frame = rows(collection[1], "score").sample(frac=1.0, random_state=3)  # queries scattered
+    lines = [f"{q} Q0 {d} 1 {s!r} x" for q, d, s in frame.itertuples(index=False)]
+    with gzip.open(tmp_path / "run.gz", "wt") as f:
+        f.write("\n".join(lines) + "\n")
+    (tmp_path / "plain").write_text("\n".join(lines) + "\n")
+    write_trec(tmp_path / "qrels", collection[0], "qrels")
+    qrels = read_qrels_table(tmp_path / "qrels")
+    for path in ("run.gz", "plain"):
+        assert per_query(qrels, scan_run(tmp_path / path, block_size=256)) == reference
+    # one-shot inputs (an iterator, standard input) are spooled to disk to be read again
+    tuples = iter([ScoredDoc(q, d, s) for q, d, s in frame.itertuples(index=False)])
+    assert per_query(qrels, tuples) == reference
+
+
+def test_columnar_files(collection, reference, tmp_path):
+    qrels, run = rows(collection[0], "relevance"), rows(collection[1], "score")
+    pq.write_table(pa.Table.from_pandas(qrels), tmp_path / "qrels.parquet", row_group_size=50)
+    pq.write_table(pa.Table.from_pandas(run), tmp_path / "run.parquet", row_group_size=50)
+    feather.write_feather(pa.Table.from_pandas(run), tmp_path / "run.arrow")
+    with pa.ipc.new_stream(tmp_path / "run.arrows", pa.Table.from_pandas(run).schema) as writer:
+        writer.write_table(pa.Table.from_pandas(run), max_chunksize=70)
+    judged = read_qrels_table(tmp_path / "qrels.parquet")
+    for name in ("run.parquet", "run.arrow", "run.arrows"):
+        assert per_query(judged, scan_run(tmp_path / name)) == reference, name
+        assert per_query(judged, read_run_table(tmp_path / name)) == reference, name
+    renamed = run.rename(columns={"query_id": "qid", "doc_id": "docno", "score": "s"})
+    pq.write_table(pa.Table.from_pandas(renamed), tmp_path / "renamed.parquet")
+    columns = {"query_id": "qid", "doc_id": "docno", "score": "s"}
+    assert per_query(judged, scan_run(tmp_path / "renamed.parquet", columns=columns)) == reference
+
+
+def test_in_memory_forms(collection, reference):
+    qrels_dict, run_dict = collection
+    qrels, run = rows(qrels_dict, "relevance"), rows(run_dict, "score")
+    forms = {
+        "dict": (qrels_dict, run_dict),
+        "pandas object": (qrels.astype({"query_id": object, "doc_id": object}),
+                          run.astype({"query_id": object, "doc_id": object})),
+        "pandas Arrow strings": (qrels.astype({"query_id": "string[pyarrow]", "doc_id": "string[pyarrow]"}),
+                                 run.astype({"query_id": pd.ArrowDtype(pa.string()),
+                                             "doc_id": pd.ArrowDtype(pa.large_string())})),
+        "pandas categorical": (qrels.astype({"query_id": "category", "doc_id": "category"}),
+                               run.astype({"query_id": "category", "doc_id": "category"})),
+        "pyarrow": (pa.Table.from_pandas(qrels), pa.Table.from_pandas(run)),
+        "pyarrow dictionary": (pa.Table.from_pandas(qrels.astype({"doc_id": "category"})),
+                               pa.Table.from_pandas(run.astype({"query_id": "category"}))),
+        "polars": (pl.from_pandas(qrels), pl.from_pandas(run)),
+        "polars categorical": (pl.from_pandas(qrels).with_columns(pl.col("doc_id").cast(pl.Categorical)),
+                               pl.from_pandas(run).with_columns(pl.col("query_id").cast(pl.Categorical))),
+        "named tuples": ([Qrel(*r) for r in qrels.itertuples(index=False)],
+                         [ScoredDoc(*r) for r in run.itertuples(index=False)]),
+    }
+    for name, (q, r) in forms.items():
+        assert per_query(q, r) == reference, name
+    streamed = pa.Table.from_pandas(run).to_reader(max_chunksize=33)
+    assert per_query(forms["pyarrow"][0], streamed) == reference
+    assert per_query(qrels_dict, iter([ScoredDoc(*r) for r in run.itertuples(index=False)])) == reference
+
+
+def test_cli_paths_agree(collection, reference, tmp_path):
+    write_trec(tmp_path / "qrels", collection[0], "qrels")
+    write_trec(tmp_path / "run", collection[1], "run", "mixed")
+    pq.write_table(pa.Table.from_pandas(rows(collection[1], "score")), tmp_path / "run.parquet")
+    script = [sys.executable, "-m", "ir_measures_graded"]
+    expected = [f"{q}\t{m}\t{v!r}" for (q, m), v in sorted(reference.items()) if m in ("muAP", "nDCNG@10")]
+
+    def lines(*args, **kw):
+        out = subprocess.run([*script, *args, "muMAP", "nDCNG@10", "-q", "-n", "-p", "-1"], capture_output=True,
+                             text=True, check=True, **kw).stdout
+        return sorted(out.splitlines())
+
+    assert lines(str(tmp_path / "qrels"), str(tmp_path / "run")) == sorted(expected)
+    assert lines(str(tmp_path / "qrels"), str(tmp_path / "run.parquet")) == sorted(expected)
+    with open(tmp_path / "run", "rb") as stdin:
+        assert lines(str(tmp_path / "qrels"), "-", stdin=stdin) == sorted(expected)
+    with open(tmp_path / "run", "rb") as stdin:
+        assert lines(str(tmp_path / "qrels"), "/dev/stdin", stdin=stdin) == sorted(expected)
+    bash = subprocess.run(["bash", "-c", f"{sys.executable} -m ir_measures_graded {tmp_path / 'qrels'} "
+                           f"<(cat {tmp_path / 'run'}) muMAP nDCNG@10 -q -n -p -1"],
+                          capture_output=True, text=True, check=True).stdout
+    assert sorted(bash.splitlines()) == sorted(expected)
+
+
+def test_mixed_list_in_cli_equals_ir_measures(tmp_path):
+    qrels, run = random_collection(11, n_queries=40)
+    qrels = {q: docs for q, docs in qrels.items() if docs}
+    write_trec(tmp_path / "qrels", qrels, "qrels")
+    write_trec(tmp_path / "run", run, "run")
+    theirs = subprocess.run([sys.executable, "-m", "ir_measures", str(tmp_path / "qrels"), str(tmp_path / "run"),
+                             "AP", "nDCG@10", "-q", "-n", "-p", "10"], capture_output=True, text=True,
+                            check=True).stdout
+    ours = subprocess.run([sys.executable, "-m", "ir_measures_graded", str(tmp_path / "qrels"),
+                           str(tmp_path / "run"), "AP", "nDCG@10", "muMAP", "-q", "-n", "-p", "10"],
+                          capture_output=True, text=True, check=True).stdout
+    standard = [line for line in ours.splitlines() if "\tmuAP\t" not in line]
+    assert sorted(standard) == sorted(theirs.splitlines())
+    assert len(ours.splitlines()) == len(standard) * 3 // 2
+
+
+def test_values_equal_between_whole_and_streamed_at_every_block_size(collection, reference, tmp_path):
+    write_trec(tmp_path / "qrels", collection[0], "qrels")
+    write_trec(tmp_path / "run", collection[1], "run")
+    qrels = read_qrels_table(tmp_path / "qrels")
+    for block_size in (1, 17, 1000, 1 << 20):
+        assert per_query(qrels, scan_run(tmp_path / "run", block_size=block_size)) == reference
+
+
+def test_labels_as_integers_only_when_exact(tmp_path):
+    (tmp_path / "q").write_text("q1 0 a 2\nq1 0 b 99999999999999999999\n")
+    labels = read_qrels_table(tmp_path / "q").column("relevance")
+    assert labels.type == pa.float64() and labels.to_pylist() == [2.0, 1e20]
+    assert np.array_equal(read_qrels(tmp_path / "q")["relevance"].to_numpy(), [2.0, 1e20])
