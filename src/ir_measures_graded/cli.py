@@ -23,11 +23,11 @@ from typing import Any, TextIO
 import ir_measures
 import numpy as np
 
-import ir_measures_graded  # noqa: F401  (registers the measures and the provider)
+import ir_measures_graded  # registers the measures and the provider
 from ir_measures_graded import files
+from ir_measures_graded._lazy import LazyModule
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.formats import read_run_table
-from ir_measures_graded._lazy import LazyModule
 from ir_measures_graded.measures import GradedMeasure, muMAP
 
 pd = LazyModule("pandas")  # --help and argument errors never load pandas
