@@ -1,4 +1,4 @@
-"""The benchmark script keeps working (at a tiny size; no test asserts a time)."""
+"""The benchmark scripts keep working (quick mode; no test asserts a time)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,27 @@ import ir_measures
 
 from ir_measures_graded import muMAP
 
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench.py"
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
-def test_benchmark_runs_at_tiny_size_and_prints_every_contender():
-    out = subprocess.run([sys.executable, str(BENCH), "--queries", "20", "--docs", "30", "--judged", "12",
-                          "--real-levels", "20", "--repeats", "1"], capture_output=True, text=True, check=True).stdout
+def test_file_benchmark_quick_mode_prints_every_target(tmp_path):
+    out = subprocess.run([sys.executable, str(BENCHMARKS / "bench.py"), "--sizes", "2", "20", "--cache", str(tmp_path)],
+                         capture_output=True, text=True, check=True).stdout
+    for name in ("ours CLI muMAP nDCNG@10", "ours API read_trec_run muMAP nDCNG@10",
+                 "ours CLI AP nDCG@10 muMAP nDCNG@10", "python -m ir_measures AP nDCG@10"):
+        assert f"| {name} |" in out, name
+    assert "AP and nDCG@10 values identical" in out
+    for target in ("vs python -m ir_measures AP nDCG@10", "(streamed): peak RSS", "time for 10x the lines",
+                   "import ir_measures_graded vs import ir_measures", "200-query file"):
+        assert target in out, target
+    run = (tmp_path / "run-20.txt").read_text().splitlines()
+    assert len(run) == 20_000 and run[0].split()[1] == "Q0" and len(run[0].split()) == 6
+
+
+def test_in_process_benchmark_runs_at_tiny_size_and_prints_every_contender():
+    out = subprocess.run([sys.executable, str(BENCHMARKS / "in_process.py"), "--queries", "20", "--docs", "30",
+                          "--judged", "12", "--real-levels", "20", "--repeats", "1"],
+                         capture_output=True, text=True, check=True).stdout
     for name in ("ir_measures AP", "ir_measures AP(rel=1..4)", "ir_measures nDCG@10", "muMAP", "nDCNG@10",
                  "muMAP + nDCNG@10", "muMAP, real-valued levels", "muMAP, 2nd run on evaluator"):
         assert f"| {name} " in out or f"{name} " in out, name
@@ -23,9 +38,9 @@ def test_benchmark_runs_at_tiny_size_and_prints_every_contender():
 
 
 def test_generated_data_is_seeded_and_consistent():
-    sys.path.insert(0, str(BENCH.parent))
+    sys.path.insert(0, str(BENCHMARKS))
     try:
-        from bench import make_data
+        from in_process import make_data
     finally:
         sys.path.pop(0)
     a = make_data(30, 50, 15, 5, 40, seed=3)

@@ -193,7 +193,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         write_thresholds(threshold_table(qrels, runs, measures), args, out)
         return 0
     calc_obj = ir_measures.providers.registry[args.provider] if args.provider else ir_measures.DefaultPipeline
-    unsupported = [str(m) for m in measures if not calc_obj.supports(m)]
+    # Ours first: asking the pipeline would initialise (import) every provider before ours.
+    ours = (None, "graded")
+    unsupported = [str(m) for m in measures
+                   if not (args.provider in ours and isinstance(m, GradedMeasure)) and not calc_obj.supports(m)]
     if unsupported:
         by = f"provider {args.provider}" if args.provider else "any installed ir_measures provider"
         raise UsageError(f"{', '.join(unsupported)} cannot be computed by {by}")

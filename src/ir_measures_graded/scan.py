@@ -236,7 +236,6 @@ def _evaluate(batch: QueryBatch, measures: list, judgments: Any, values: np.ndar
 
     from ir_measures_graded.inputs import first_duplicate_strings
     from ir_measures_graded.prepare import Ranking
-    from ir_measures_graded.provider import measure_values
 
     query = pc.dictionary_encode(batch.table.column("query_id")).combine_chunks()
     docs = batch.table.column("doc_id").combine_chunks()
@@ -257,9 +256,19 @@ def _evaluate(batch: QueryBatch, measures: list, judgments: Any, values: np.ndar
         judged_only = bool(measure["judged_only"])
         if judged_only not in rankings:
             rankings[judged_only] = ranking.judged_only()
-        values[i, here] = measure_values(measure, judgments, rankings[judged_only])[here]
+        values[i, here] = _per_query(measure, judgments, rankings[judged_only])[here]
     present |= here
     return query.dictionary.to_pylist()
+
+
+def _per_query(measure: Any, judgments: Any, ranking: Any) -> np.ndarray:
+    """The measure's value for every judged query (index = query code)."""
+    per_query = getattr(measure, "per_query", None)  # measures that compute their own values
+    if per_query is not None:
+        return per_query(judgments, ranking)
+    from ir_measures_graded.provider import measure_values
+
+    return measure_values(measure, judgments, ranking)
 
 
 def _rows_of(blocks: Iterator[Block], queries: set[str]) -> QueryBatch:
