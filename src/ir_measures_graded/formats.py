@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 QREL_FIELDS = ("query_id", "iteration", "doc_id", "relevance")
 RUN_FIELDS = ("query_id", "iteration", "doc_id", "rank", "score", "name")
-BLOCK_SIZE = 1 << 24  # bytes of text parsed at a time: bounds memory, keeps the CSV parser busy
+BLOCK_SIZE = 1 << 22  # bytes of text parsed at a time: bounds memory (4 MiB: about 120k run lines)
 _INT64_SAFE = 2.0**53  # integral labels below this are exact as int64 and as float64
 
 

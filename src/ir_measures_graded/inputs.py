@@ -394,7 +394,11 @@ def first_duplicate_strings(query_codes: np.ndarray, doc_ids: Any) -> tuple[int,
 
 
 def string_hashes(strings: Any) -> np.ndarray:
-    """A 64-bit polynomial hash of every string of a pyarrow string array (vectorised, no Python str)."""
+    """A 64-bit hash of every string of a pyarrow string array (vectorised, no Python str).
+
+    Exact for strings up to 24 bytes (their first, middle and last 8 bytes and their length);
+    longer strings may collide, which callers resolve exactly.
+    """
     import pyarrow as pa
 
     if isinstance(strings, pa.ChunkedArray):
@@ -406,16 +410,24 @@ def string_hashes(strings: Any) -> np.ndarray:
     _, offset_buffer, data_buffer = strings.buffers()
     offsets = np.frombuffer(offset_buffer, dtype=offset_type)[strings.offset:strings.offset + n + 1].astype(np.int64)
     lo, hi = int(offsets[0]), int(offsets[-1])
-    data = np.frombuffer(data_buffer, dtype=np.uint8)[lo:hi] if data_buffer is not None and hi > lo else \
-        np.zeros(0, np.uint8)
-    lengths = np.diff(offsets)
+    size = (hi - lo) // 8 + 2  # words, with room for a word starting at the last byte
+    padded = np.zeros(size * 8 + 8, dtype=np.uint8)
+    if data_buffer is not None and hi > lo:
+        padded[:hi - lo] = np.frombuffer(data_buffer, dtype=np.uint8)[lo:hi]
+    # words[r, i]: the 8 bytes starting at byte 8 * i + r (one copy per shift; then one gather per word)
+    words = np.empty((8, size), dtype=np.uint64)
+    for shift in range(8):
+        words[shift] = np.frombuffer(padded, dtype=np.uint64, count=size, offset=shift)
     starts = offsets[:-1] - lo
+    lengths = np.diff(offsets)
+    short = np.minimum(lengths, 8).astype(np.uint64) * np.uint64(8)
+    mask = np.where(short >= 64, np.uint64(0xFFFFFFFFFFFFFFFF),
+                    (np.uint64(1) << np.minimum(short, np.uint64(63))) - np.uint64(1))
     hashes = lengths.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
-    nonempty = lengths > 0
-    if len(data):
-        position = np.arange(len(data), dtype=np.int64) - np.repeat(starts, lengths)
-        powers = np.cumprod(np.full(int(lengths.max()), 0x100000001B3, dtype=np.uint64))  # wraps mod 2**64
-        hashes[nonempty] += np.add.reduceat(data.astype(np.uint64) * powers[position], starts[nonempty])
+    for at, factor in ((starts, 0x9E3779B97F4A7C15), (np.maximum(starts + lengths // 2 - 4, starts), 0xFF51AFD7ED558CCD),
+                       (np.maximum(starts + lengths - 8, starts), 0xC4CEB9FE1A85EC53)):
+        word = words[at & 7, at >> 3] & mask
+        hashes += (word ^ (word >> np.uint64(29))) * np.uint64(factor)
     hashes ^= hashes >> np.uint64(31)
     return hashes
 

@@ -208,7 +208,7 @@ def iter_metrics(measures: list, judgments: Any, run: Any, name: str | None = No
     spool = None if rereadable else _Spool()
     try:
         blocks = make_blocks() if spool is None else spool.tee(make_blocks())
-        for batch in query_batches(blocks):
+        for batch in query_batches(prefetch(blocks)):
             rows += batch.table.num_rows
             ids = _evaluate(batch, measures, judgments, values, present, name)
             repeated = seen.intersection(ids)
@@ -259,6 +259,50 @@ def _evaluate(batch: QueryBatch, measures: list, judgments: Any, values: np.ndar
         values[i, here] = _per_query(measure, judgments, rankings[judged_only])[here]
     present |= here
     return query.dictionary.to_pylist()
+
+
+def prefetch(items: Iterator[Any], depth: int = 1) -> Iterator[Any]:
+    """``items``, produced one step ahead in a thread: parsing the next block (pyarrow's parser
+    releases the GIL) overlaps with evaluating this one. Errors reach the consumer."""
+    import queue
+    import threading
+
+    done = object()
+    ready: queue.Queue = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+    failure: list[BaseException] = []
+
+    def put(item: Any) -> bool:
+        while not stop.is_set():
+            try:
+                ready.put(item, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def produce() -> None:
+        try:
+            for item in items:
+                if not put(item):
+                    return
+        except BaseException as ex:  # handed to the consumer
+            failure.append(ex)
+        put(done)
+
+    worker = threading.Thread(target=produce, name="ir_measures_graded-reader", daemon=True)
+    worker.start()
+    try:
+        while True:
+            item = ready.get()
+            if item is done:
+                break
+            yield item
+        if failure:
+            raise failure[0]
+    finally:
+        stop.set()
+        worker.join()
 
 
 def _per_query(measure: Any, judgments: Any, ranking: Any) -> np.ndarray:
