@@ -208,3 +208,46 @@ def test_run_from_standard_input_and_pipes(tmp_path):
     done = subprocess.run(["bash", "-c", f"{' '.join(CLI)} {tmp_path / 'qrels'} <(cat {tmp_path / 'run'}) muMAP"],
                           capture_output=True, text=True)
     assert done.stdout == expected
+
+
+# --- progress (issue #13.7) ---------------------------------------------------------------------
+
+def _stderr_on_a_terminal(args: list[str]) -> tuple[str, str]:
+    import os
+    import pty
+    import threading
+
+    master, slave = pty.openpty()
+    chunks: list[bytes] = []
+
+    def drain() -> None:
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            chunks.append(chunk)
+
+    reader = threading.Thread(target=drain)
+    reader.start()
+    try:
+        done = subprocess.run(args, stdout=subprocess.PIPE, stderr=slave, text=True, timeout=120)
+    finally:
+        os.close(slave)
+        reader.join(timeout=10)
+        os.close(master)
+    return done.stdout, b"".join(chunks).decode(errors="replace")
+
+
+def test_progress_bar_only_on_a_terminal_and_quiet_silences_it(tmp_path):
+    (tmp_path / "qrels").write_text("q1 0 a 1\nq1 0 b 0\n")
+    (tmp_path / "run").write_text("".join(f"q1 Q0 d{i} {i} {1 / (i + 1)!r} x\n" for i in range(20_000)))
+    args = [*CLI, str(tmp_path / "qrels"), str(tmp_path / "run"), "muMAP"]
+    out, err = _stderr_on_a_terminal(args)
+    assert out == "muAP\t0.0000\n" and "run:" in err and "B/s" in err  # tqdm's bar, named after the file
+    quiet_out, quiet_err = _stderr_on_a_terminal([*args, "--quiet"])
+    assert quiet_out == out and quiet_err == ""
+    piped = subprocess.run(args, capture_output=True, text=True)
+    assert piped.stdout == out and piped.stderr == ""

@@ -91,6 +91,11 @@ def progress_bar(path: str, enabled: bool = True) -> Iterator[Any]:
     from tqdm import tqdm
 
     total = os.path.getsize(path) if path != "-" and os.path.isfile(path) else None
+    try:
+        size = os.get_terminal_size(sys.stderr.fileno())
+    except OSError:
+        size = os.terminal_size((0, 0))
+    shape = {} if size.columns and size.lines else {"ncols": 80, "nrows": 24}  # a terminal of unknown size
     with tqdm(total=total, unit="B", unit_scale=True, desc=os.path.basename(str(path)) or str(path),
-              file=sys.stderr, leave=False) as bar:
+              file=sys.stderr, leave=False, **shape) as bar:
         yield bar
