@@ -87,7 +87,7 @@ def read_run(path: str | os.PathLike, columns: Mapping[str, str] | None = None) 
 
 
 def read_qrels_table(path: str | os.PathLike, columns: Mapping[str, str] | None = None) -> pa.Table:
-    """Qrels as an Arrow table: ``query_id``, ``doc_id`` (dictionary-encoded strings), ``relevance``."""
+    """Qrels as an Arrow table: ``query_id`` (dictionary-encoded), ``doc_id`` (strings), ``relevance``."""
     table = _read_whole(path, QRELS, columns)
     values = table.column("relevance").to_numpy()
     if len(values) and np.all(values == np.round(values)) and np.abs(values).max() < _INT64_SAFE:
@@ -100,7 +100,7 @@ def read_qrels_table(path: str | os.PathLike, columns: Mapping[str, str] | None 
 
 def read_run_table(path: str | os.PathLike, columns: Mapping[str, str] | None = None,
                    progress: Any = None) -> pa.Table:
-    """A run as an Arrow table: ``query_id``, ``doc_id`` (dictionary-encoded strings), ``score``."""
+    """A run as an Arrow table: ``query_id`` (dictionary-encoded), ``doc_id`` (strings), ``score``."""
     return _read_whole(path, RUN, columns, progress)
 
 
@@ -401,21 +401,22 @@ def _read_whole(path: str | os.PathLike, layout: Layout, columns: Mapping[str, s
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from ir_measures_graded.inputs import UNIQUE_KEY, first_duplicate
+    from ir_measures_graded.inputs import UNIQUE_KEY, first_duplicate_strings
 
     blocks = list(iter_blocks(path, layout, columns, progress=progress))
     if not blocks:
         return pa.table({"query_id": pa.array([], pa.string()).dictionary_encode(),
-                         "doc_id": pa.array([], pa.string()).dictionary_encode(),
+                         "doc_id": pa.array([], pa.string()),
                          layout.value: pa.array([], pa.float64())})
     table = pa.concat_tables([b.table for b in blocks]).combine_chunks()
+    spans = [(b.table.num_rows, b.first_line, b.lines, b.unit) for b in blocks]
+    del blocks
     query = pc.dictionary_encode(table.column("query_id")).combine_chunks()
-    doc = pc.dictionary_encode(table.column("doc_id")).combine_chunks()
-    pair = first_duplicate(query.indices.to_numpy(zero_copy_only=False).astype(np.int64),
-                           doc.indices.to_numpy(zero_copy_only=False).astype(np.int64))
+    doc = table.column("doc_id").combine_chunks()  # one string per row: no hash table of millions of ids
+    pair = first_duplicate_strings(query.indices.to_numpy(zero_copy_only=False).astype(np.int64), doc)
     if pair is not None:
-        first, second = (_line_of_row(blocks, row) for row in pair)
-        kind = blocks[0].unit
+        first, second = (_line_of_row(spans, row) for row in pair)
+        kind = spans[0][3]
         raise GradedInputError(
             f"{_display(path)}:{second}: query {table.column('query_id')[pair[0]].as_py()!r}, doc "
             f"{table.column('doc_id')[pair[0]].as_py()!r} appears again (first at {kind} {first}); "
@@ -425,11 +426,11 @@ def _read_whole(path: str | os.PathLike, layout: Layout, columns: Mapping[str, s
                     metadata={UNIQUE_KEY: b"1"})
 
 
-def _line_of_row(blocks: list[Block], row: int) -> int:
-    for block in blocks:
-        if row < block.table.num_rows:
-            return block.line_of(row)
-        row -= block.table.num_rows
+def _line_of_row(spans: list[tuple], row: int) -> int:
+    for n_rows, first_line, lines, _ in spans:
+        if row < n_rows:
+            return int(lines[row]) if lines is not None else first_line + row
+        row -= n_rows
     raise IndexError(row)  # pragma: no cover
 
 

@@ -25,6 +25,8 @@ import numpy as np
 
 from ir_measures_graded.errors import GradedInputError
 
+HASH_CHUNK = 1 << 18  # strings hashed at a time
+
 #: Schema metadata of tables from our readers: their dictionaries hold distinct ids.
 UNIQUE_KEY = b"ir_measures_graded.distinct_dictionaries"
 
@@ -43,14 +45,17 @@ class Columns:
         return len(self.values)
 
 
-def qrels_columns(qrels: Any) -> Columns:
-    """Validated columns of a qrels object; raises :class:`GradedInputError` on bad input."""
-    return _columns(qrels, kind="qrels", value_field="relevance")
+def qrels_columns(qrels: Any, encode_docs: bool = True) -> Columns:
+    """Validated columns of a qrels object; raises :class:`GradedInputError` on bad input.
+
+    ``encode_docs=False``: doc ids one per row (``doc_codes`` is ``0..n-1``) unless already encoded.
+    """
+    return _columns(qrels, kind="qrels", value_field="relevance", encode_docs=encode_docs)
 
 
-def run_columns(run: Any) -> Columns:
+def run_columns(run: Any, encode_docs: bool = True) -> Columns:
     """Validated columns of a run; raises :class:`GradedInputError` on bad input."""
-    return _columns(run, kind="run", value_field="score")
+    return _columns(run, kind="run", value_field="score", encode_docs=encode_docs)
 
 
 def is_arrow_like(obj: Any) -> bool:
@@ -59,7 +64,7 @@ def is_arrow_like(obj: Any) -> bool:
     return module.startswith(("pyarrow", "polars"))
 
 
-def _columns(obj: Any, kind: str, value_field: str) -> Columns:
+def _columns(obj: Any, kind: str, value_field: str, encode_docs: bool = True) -> Columns:
     extra_queries: list = []
     unique = False
     if is_arrow_like(obj):
@@ -85,7 +90,7 @@ def _columns(obj: Any, kind: str, value_field: str) -> Columns:
         )
 
     query_codes, query_dict = encode_ids(qid, kind, "query_id", unique)
-    doc_codes, doc_ids = encode_ids(did, kind, "doc_id", unique)
+    doc_codes, doc_ids = encode_ids(did, kind, "doc_id", unique, encode=encode_docs)
     query_ids = query_dict.to_numpy(zero_copy_only=False).astype(object)
     if extra_queries:
         known = set(query_ids.tolist())
@@ -174,10 +179,12 @@ def _namedtuple_columns(obj: Iterable, kind: str, value_field: str) -> tuple[lis
 
 # --- ids ------------------------------------------------------------------------------------------
 
-def encode_ids(col: Any, kind: str, field: str, unique: bool = False) -> tuple[np.ndarray, Any]:
+def encode_ids(col: Any, kind: str, field: str, unique: bool = False, encode: bool = True) -> tuple[np.ndarray, Any]:
     """``(codes, distinct)``: int64 code per row and the distinct ids as a pyarrow StringArray.
 
     ``unique``: a dictionary-encoded ``col`` is known to have distinct dictionary entries.
+    ``encode=False``: ids that are not dictionary-encoded stay one string per row (codes
+    ``0..n-1``), sparing the hash table of a column with millions of distinct ids.
     """
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -194,6 +201,8 @@ def encode_ids(col: Any, kind: str, field: str, unique: bool = False) -> tuple[n
         row = int(np.flatnonzero(array.is_null().to_numpy(zero_copy_only=False))[0])
         raise GradedInputError(f"{kind} row {row}: {field} is missing (None/NaN/null)")
     given = pa.types.is_dictionary(array.type)
+    if not given and not encode:
+        return np.arange(len(array), dtype=np.int64), array.cast(pa.string())
     if not given:
         array = pc.dictionary_encode(array)
     codes = array.indices.to_numpy(zero_copy_only=False).astype(np.int64)
@@ -377,13 +386,15 @@ def first_duplicate(query_codes: np.ndarray, doc_codes: np.ndarray) -> tuple[int
     return int(order[dup[at]]), int(second[at])
 
 
-def first_duplicate_strings(query_codes: np.ndarray, doc_ids: Any) -> tuple[int, int] | None:
+def first_duplicate_strings(query_codes: np.ndarray, doc_ids: Any,
+                            doc_hashes: np.ndarray | None = None) -> tuple[int, int] | None:
     """:func:`first_duplicate` for a per-row pyarrow string array of doc ids, without hashing them
     into a dictionary: a 64-bit hash of each (query, doc) sorted once; only if two hashes are
     equal are the ids encoded exactly."""
     if len(doc_ids) < 2:
         return None
-    keys = string_hashes(doc_ids) * np.uint64(0x9E3779B97F4A7C15) + query_codes.astype(np.uint64)
+    hashes = string_hashes(doc_ids) if doc_hashes is None else doc_hashes
+    keys = hashes * np.uint64(0x9E3779B97F4A7C15) + query_codes.astype(np.uint64)
     keys.sort()
     if not (keys[1:] == keys[:-1]).any():
         return None
@@ -406,6 +417,8 @@ def string_hashes(strings: Any) -> np.ndarray:
     if not (pa.types.is_string(strings.type) or pa.types.is_large_string(strings.type)):
         strings = strings.cast(pa.large_string())
     n = len(strings)
+    if n > HASH_CHUNK:  # the word matrix below is 8x the bytes hashed: bound it
+        return np.concatenate([string_hashes(strings.slice(i, HASH_CHUNK)) for i in range(0, n, HASH_CHUNK)])
     offset_type = np.int64 if pa.types.is_large_string(strings.type) else np.int32
     _, offset_buffer, data_buffer = strings.buffers()
     offsets = np.frombuffer(offset_buffer, dtype=offset_type)[strings.offset:strings.offset + n + 1].astype(np.int64)
@@ -433,7 +446,12 @@ def string_hashes(strings: Any) -> np.ndarray:
 
 
 def _reject_duplicates(columns: Columns, kind: str) -> None:
-    pair = first_duplicate(columns.query_codes, columns.doc_codes)
+    if len(columns.doc_ids) == len(columns.doc_codes) and len(columns.doc_ids) > 1:  # one id per row (or all distinct)
+        identity = bool(np.all(columns.doc_codes == np.arange(len(columns.doc_codes))))
+        per_row = columns.doc_ids if identity else columns.doc_ids.take(_arrow_indices(columns.doc_codes))
+        pair = first_duplicate_strings(columns.query_codes, per_row)
+    else:
+        pair = first_duplicate(columns.query_codes, columns.doc_codes)
     if pair is not None:
         first, second = pair
         raise GradedInputError(

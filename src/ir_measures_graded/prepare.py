@@ -19,37 +19,49 @@ from ir_measures_graded.inputs import qrels_columns, run_columns
 
 @dataclass
 class Judgments:
-    """Relevance judgments sorted by query, with per-query levels and gains derived on demand."""
+    """Relevance judgments sorted by query, with per-query levels and gains derived on demand.
+
+    Runs are joined to the judgments through a 64-bit hash of (query, doc id), sorted once, and
+    every match is confirmed on the strings themselves: no hash table of the (possibly millions
+    of) distinct judged doc ids is ever built.
+    """
 
     query_ids: np.ndarray  # distinct query ids (str); a query's code is its index here
-    doc_ids: Any  # distinct judged doc ids (pyarrow StringArray); a doc's code is its index here
+    doc_ids: Any  # doc id of every judgment row (pyarrow StringArray), in the rows' order
     query: np.ndarray  # per judgment row, sorted: query code
-    doc: np.ndarray  # per judgment row: code in doc_ids
+    doc: np.ndarray  # per judgment row: its index in doc_ids
     label: np.ndarray  # per judgment row: relevance label (float64)
     ptr: np.ndarray  # segmentation of the rows by query
-    _keys: np.ndarray = field(repr=False)  # query * n_docs + doc, ascending: for joining runs
+    _keys: np.ndarray = field(repr=False)  # join keys (uint64), ascending
+    _key_rows: np.ndarray = field(repr=False)  # the judgment row of each key
     _cache: dict = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_qrels(cls, qrels: Any) -> Judgments:
         """Built once per qrels (any accepted form, or a qrels file path); reused for every run."""
+        import pyarrow as pa
+
+        from ir_measures_graded.inputs import string_hashes
+
         if isinstance(qrels, (str, os.PathLike)):
             from ir_measures_graded.formats import read_qrels_table
 
             qrels = read_qrels_table(qrels)
-        cols = qrels_columns(qrels)
-        order = np.lexsort((cols.doc_codes, cols.query_codes))
+        cols = qrels_columns(qrels, encode_docs=False)
+        order = np.argsort(cols.query_codes, kind="stable")
         query = cols.query_codes[order]
-        doc = cols.doc_codes[order]
-        n_docs = max(len(cols.doc_ids), 1)
+        doc_ids = cols.doc_ids.take(pa.array(cols.doc_codes[order]))
+        keys = _join_keys(query, string_hashes(doc_ids))
+        key_rows = np.argsort(keys)
         return cls(
             query_ids=cols.query_ids,
-            doc_ids=cols.doc_ids,
+            doc_ids=doc_ids,
             query=query,
-            doc=doc,
+            doc=np.arange(len(query), dtype=np.int64),
             label=cols.values[order],
             ptr=kernels.segment_ptr(query, len(cols.query_ids)),
-            _keys=query * n_docs + doc,
+            _keys=keys[key_rows],
+            _key_rows=key_rows,
         )
 
     @property
@@ -62,42 +74,44 @@ class Judgments:
         ids = query_ids.to_pylist() if hasattr(query_ids, "to_pylist") else list(query_ids)
         return np.fromiter((index.get(q, -1) for q in ids), dtype=np.int64, count=len(ids))
 
-    def labels_of(self, query: np.ndarray, doc_codes: np.ndarray | None, doc_ids: Any) -> np.ndarray:
+    def labels_of(self, query: np.ndarray, doc_codes: np.ndarray | None, doc_ids: Any,
+                  doc_hashes: np.ndarray | None = None) -> np.ndarray:
         """Label of each (query code, doc) pair; NaN where the document is not judged for that query.
 
         ``doc_ids[doc_codes[i]]`` is row ``i``'s doc id (``doc_ids`` a pyarrow string array;
-        ``doc_codes`` None: ``doc_ids`` has one entry per row). Only
-        the judged documents of the queries in ``query`` are hashed, so a batch of a few queries
-        costs as little as its rows.
+        ``doc_codes`` None: ``doc_ids`` has one entry per row). ``doc_hashes``: ``string_hashes(doc_ids)``
+        if already computed.
         """
         import pyarrow as pa
         import pyarrow.compute as pc
 
+        from ir_measures_graded.inputs import string_hashes
+
         label = np.full(len(query), np.nan)
         if not len(query) or not len(self._keys):
             return label
-        present = np.zeros(self.n_queries + 1, dtype=bool)
-        present[query] = True
-        rows = np.repeat(present[:-1], np.diff(self.ptr))
-        wanted = np.zeros(len(self.doc_ids), dtype=bool)
-        wanted[self.doc[rows]] = True
-        subset = np.flatnonzero(wanted)
-        if not len(subset):  # the batch's queries judge no document
-            return label
-        if len(subset) == len(self.doc_ids):
-            value_set = self.doc_ids
+        hashes = string_hashes(doc_ids) if doc_hashes is None else doc_hashes
+        if doc_codes is None:
+            doc_codes = np.arange(len(query), dtype=np.int64)
         else:
-            value_set = self.doc_ids.take(pa.array(subset))
-        found_in = pc.fill_null(pc.index_in(doc_ids, value_set=value_set), -1).to_numpy(zero_copy_only=False)
-        judged_doc = np.where(found_in >= 0, subset[np.maximum(found_in, 0)], -1)
-        if doc_codes is not None:
-            judged_doc = judged_doc[doc_codes]
-        candidates = np.flatnonzero(judged_doc >= 0)  # usually a small part of a run
-        if len(candidates):
-            keys = query[candidates].astype(np.int64) * max(len(self.doc_ids), 1) + judged_doc[candidates]
-            pos = np.minimum(np.searchsorted(self._keys, keys), len(self._keys) - 1)
-            found = self._keys[pos] == keys
-            label[candidates[found]] = self.label[pos[found]]
+            hashes = hashes[doc_codes]
+        keys = _join_keys(query, hashes)
+        pos = np.searchsorted(self._keys, keys)
+        pending = np.flatnonzero(pos < len(self._keys))
+        while len(pending):  # more than one try only where two judgments share a hash
+            at = pos[pending]
+            same = self._keys[at] == keys[pending]
+            pending, at = pending[same], at[same]
+            if not len(pending):
+                break
+            rows = self._key_rows[at]
+            match = self.query[rows] == query[pending]
+            match &= pc.equal(doc_ids.take(pa.array(doc_codes[pending])),
+                              self.doc_ids.take(pa.array(rows))).to_numpy(zero_copy_only=False)
+            label[pending[match]] = self.label[rows[match]]
+            pending = pending[~match]
+            pos[pending] += 1
+            pending = pending[pos[pending] < len(self._keys)]
         return label
 
     def cached(self, key: tuple, compute: Any) -> Any:
@@ -170,6 +184,12 @@ class Judgments:
         )
 
 
+def _join_keys(query: np.ndarray, doc_hashes: np.ndarray) -> np.ndarray:
+    """uint64 key of each (query code, doc id hash) pair: the query in the high 32 bits, so that the
+    keys of one query are adjacent and a run's lookups, made query by query, stay in cache."""
+    return (query.astype(np.uint64) << np.uint64(32)) | (doc_hashes >> np.uint64(32))
+
+
 def _key(gains: dict | None) -> tuple | None:
     return None if gains is None else tuple(sorted(gains.items()))
 
@@ -185,12 +205,12 @@ class Ranking:
 
     @classmethod
     def from_run(cls, run: Any, judgments: Judgments) -> Ranking:
-        cols = run_columns(run)
+        cols = run_columns(run, encode_docs=False)
         return cls.from_codes(cols.query_codes, cols.query_ids, cols.doc_codes, cols.doc_ids, cols.values, judgments)
 
     @classmethod
     def from_codes(cls, query_codes: np.ndarray, query_ids: Any, doc_codes: np.ndarray | None, doc_ids: Any,
-                   score: np.ndarray, judgments: Judgments) -> Ranking:
+                   score: np.ndarray, judgments: Judgments, doc_hashes: np.ndarray | None = None) -> Ranking:
         """Rows ``(query_ids[query_codes[i]], doc_ids[doc_codes[i]], score[i])`` ranked: one sort.
 
         ``doc_codes`` None: ``doc_ids`` holds one doc id per row (no dictionary needed).
@@ -207,7 +227,8 @@ class Ranking:
         del order
         present = np.zeros(judgments.n_queries, dtype=bool)
         present[query] = True
-        return cls._ranked(query, judgments.labels_of(query, doc_codes, doc_ids), present, judgments.n_queries)
+        label = judgments.labels_of(query, doc_codes, doc_ids, doc_hashes)
+        return cls._ranked(query, label, present, judgments.n_queries)
 
     @classmethod
     def _ranked(cls, query: np.ndarray, label: np.ndarray, present: np.ndarray, n_queries: int) -> Ranking:

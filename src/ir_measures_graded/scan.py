@@ -234,13 +234,14 @@ def _evaluate(batch: QueryBatch, measures: list, judgments: Any, values: np.ndar
     """Evaluate one batch into ``values``; returns the batch's distinct query ids."""
     import pyarrow.compute as pc
 
-    from ir_measures_graded.inputs import first_duplicate_strings
+    from ir_measures_graded.inputs import first_duplicate_strings, string_hashes
     from ir_measures_graded.prepare import Ranking
 
     query = pc.dictionary_encode(batch.table.column("query_id")).combine_chunks()
     docs = batch.table.column("doc_id").combine_chunks()
     query_codes = query.indices.to_numpy().astype(np.int64)
-    pair = first_duplicate_strings(query_codes, docs)
+    hashes = string_hashes(docs)
+    pair = first_duplicate_strings(query_codes, docs, hashes)
     if pair is not None:
         first, second = (int(batch.lines[r]) for r in pair)
         where = f"{name}:{second}" if batch.unit == "line" else f"{name}: row {second}"
@@ -249,7 +250,7 @@ def _evaluate(batch: QueryBatch, measures: list, judgments: Any, values: np.ndar
             f"{docs[pair[0]].as_py()!r} appears again (first at "
             f"{batch.unit} {first}); each (query, doc) may appear once in a run file")
     score = batch.table.column("value").to_numpy()
-    ranking = Ranking.from_codes(query_codes, query.dictionary, None, docs, score, judgments)
+    ranking = Ranking.from_codes(query_codes, query.dictionary, None, docs, score, judgments, hashes)
     rankings = {False: ranking}
     here = ranking.present
     for i, measure in enumerate(measures):
