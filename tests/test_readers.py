@@ -251,3 +251,14 @@ def test_progress_bar_only_on_a_terminal_and_quiet_silences_it(tmp_path):
     assert quiet_out == out and quiet_err == ""
     piped = subprocess.run(args, capture_output=True, text=True)
     assert piped.stdout == out and piped.stderr == ""
+
+
+def test_a_checked_table_changed_afterwards_is_checked_again(tmp_path):
+    import pyarrow as pa
+
+    (tmp_path / "qrels").write_text("q1 0 a 1\nq1 0 b 0\n")
+    table = read_qrels_table(tmp_path / "qrels")
+    assert calc(table, {"q1": {"a": 1.0}})[muMAP] == 1.0
+    twice = pa.concat_tables([table, table])  # keeps the schema metadata, not the checked buffers
+    with pytest.raises(GradedInputError, match=r"qrels has the same \(query, doc\) more than once: query 'q1', doc 'a'"):
+        calc(twice, {"q1": {"a": 1.0}})

@@ -401,7 +401,7 @@ def _read_whole(path: str | os.PathLike, layout: Layout, columns: Mapping[str, s
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from ir_measures_graded.inputs import UNIQUE_KEY, first_duplicate_strings
+    from ir_measures_graded.inputs import CHECKED_KEY, UNIQUE_KEY, fingerprint, first_duplicate_strings
 
     blocks = list(iter_blocks(path, layout, columns, progress=progress))
     if not blocks:
@@ -422,8 +422,9 @@ def _read_whole(path: str | os.PathLike, layout: Layout, columns: Mapping[str, s
             f"{table.column('doc_id')[pair[0]].as_py()!r} appears again (first at {kind} {first}); "
             f"each (query, doc) may appear once in a {layout.kind} file"
         )
-    return pa.table({"query_id": query, "doc_id": doc, layout.value: table.column("value")},
-                    metadata={UNIQUE_KEY: b"1"})
+    result = pa.table({"query_id": query, "doc_id": doc, layout.value: table.column("value")},
+                      metadata={UNIQUE_KEY: b"1"})
+    return result.replace_schema_metadata({UNIQUE_KEY: b"1", CHECKED_KEY: fingerprint(result)})
 
 
 def _line_of_row(spans: list[tuple], row: int) -> int:

@@ -29,6 +29,21 @@ HASH_CHUNK = 1 << 18  # strings hashed at a time
 
 #: Schema metadata of tables from our readers: their dictionaries hold distinct ids.
 UNIQUE_KEY = b"ir_measures_graded.distinct_dictionaries"
+#: ... and no (query, doc) twice, checked with line numbers: valid while the id columns' buffers
+#: and the row count are the ones checked (any change to them means checking again).
+CHECKED_KEY = b"ir_measures_graded.checked"
+
+
+def fingerprint(table: Any) -> bytes:
+    """The row count and the addresses of the id columns' buffers of an Arrow table."""
+    parts = [str(table.num_rows)]
+    for name in ("query_id", "doc_id"):
+        column = table.column(name)
+        for chunk in column.chunks:
+            parts.extend(str(b.address) if b is not None else "-" for b in chunk.buffers())
+            if hasattr(chunk, "dictionary"):
+                parts.extend(str(b.address) if b is not None else "-" for b in chunk.dictionary.buffers())
+    return ",".join(parts).encode()
 
 
 @dataclass(frozen=True)
@@ -40,6 +55,7 @@ class Columns:
     doc_codes: np.ndarray  # int64, index into doc_ids
     doc_ids: Any  # pyarrow StringArray of the distinct doc ids
     values: np.ndarray  # float64: relevance labels (qrels) or scores (run)
+    doc_hashes: np.ndarray | None = None  # string_hashes of the doc id of each row, when computed
 
     def __len__(self) -> int:
         return len(self.values)
@@ -66,10 +82,12 @@ def is_arrow_like(obj: Any) -> bool:
 
 def _columns(obj: Any, kind: str, value_field: str, encode_docs: bool = True) -> Columns:
     extra_queries: list = []
-    unique = False
+    unique = checked = False
     if is_arrow_like(obj):
         table = _arrow_table(obj, kind, value_field)
-        unique = (table.schema.metadata or {}).get(UNIQUE_KEY) == b"1"
+        metadata = table.schema.metadata or {}
+        unique = metadata.get(UNIQUE_KEY) == b"1"
+        checked = unique and metadata.get(CHECKED_KEY) == fingerprint(table)
         qid, did, val = (table.column(f) for f in ("query_id", "doc_id", value_field))
         values_of = _arrow_values
     elif _is_pandas(obj):
@@ -103,8 +121,10 @@ def _columns(obj: Any, kind: str, value_field: str, encode_docs: bool = True) ->
     values = values_of(val, kind, value_field, where)
     values.flags.writeable = False  # may be a view of the caller's column
     columns = Columns(query_codes, query_ids, doc_codes, doc_ids, values)
-    _reject_duplicates(columns, kind)
-    return columns
+    if checked:  # read by our readers and unchanged since: checked there, with line numbers
+        return columns
+    hashes = _reject_duplicates(columns, kind)
+    return Columns(query_codes, query_ids, doc_codes, doc_ids, values, hashes) if hashes is not None else columns
 
 
 # --- containers -----------------------------------------------------------------------------------
@@ -445,11 +465,14 @@ def string_hashes(strings: Any) -> np.ndarray:
     return hashes
 
 
-def _reject_duplicates(columns: Columns, kind: str) -> None:
+def _reject_duplicates(columns: Columns, kind: str) -> np.ndarray | None:
+    """Raise for a (query, doc) given twice; returns the per-row doc hashes if it computed them."""
+    hashes = None
     if len(columns.doc_ids) == len(columns.doc_codes) and len(columns.doc_ids) > 1:  # one id per row (or all distinct)
         identity = bool(np.all(columns.doc_codes == np.arange(len(columns.doc_codes))))
         per_row = columns.doc_ids if identity else columns.doc_ids.take(_arrow_indices(columns.doc_codes))
-        pair = first_duplicate_strings(columns.query_codes, per_row)
+        hashes = string_hashes(per_row)
+        pair = first_duplicate_strings(columns.query_codes, per_row, hashes)
     else:
         pair = first_duplicate(columns.query_codes, columns.doc_codes)
     if pair is not None:
@@ -460,6 +483,7 @@ def _reject_duplicates(columns: Columns, kind: str) -> None:
             f"{columns.doc_ids[int(columns.doc_codes[first])].as_py()!r} at rows {first} and {second}"
             " (ids are compared as strings: 1 and '1' are the same id)"
         )
+    return hashes
 
 
 def _plain(value: Any) -> Any:

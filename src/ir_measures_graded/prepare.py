@@ -48,20 +48,31 @@ class Judgments:
 
             qrels = read_qrels_table(qrels)
         cols = qrels_columns(qrels, encode_docs=False)
-        order = np.argsort(cols.query_codes, kind="stable")
-        query = cols.query_codes[order]
-        doc_ids = cols.doc_ids.take(pa.array(cols.doc_codes[order]))
-        keys = _join_keys(query, string_hashes(doc_ids))
+        query, per_row, label, hashes = cols.query_codes, cols.doc_codes, cols.values, cols.doc_hashes
+        if not np.all(query[1:] >= query[:-1]):  # not grouped by query yet
+            order = np.argsort(query, kind="stable")
+            query, per_row, label = query[order], per_row[order], label[order]
+            hashes = hashes[order] if hashes is not None else None
+            del order
+        if np.array_equal(per_row, np.arange(len(per_row))):  # one id per row, in order: no copy
+            doc_ids = cols.doc_ids
+        else:
+            doc_ids = cols.doc_ids.take(pa.array(per_row))
+        del per_row
+        keys = _join_keys(query, hashes if hashes is not None else string_hashes(doc_ids))
+        del hashes
         key_rows = np.argsort(keys)
+        keys = keys[key_rows]
+        small = np.int32 if len(query) < 2**31 else np.int64
         return cls(
             query_ids=cols.query_ids,
             doc_ids=doc_ids,
             query=query,
-            doc=np.arange(len(query), dtype=np.int64),
-            label=cols.values[order],
+            doc=np.arange(len(query), dtype=small),
+            label=np.asarray(label, dtype=np.float64),
             ptr=kernels.segment_ptr(query, len(cols.query_ids)),
-            _keys=keys[key_rows],
-            _key_rows=key_rows,
+            _keys=keys,
+            _key_rows=key_rows.astype(small),
         )
 
     @property

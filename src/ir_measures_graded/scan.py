@@ -29,6 +29,7 @@ from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.formats import BLOCK_SIZE, RUN, Block, is_stream, iter_blocks
 
 ITERATOR_CHUNK = 200_000  # named tuples converted at a time
+ROWS_PER_QUERY = 8  # a batch holds at least this many rows per judged query
 
 
 class RunScan:
@@ -163,8 +164,9 @@ class QueryBatch:
     unit: str  # "line" or "row"
 
 
-def query_batches(blocks: Iterator[Block]) -> Iterator[QueryBatch]:
-    """Blocks regrouped so that a batch ends where a query ends (the last query is carried over)."""
+def query_batches(blocks: Iterator[Block], min_rows: int = 0) -> Iterator[QueryBatch]:
+    """Blocks regrouped so that a batch ends where a query ends (the last query is carried over)
+    and holds at least ``min_rows`` rows (but for the last)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -177,7 +179,7 @@ def query_batches(blocks: Iterator[Block]) -> Iterator[QueryBatch]:
         lines = lines if carry_lines is None else np.concatenate([carry_lines, lines])
         codes = pc.dictionary_encode(table.column("query_id")).combine_chunks().indices.to_numpy()
         change = np.flatnonzero(codes[1:] != codes[:-1])
-        if not len(change):  # one query so far: wait for its end
+        if not len(change) or table.num_rows < min_rows:  # one query so far, or too few rows: read on
             carry, carry_lines = table, lines
             continue
         cut = int(change[-1]) + 1
@@ -208,7 +210,8 @@ def iter_metrics(measures: list, judgments: Any, run: Any, name: str | None = No
     spool = None if rereadable else _Spool()
     try:
         blocks = make_blocks() if spool is None else spool.tee(make_blocks())
-        for batch in query_batches(prefetch(blocks)):
+        # A batch costs some work per judged query too: with many queries, batches grow with them.
+        for batch in query_batches(prefetch(blocks), min_rows=ROWS_PER_QUERY * judgments.n_queries):
             rows += batch.table.num_rows
             ids = _evaluate(batch, measures, judgments, values, present, name)
             repeated = seen.intersection(ids)
