@@ -366,10 +366,14 @@ def dict_of_dict(obj: Any, value_field: str) -> dict:
     if isinstance(obj, Mapping):
         return obj
     kind = "qrels" if value_field == "relevance" else "run"
-    cols = _columns(obj, kind, value_field)
-    order = np.argsort(cols.query_codes, kind="stable")
-    docs = cols.doc_ids.take(_arrow_indices(cols.doc_codes[order])).to_pylist()
-    values = cols.values[order]
+    cols = _columns(obj, kind, value_field, encode_docs=False)
+    if np.all(cols.query_codes[1:] >= cols.query_codes[:-1]):  # grouped by query already
+        per_row, values = cols.doc_codes, cols.values
+    else:
+        order = np.argsort(cols.query_codes, kind="stable")
+        per_row, values = cols.doc_codes[order], cols.values[order]
+    identity = np.array_equal(per_row, np.arange(len(per_row)))
+    docs = (cols.doc_ids if identity else cols.doc_ids.take(_arrow_indices(per_row))).to_pylist()
     if kind == "qrels" and len(values) and np.all(values == np.round(values)) and np.abs(values).max() < 2.0**53:
         values = values.astype(np.int64)
     values = values.tolist()
