@@ -273,8 +273,8 @@ def target_lines(results: dict, small: dict[str, Measured], have_trec_eval: bool
     lower = big // 10 if big // 10 in sizes else None
     for name in ("ours CLI muMAP nDCNG@10", "ours API read_trec_run muMAP nDCNG@10"):
         m = results[(name, big)]
-        line = f"target {name} at {big / 1e6:g}M lines (streamed): peak RSS {m.peak_mib:.0f} MiB " \
-               f"{_verdict(m.peak_mib / GIB, 1.0)} GiB"
+        line = f"target {name} at {big / 1e6:g}M lines (streamed): peak RSS {m.peak_mib:.0f} MiB, in GiB " \
+               f"{_verdict(m.peak_mib / GIB, 1.0)}"
         if lower is not None:
             growth = results[(name, big)].seconds / results[(name, lower)].seconds
             line += f"; time for 10x the lines: x{_verdict(growth, 12)}"
