@@ -107,8 +107,12 @@ class Judgments:
         else:
             hashes = hashes[doc_codes]
         keys = _join_keys(query, hashes)
-        pos = np.searchsorted(self._keys, keys)
-        pending = np.flatnonzero(pos < len(self._keys))
+        # Only the keys of this batch's queries (the query is in the keys' high bits): a small,
+        # cache-resident part of the judgments for a batch of a few queries.
+        bounds = np.array([int(query.min()) << 32, (int(query.max()) + 1) << 32], dtype=np.uint64)
+        lo, hi = (int(b) for b in np.searchsorted(self._keys, bounds))
+        pos = lo + np.searchsorted(self._keys[lo:hi], keys)
+        pending = np.flatnonzero(pos < hi)
         while len(pending):  # more than one try only where two judgments share a hash
             at = pos[pending]
             same = self._keys[at] == keys[pending]
@@ -122,7 +126,7 @@ class Judgments:
             label[pending[match]] = self.label[rows[match]]
             pending = pending[~match]
             pos[pending] += 1
-            pending = pending[pos[pending] < len(self._keys)]
+            pending = pending[pos[pending] < hi]
         return label
 
     def cached(self, key: tuple, compute: Any) -> Any:
