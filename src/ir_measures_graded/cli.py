@@ -79,6 +79,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not argv or argv == ["demo"]:
             print_demo(sys.stdout)
             return 0
+        if argv[0] == "compare":
+            from ir_measures_graded.meta.cli import main as compare
+
+            return compare(argv[1:])
         args = build_parser().parse_args(argv)
         return run(args, sys.stdout)
     except (UsageError, GradedInputError) as ex:
