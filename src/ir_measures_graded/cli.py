@@ -219,7 +219,7 @@ def threshold_table(qrels: pd.DataFrame, runs: dict[str, pd.DataFrame], measures
         for measure in mu:
             levels = by_level(measure, qrels, frame)
             label = "MAP" if measure.NAME == "muAP" else f"P@{measure['cutoff']}"
-            for level, weight, value in levels.itertuples(index=False):
+            for level, weight, value, _ in levels.itertuples(index=False):
                 rows.append((path, f"{label}(rel>={level:g})", level, weight, value))
             collection = measure(levels="collection") if measure.levels() == "query" else measure
             for summary in dict.fromkeys([collection, measure]):
