@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ir_measures import AP
-from random_collections import random_collection
 
 from ir_measures_graded import GAP, GradedInputError
+from random_collections import random_collection
 
 TOL = 1e-9
 
