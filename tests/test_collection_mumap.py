@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import ir_measures
 import pytest
 from ir_measures import AP, nDCG
@@ -99,3 +102,16 @@ def test_aggregator_edge_cases():
         CollectionMean().add(0.5)
     nothing_relevant = {"q": {"a": 0}}
     assert muAP(levels="collection").calc_aggregate(nothing_relevant, {"q": {"a": 1.0}}) == 0.0
+
+
+def test_command_line_gives_the_paper_value(tmp_path):
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"{q} 0 {d} {r}\n" for q, docs in QRELS.items() for d, r in docs.items()))
+    run = tmp_path / "run.txt"
+    run.write_text("".join(f"{q} Q0 {d} 1 {s} tag\n" for q, docs in RUN.items() for d, s in docs.items()))
+    out = subprocess.run([sys.executable, "-m", "ir_measures_graded", str(qrels), str(run),
+                          "muAP(levels='collection')", "muAP(levels='collection-all')", "-p", "-1"],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    got = dict(line.split("\t") for line in out)
+    assert float(got["muAP(levels='collection')"]) == pytest.approx(PAPER, abs=1e-12)
+    assert float(got["muAP(levels='collection-all')"]) == pytest.approx(ALL_QUERIES, abs=1e-12)
