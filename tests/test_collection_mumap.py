@@ -6,7 +6,10 @@ import subprocess
 import sys
 
 import ir_measures
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from ir_measures import AP, nDCG
 
 from ir_measures_graded import GradedInputError, by_level, muAP, muMAP, muP
@@ -115,3 +118,46 @@ def test_command_line_gives_the_paper_value(tmp_path):
     got = dict(line.split("\t") for line in out)
     assert float(got["muAP(levels='collection')"]) == pytest.approx(PAPER, abs=1e-12)
     assert float(got["muAP(levels='collection-all')"]) == pytest.approx(ALL_QUERIES, abs=1e-12)
+
+
+def slow_ap(judged: dict, docs: dict, t: float) -> float:
+    ranking = [d for d, _ in sorted(docs.items(), key=lambda x: (np.float32(x[1]), x[0]), reverse=True)]
+    relevant = sum(1 for label in judged.values() if label >= t)
+    hits, total = 0, 0.0
+    for i, d in enumerate(ranking, start=1):
+        if judged.get(d, -np.inf) >= t:
+            hits += 1
+            total += hits / i
+    return total / relevant if relevant else 0.0
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_real_valued_labels_against_a_slow_reference(data):
+    labels = st.floats(0, 3, allow_nan=False).map(lambda x: round(x, 1))
+    docs = st.sampled_from([f"d{i}" for i in range(8)])
+    qrels = {f"q{i}": data.draw(st.dictionaries(docs, labels, max_size=8)) for i in range(data.draw(st.integers(1, 5)))}
+    run = {q: data.draw(st.dictionaries(docs, st.floats(-3, 3, allow_nan=False), max_size=8)) for q in qrels}
+    thresholds = sorted({label for judged in qrels.values() for label in judged.values() if label > 0})
+    weights = np.diff([0.0, *thresholds])
+    maps, counts = [], []
+    for t in thresholds:
+        reaching = [q for q, judged in qrels.items() if any(label >= t for label in judged.values())]
+        maps.append(sum(slow_ap(qrels[q], run.get(q, {}), t) for q in reaching) / len(reaching))
+        counts.append(len(reaching))
+    expected = float(np.dot(weights, maps) / weights.sum()) if thresholds else 0.0
+    assert muAP(levels="collection").calc_aggregate(qrels, run) == pytest.approx(expected, abs=1e-9)
+    table = by_level(muAP, qrels, run)
+    assert table["threshold"].tolist() == thresholds and table["queries"].tolist() == counts
+    assert table["value"].tolist() == pytest.approx(maps, abs=1e-9)
+    uniform = muAP(levels="collection", weights="uniform")
+    assert uniform.calc_aggregate(qrels, run) == pytest.approx(float(np.mean(maps)) if maps else 0.0, abs=1e-9)
+
+
+def test_collection_reading_needs_no_queries_x_thresholds_table():
+    from ir_measures_graded.prepare import Judgments, Ranking
+
+    qrels, run = random_collection(7)
+    judgments = Judgments.from_qrels(qrels)
+    list(muAP(levels="collection").results(judgments, Ranking.from_run(run, judgments)))
+    assert not [key for key in judgments._cache if "collection" in key]  # only the query's own thresholds

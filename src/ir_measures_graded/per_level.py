@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.measures.thresholded import ThresholdedMeasure
+from ir_measures_graded.measures.thresholded import CollectionMean, ThresholdedMeasure
 from ir_measures_graded.prepare import Judgments, Ranking
 
 
@@ -43,21 +43,21 @@ def by_level(measure: str | ir_measures.Measure, qrels: Any, run: Any) -> pd.Dat
     ranking = Ranking.from_run(run, judgments)
     if measure.value("judged_only"):
         ranking = ranking.judged_only()
-    p = measure.per_threshold(judgments, ranking)
-    n = int(p.thr_ptr[1] - p.thr_ptr[0]) if judgments.n_queries else 0
-    values = p.values.reshape(judgments.n_queries, n)
-    if measure.levels() == "collection":
-        counted = p.relevant.reshape(judgments.n_queries, n) > 0
-    else:
-        counted = np.ones_like(values, dtype=bool)
-    queries = counted.sum(axis=0)
-    sums = np.where(counted, values, 0.0).sum(axis=0)
-    return pd.DataFrame({
-        "threshold": p.thr_values[:n],
-        "weight": p.weights[:n],
-        "value": np.divide(sums, queries, out=np.zeros(n), where=queries > 0),
-        "queries": queries.astype(np.int64),
-    })
+    if measure.levels() == "collection":  # the aggregate ir_measures computes, threshold by threshold
+        aggregate = CollectionMean()
+        for _, value in measure.results(judgments, ranking):
+            aggregate.add(value)
+        thresholds, weights = measure.collection_weights(judgments)
+        values, queries = aggregate.by_threshold()
+        if len(values) < len(thresholds):  # no query at all
+            values, queries = np.zeros(len(thresholds)), np.zeros(len(thresholds), dtype=np.int64)
+    else:  # every query at every threshold
+        p = measure.per_threshold(judgments, ranking)
+        n = int(p.thr_ptr[1] - p.thr_ptr[0]) if judgments.n_queries else 0
+        thresholds, weights = p.thr_values[:n], p.weights[:n]
+        values = p.values.reshape(judgments.n_queries, n).mean(axis=0) if judgments.n_queries else np.zeros(n)
+        queries = np.full(n, judgments.n_queries, dtype=np.int64)
+    return pd.DataFrame({"threshold": thresholds, "weight": weights, "value": values, "queries": queries})
 
 
 by_threshold = by_level

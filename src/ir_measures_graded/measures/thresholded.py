@@ -54,8 +54,10 @@ class ThresholdedMeasure(base.GradedMeasure):
     def floor(self) -> float:
         return self.value("floor")
 
-    def per_threshold(self, judgments: Judgments, ranking: Ranking) -> PerThreshold:
-        levels, floor = self.levels(), self.floor()
+    def per_threshold(self, judgments: Judgments, ranking: Ranking,
+                      levels: str | tuple[float, ...] | None = None) -> PerThreshold:
+        """M_q^t at every flat threshold of ``levels`` (default: the measure's own)."""
+        levels, floor = self.levels() if levels is None else levels, self.floor()
         thr_ptr, thr_values = derived.thresholds(judgments, levels, floor)
         relevant = derived.relevant_counts(judgments, levels, floor)
         weights = kernels.level_weights(thr_ptr, thr_values, floor, self.value("weights"))
@@ -63,41 +65,60 @@ class ThresholdedMeasure(base.GradedMeasure):
         values = self.values_at_thresholds(judgments, ranking, thr_ptr, reached, relevant)
         return PerThreshold(thr_ptr, thr_values, weights, relevant, values)
 
+    def collection_weights(self, judgments: Judgments) -> tuple[np.ndarray, np.ndarray]:
+        """``(thresholds, weights)``: the qrels' labels above the floor and their weights w_t."""
+        labels = derived.collection_labels(judgments, self.floor())
+        ptr = np.array([0, len(labels)])
+        return labels, kernels.level_weights(ptr, labels, self.floor(), self.value("weights"))
+
     def per_query(self, judgments: Judgments, ranking: Ranking) -> np.ndarray:
+        if self.levels() == "collection":
+            return np.fromiter((float(v) for _, v in self.results(judgments, ranking)), float, judgments.n_queries)
         p = self.per_threshold(judgments, ranking)
-        weights = p.weights * (p.relevant > 0) if self.levels() == "collection" else p.weights
-        return kernels.segment_weighted_mean(p.values, weights, p.thr_ptr)
+        return kernels.segment_weighted_mean(p.values, p.weights, p.thr_ptr)
 
     def results(self, judgments: Judgments, ranking: Ranking) -> Iterator[tuple[int, float]]:
         if self.levels() != "collection":
             yield from super().results(judgments, ranking)
             return
-        # Every judged query (those absent from the run with M^t = 0) carries its M^t and R^t > 0
-        # to the aggregator, which needs more than one float per query.
-        p = self.per_threshold(judgments, ranking)
-        reaches = p.relevant > 0
-        weights = p.weights * reaches
-        per_query = kernels.segment_weighted_mean(p.values, weights, p.thr_ptr)
-        n = int(p.thr_ptr[1] - p.thr_ptr[0]) if judgments.n_queries else 0
-        shared_weights = p.weights[:n]
+        # A collection threshold t between two of the query's labels selects the same relevant
+        # documents as the query's next label t' >= t: M_q^t = M_q^t'. So the query's own
+        # thresholds suffice (memory O(judgments), not queries x labels); each stands for the
+        # collection thresholds in (its predecessor, itself]. Every judged query (those absent
+        # from the run with M^t = 0) carries these to the aggregator, which needs more than a float.
+        p = self.per_threshold(judgments, ranking, "query")
+        labels, weights = self.collection_weights(judgments)
+        position = np.searchsorted(labels, p.thr_values)  # every query threshold is a collection label
+        cumulative = np.concatenate(([0.0], np.cumsum(weights)))
+        first = np.zeros(len(position), dtype=np.int64)
+        first[1:] = position[:-1] + 1
+        first[p.thr_ptr[:-1][np.diff(p.thr_ptr) > 0]] = 0
+        per_query = kernels.segment_weighted_mean(p.values, cumulative[position + 1] - cumulative[first], p.thr_ptr)
         for q in range(judgments.n_queries):
-            flat = slice(q * n, (q + 1) * n)
-            yield q, ThresholdValues(per_query[q], p.values[flat], reaches[flat], shared_weights)
+            flat = slice(p.thr_ptr[q], p.thr_ptr[q + 1])
+            yield q, ThresholdValues(per_query[q], p.values[flat], first[flat], position[flat], weights)
 
     def aggregator(self) -> Agg:
         return CollectionMean() if self.levels() == "collection" else super().aggregator()
 
 
 class ThresholdValues(float):
-    """A query's value (a float) that also carries its M^t, whether R^t > 0, and the weights w_t."""
+    """A query's value (a float) that also carries M_q^t over the collection's thresholds.
+
+    ``values[k]`` is M_q at the collection thresholds ``first[k] .. last[k]`` (indices into the
+    qrels' labels above the floor, whose weights are ``weights``); the query reaches no
+    threshold beyond ``last[-1]``.
+    """
 
     values: np.ndarray
-    reaches: np.ndarray
+    first: np.ndarray
+    last: np.ndarray
     weights: np.ndarray
 
-    def __new__(cls, value: float, values: np.ndarray, reaches: np.ndarray, weights: np.ndarray) -> ThresholdValues:
+    def __new__(cls, value: float, values: np.ndarray, first: np.ndarray, last: np.ndarray,
+                weights: np.ndarray) -> ThresholdValues:
         self = super().__new__(cls, value)
-        self.values, self.reaches, self.weights = values, reaches, weights
+        self.values, self.first, self.last, self.weights = values, first, last, weights
         return self
 
     def __reduce__(self) -> tuple:
@@ -123,11 +144,13 @@ class CollectionMean(Agg):
                 f"the values the graded provider yields, not a plain number ({value!r})"
             )
         if self.sums is None:
-            self.sums = np.zeros(len(value.values))
-            self.counts = np.zeros(len(value.values), dtype=np.int64)
+            self.sums = np.zeros(len(value.weights))
+            self.counts = np.zeros(len(value.weights), dtype=np.int64)
             self.weights = value.weights
-        self.sums += np.where(value.reaches, value.values, 0.0)
-        self.counts += value.reaches
+        if len(value.values):
+            reached = slice(0, int(value.last[-1]) + 1)
+            self.sums[reached] += np.repeat(value.values, value.last - value.first + 1)
+            self.counts[reached] += 1
 
     def by_threshold(self) -> tuple[np.ndarray, np.ndarray]:
         """``(M^t, number of queries behind it)``; M^t = 0 where no query reaches t."""
