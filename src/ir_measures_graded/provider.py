@@ -20,7 +20,7 @@ from ir_measures_graded.prepare import Judgments, Ranking
 
 class GradedProvider(providers.Provider):
     """
-    ir_measures_graded: µAP/µMAP, µP, NDCNG, mean NDCG, mean NDCNG and GAP for multi-graded relevance.
+    ir_measures_graded: the measures for multi-graded relevance registered in ``measures.MEASURES``.
 
     Vectorised numpy over sorted arrays; relevance labels may be real numbers. Ranking conventions
     follow ir_measures' default pytrec_eval provider (scores as float32, descending; ties by doc id

@@ -74,12 +74,6 @@ class GradedMeasure(measures.Measure):
 
     def check(self, values: dict[str, Any]) -> None:
         """Checks that involve several parameters (normal forms); raise GradedInputError."""
-        levels = values.get("levels")
-        if isinstance(levels, tuple) and levels[0] <= values["floor"]:
-            raise GradedInputError(
-                f"{self.NAME}: levels={self.params['levels']!r} must all lie above floor="
-                f"{self.params.get('floor', 0)!r} (labels <= floor are irrelevant)"
-            )
 
     def value(self, name: str) -> Any:
         """Parameter ``name`` in normal form (validating the measure first)."""

@@ -47,6 +47,14 @@ class ThresholdedMeasure(base.GradedMeasure):
         """M_q^t for every flat threshold; ``reached[i]`` = how many of its query's thresholds row i reaches."""
         raise NotImplementedError
 
+    def check(self, values: dict) -> None:
+        levels = values["levels"]
+        if isinstance(levels, tuple) and levels[0] <= values["floor"]:
+            raise GradedInputError(
+                f"{self.NAME}: levels={self.params['levels']!r} must all lie above floor="
+                f"{self.params.get('floor', 0)!r} (labels <= floor are irrelevant)"
+            )
+
     def levels(self) -> str | tuple[float, ...]:
         """The ``levels`` parameter in normal form: 'query', 'collection', 'collection-all' or thresholds."""
         return self.value("levels")
