@@ -11,9 +11,11 @@ from pathlib import Path
 import ir_measures
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ir_measures_graded
-from ir_measures_graded import GAP, derived, meanNDCG, meanNDCNG, muAP, muP, nDCNG
+from ir_measures_graded import GAP, GradedInputError, derived, meanNDCG, meanNDCNG, muAP, muP, nDCNG
 from ir_measures_graded.measures import MEASURES, GradedMeasure
 from ir_measures_graded.measures.params import Param
 from ir_measures_graded.prepare import Judgments, Ranking
@@ -126,3 +128,37 @@ def test_adding_a_measure_needs_no_edit_outside_its_module():
         names = {n.id for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(n, ast.Name)}
         assert "GAP" not in names and "_GAP" not in names, path
     assert "GAP" in inspect.getsource(ir_measures_graded.measures.gap)
+
+
+number = st.one_of(st.integers(-10**6, 10**6), st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False))
+PARAM_VALUES = {
+    "cutoff": st.one_of(st.integers(-3, 10**25), st.floats(0, 10)),
+    "judged_only": st.one_of(st.booleans(), st.integers(0, 1)),
+    "floor": st.one_of(number, number.map(str), st.text(max_size=3)),
+    "levels": st.one_of(st.sampled_from(["query", "collection", "collection-all", "x", ""]),
+                        st.lists(number, max_size=4).map(tuple), st.lists(number, max_size=4).map(
+                            lambda v: ",".join(map(str, v)))),
+    "weights": st.sampled_from(["distance", "uniform", "log"]),
+    "gains": st.one_of(st.none(), st.dictionaries(number, number, max_size=4)),
+    "dcg": st.sampled_from(["exp-log2", "log2", "exp"]),
+    "norm": st.one_of(st.sampled_from(["query", "collection", "max"]), number),
+    "probs": st.one_of(st.just("uniform"), st.dictionaries(number, number, max_size=4)),
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(MEASURES)), st.data())
+def test_any_valid_parameters_round_trip_and_invalid_ones_say_why(name, data):
+    measure = MEASURES[name]
+    chosen = data.draw(st.lists(st.sampled_from(sorted(measure.SUPPORTED_PARAMS)), unique=True, max_size=4))
+    params = {p: data.draw(PARAM_VALUES[p]) for p in chosen}
+    candidate = measure(**params)
+    try:
+        candidate.validate_params()
+    except GradedInputError as e:
+        assert str(e).startswith(f"{name}: ") and "\n" not in str(e)
+        return
+    parsed = ir_measures.parse_measure(str(candidate))
+    assert parsed == candidate and str(parsed) == str(candidate)
+    parsed.validate_params()
+    assert all(parsed[p] == candidate[p] for p in measure.SUPPORTED_PARAMS)
