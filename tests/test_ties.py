@@ -77,3 +77,39 @@ def test_two_queries_at_once():
     got = expected_ap(query, np.array([1, 2, 3, 1, 2]), relevant, ptr, np.array([2.0, 1.0]))
     # query 0: orders (R,N,R) -> (1 + 2/3)/2 and (N,R,R) -> (1/2 + 2/3)/2; query 1: (N,R) 1/2, (R,N) 1
     assert got.tolist() == pytest.approx([((1 + 2 / 3) / 2 + (1 / 2 + 2 / 3) / 2) / 2, 0.75])
+
+
+def precision(relevant, cutoff):
+    return sum(relevant[:cutoff]) / cutoff
+
+
+multi_level_lists = st.lists(st.tuples(st.integers(0, 2), st.integers(0, 3)), min_size=1, max_size=6).map(
+    lambda rows: sorted(rows, key=lambda r: -r[0])
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(multi_level_lists, min_size=1, max_size=3), st.one_of(st.none(), st.integers(1, 7)))
+def test_expected_thresholded_ap_and_precision_over_all_tie_orders(queries, cutoff):
+    from ir_measures_graded.kernels.ties import expected_thresholded_ap, expected_thresholded_precision
+
+    # thresholds of each query: 1..3 (flat, query after query); a row's level = its label
+    thr_ptr = np.arange(len(queries) + 1, dtype=np.int64) * 3
+    query = np.concatenate([np.full(len(rows), q) for q, rows in enumerate(queries)])
+    keys = np.concatenate([[k for k, _ in rows] for rows in queries])
+    level = np.concatenate([[lab for _, lab in rows] for rows in queries]).astype(np.int64)
+    rank = np.concatenate([np.arange(1, len(rows) + 1) for rows in queries])
+    n_relevant = np.array([sum(lab >= t for _, lab in rows) + 1 for rows in queries for t in (1, 2, 3)], float)
+    ptr = tie_group_ptr(query, keys)
+    got_ap = expected_thresholded_ap(query, rank, level, thr_ptr, n_relevant, ptr, cutoff)
+    k = cutoff or 3
+    got_p = expected_thresholded_precision(query, rank, level, thr_ptr, ptr, k)
+    for q, rows in enumerate(queries):
+        for t in (1, 2, 3):
+            flat = 3 * q + t - 1
+            relevant = [lab >= t for _, lab in rows]
+            tie_orders = list(orders([key for key, _ in rows]))
+            brute_ap = np.mean([ap([relevant[i] for i in o], n_relevant[flat], cutoff) for o in tie_orders])
+            brute_p = np.mean([precision([relevant[i] for i in o], k) for o in tie_orders])
+            assert got_ap[flat] == pytest.approx(brute_ap, abs=1e-12)
+            assert got_p[flat] == pytest.approx(brute_p, abs=1e-12)
