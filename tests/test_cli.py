@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -100,31 +101,43 @@ def test_csv_and_jsonl_and_trec(api):
     assert {r["run"] for r in several} == {STRONG, WEAK} and all("query_id" in r for r in several)
 
     trec = cli(QRELS, STRONG, "muMAP", "-q", "-o", "trec").stdout.splitlines()
-    assert trec[0].split("\t") == ["runid".ljust(22), "all", STRONG]
+    assert trec[0].split("\t") == ["runid".ljust(22), "all", "strong"]  # the run's own tag (column 6)
     name, qid, value = trec[1].split("\t")
     assert name.strip() == "muAP" and qid == "S01" and len(value.split(".")[1]) == 4
     assert trec[-1].split("\t")[1] == "all"
 
 
-def test_thresholds_table(api):
+def test_thresholds_add_the_per_level_breakdown_to_the_normal_output(api):
     qrels, runs = api
-    out = cli(QRELS, STRONG, "muMAP", "--thresholds", "-p", "-1").stdout.splitlines()
-    assert out[0].split("\t") == ["run", "measure", "level", "weight", "value"]
-    rows = [line.split("\t") for line in out[1:]]
+    normal = cli(QRELS, STRONG, "muMAP", "AP", "nDCG@10", "-p", "-1").stdout
+    out = cli(QRELS, STRONG, "muMAP", "AP", "nDCG@10", "--thresholds", "-p", "-1").stdout
+    assert out.startswith(normal + "\n")  # every measure asked for, as without --thresholds, then a blank line
+    table = pd.read_csv(pd.io.common.StringIO(out[len(normal) + 1:]), sep="\t")
     levels = by_level(muMAP, qrels, runs["strong"])
-    assert [r[1] for r in rows[:4]] == ["MAP(rel>=1)", "MAP(rel>=2)", "MAP(rel>=3)", "MAP(rel>=4)"]
-    assert [float(r[4]) for r in rows[:4]] == levels["value"].tolist()
-    assert [float(r[3]) for r in rows[:4]] == [1.0, 1.0, 1.0, 1.0]
-    for level in (1, 2, 3, 4):  # MAP^t is ir_measures' AP(rel=t)
-        assert float(rows[level - 1][4]) == pytest.approx(AP(rel=level).calc_aggregate(qrels, runs["strong"]), abs=1e-12)
-    assert rows[4][1] == "muAP(levels='collection')" and rows[5][1] == "muAP"
-    weighted = (levels["value"] * levels["weight"]).sum() / levels["weight"].sum()
-    assert float(rows[4][4]) == pytest.approx(weighted, abs=1e-12)
-    assert float(rows[5][4]) == muMAP.calc_aggregate(qrels, runs["strong"])
+    assert list(table.columns[:4]) == ["run", "of", "measure", "level"] and table.columns[-1] == "value"
+    assert set(levels.columns) <= set(table.columns)  # whatever by_level reports, the breakdown shows
+    assert table["measure"].tolist() == ["MAP(rel>=1)", "MAP(rel>=2)", "MAP(rel>=3)", "MAP(rel>=4)"]
+    assert (table["run"] == STRONG).all() and (table["of"] == "muAP").all()
+    assert table["value"].tolist() == levels["value"].tolist()
+    assert table["weight"].tolist() == levels["weight"].tolist()
+    for column in levels.columns:
+        assert table[column].tolist() == pytest.approx(levels[column].tolist()), column
+
+    with_q = cli(QRELS, STRONG, "muMAP", "-q", "--thresholds").stdout  # -q and trec are allowed too
+    assert with_q.startswith(cli(QRELS, STRONG, "muMAP", "-q").stdout + "\n")
+    trec = cli(QRELS, STRONG, "muMAP", "--thresholds", "-o", "trec").stdout.splitlines()
+    assert [line.split("\t")[0].strip() for line in trec] == ["runid", "muAP", "MAP(rel>=1)", "MAP(rel>=2)",
+                                                              "MAP(rel>=3)", "MAP(rel>=4)"]
+
     mu_p = cli(QRELS, STRONG, WEAK, "muP@5", "--thresholds", "-o", "jsonl").stdout.splitlines()
-    assert json.loads(mu_p[0]) == {"run": STRONG, "measure": "P@5(rel>=1)", "level": 1.0, "weight": 1.0,
-                                   "value": pytest.approx(P(rel=1).__matmul__(5).calc_aggregate(qrels, runs["strong"]))}
-    assert len(mu_p) == 2 * 6
+    records = [json.loads(line) for line in mu_p]
+    assert [r["measure"] for r in records[:2]] == ["muP@5", "muP@5"] and "level" not in records[0]
+    first = records[2]
+    assert {k: first[k] for k in ("run", "of", "measure", "level", "weight")} == \
+        {"run": STRONG, "of": "muP@5", "measure": "P@5(rel>=1)", "level": 1.0, "weight": 1.0}
+    assert first["value"] == pytest.approx((P(rel=1) @ 5).calc_aggregate(qrels, runs["strong"]))
+    assert len(records) == 2 + 2 * 4
+    assert "add one of them" in fail(QRELS, STRONG, "AP", "--thresholds")
 
 
 def test_real_valued_labels_and_gzip(tmp_path):
@@ -231,3 +244,61 @@ def test_python_api_values_used_by_the_cli_are_graded_provider_values(api):
     graded = ir_measures.providers.registry["graded"]
     assert graded.calc_aggregate([muAP, muP @ 5], qrels, runs["weak"]) == \
         ir_measures.calc_aggregate([muAP, muP @ 5], qrels, runs["weak"])
+
+
+# --- order: the user's, whatever the hash seed; -q lines as ir_measures prints them ----------------
+
+ORDER_PROBE = """
+import ir_measures, pandas as pd
+from ir_measures import AP, P, nDCG
+from ir_measures_graded import meanNDCG, muMAP, muP, nDCNG
+from ir_measures_graded.sample import graded_sample
+qrels, runs = graded_sample()
+measures = [nDCNG@10, AP, muMAP, P@5, meanNDCG, nDCG@10, muP@5]
+print([str(m) for m in ir_measures.calc_aggregate(measures, qrels, runs['strong'])])
+print([str(m) for m in ir_measures.evaluator(measures, qrels).calc_aggregate(runs['weak'])])
+ours = pd.DataFrame(ir_measures.iter_calc([nDCNG@10, muMAP, meanNDCG, muP@5], qrels, runs['strong']))
+print(ours.pivot(index='query_id', columns='measure', values='value').columns.map(str).tolist())
+"""
+
+
+def test_measure_order_is_the_users_whatever_the_hash_seed():
+    outputs = set()
+    for seed in ("0", "1", "2", "3", "4", "5"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        api = subprocess.run([sys.executable, "-c", ORDER_PROBE], capture_output=True, text=True, env=env,
+                             check=True).stdout
+        table = subprocess.run([SCRIPT, QRELS, STRONG, WEAK, "nDCNG@10 meanNDCG muMAP muP@5 AP"], env=env,
+                               capture_output=True, text=True, check=True).stdout
+        by_query = subprocess.run([SCRIPT, QRELS, STRONG, "nDCNG@10 meanNDCG muMAP", "-q"], env=env,
+                                  capture_output=True, text=True, check=True).stdout
+        outputs.add((api, table, by_query))
+    assert len(outputs) == 1
+    ((api, table, by_query),) = outputs
+    given = ["nDCNG@10", "AP", "muAP", "P@5", "meanNDCG", "nDCG@10", "muP@5"]
+    assert api.splitlines() == [str(given), str(given), str(["nDCNG@10", "muAP", "meanNDCG", "muP@5"])]
+    assert table.splitlines()[0].split("\t") == ["run", "nDCNG@10", "meanNDCG", "muAP", "muP@5", "AP"]
+    assert [line.split("\t")[1] for line in by_query.splitlines()[:3]] == ["nDCNG@10"] * 3
+
+
+def ir_measures_command(*args: str, seed: str, plugin: bool) -> str:
+    """``python -m ir_measures ...``; with ``plugin``, after ``import ir_measures_graded`` (it loads none itself)."""
+    code = "import runpy, sys; sys.argv[0] = 'ir_measures'; "
+    code += "import ir_measures_graded; " if plugin else ""
+    code += "runpy.run_module('ir_measures', run_name='__main__')"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+
+
+@pytest.mark.parametrize("seed", ["1", "4"])  # pytrec_eval's own order differs between these two
+def test_by_query_lines_are_the_ir_measures_commands_in_its_order(seed):
+    standard = [QRELS, STRONG, "AP nDCG@10 P@5 AP(rel=2) RR"]
+    for extra in ([], ["-n"], ["-o", "jsonl"]):
+        ours = subprocess.run([SCRIPT, *standard, "-q", *extra], capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        assert ours == ir_measures_command(*standard, "-q", *extra, seed=seed, plugin=False)
+    mixed = [QRELS, STRONG, "muMAP AP nDCNG@10 P@5"]
+    ours = subprocess.run([SCRIPT, *mixed, "-q"], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+    assert ours == ir_measures_command(*mixed, "-q", seed=seed, plugin=True)
+    assert [line.split("\t")[1] for line in ours.splitlines()[-4:]] == ["muAP", "AP", "nDCNG@10", "P@5"]

@@ -84,7 +84,7 @@ def test_wrong_container_types():
     (muAP(levels="some"), r"muAP: invalid levels='some'; expected relevance thresholds"),
     (muAP(levels=()), r"muAP: invalid levels=\(\)"),
     (muAP(levels=(0, 1)), r"muAP: levels=\(0, 1\) must all lie above floor=0"),
-    (muAP(weights="log"), r"muAP: invalid weights='log'; expected weight of each threshold"),
+    (muAP(weights="log"), r"muAP: invalid weights='log'; expected one of 'distance', 'uniform' \(weight of each threshold"),
     (muAP @ 0, r"muAP: cutoff must be a positive integer, got 0"),
     (muAP(cutoff=2.5), r"muAP: invalid cutoff=2.5; expected ranking cutoff threshold"),
     (muAP(judged_only=1), r"muAP: invalid judged_only=1"),

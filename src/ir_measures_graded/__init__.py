@@ -12,6 +12,7 @@ provider to ``ir_measures.DefaultPipeline``::
 Scheel, Lommatzsch & Albayrak. Performance Measures for Multi-Graded Relevance. 2011.
 """
 
+from ir_measures_graded import ordering
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.measures import NDCNG, meanNDCG, meanNDCNG, muAP, muMAP, muP, nDCNG, μAP, μMAP, μP
 from ir_measures_graded.per_level import by_level
@@ -20,6 +21,7 @@ from ir_measures_graded.provider import GradedEvaluator, GradedProvider, install
 __version__ = "0.1.0"
 
 graded = install()
+ordering.install()  # results in the order the measures were given, whatever the hash seed
 
 try:  # register the OHSUMED collections with ir_datasets, when it is installed (extra "datasets")
     import ir_datasets  # noqa: F401

@@ -61,6 +61,15 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def _accepted(info: measures.ParamInfo) -> str:
+    """The values a parameter accepts, for error messages (its description says what it means)."""
+    if info.dtype is bool:
+        return f"True or False ({info.desc})"
+    if info.choices is not _NOT_PROVIDED:
+        return f"one of {', '.join(repr(c) for c in info.choices)} ({info.desc})"
+    return info.desc
+
+
 class GradedMeasure(measures.Measure):
     """Base class of the measures served by the ``graded`` provider."""
 
@@ -87,7 +96,7 @@ class GradedMeasure(measures.Measure):
                 continue
             wrong_bool = isinstance(value, bool) and info.dtype is not bool
             if wrong_bool or not info.validate(value):
-                raise GradedInputError(f"{self.NAME}: invalid {name}={value!r}; expected {info.desc}")
+                raise GradedInputError(f"{self.NAME}: invalid {name}={value!r}; expected {_accepted(info)}")
         self._check_values()
         self.validated = True
 
