@@ -302,3 +302,108 @@ def test_by_query_lines_are_the_ir_measures_commands_in_its_order(seed):
                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout
     assert ours == ir_measures_command(*mixed, "-q", seed=seed, plugin=True)
     assert [line.split("\t")[1] for line in ours.splitlines()[-4:]] == ["muAP", "AP", "nDCNG@10", "P@5"]
+
+
+# --- drop-in details, run in-process (main() is what the console script calls) -------------------
+
+def run_main(capsys, *args: str, rc: int = 0) -> tuple[str, str]:
+    from ir_measures_graded.cli import main
+
+    assert main(list(args)) == rc
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return out, err
+
+
+def error_of(capsys, *args: str) -> str:
+    out, err = run_main(capsys, *args, rc=2)
+    assert out == "" and len(err.splitlines()) == 1 and err.startswith("ir-measures-graded: error: ")
+    return err.strip()[len("ir-measures-graded: error: "):]
+
+
+def test_trec_output_uses_the_runs_own_tag_and_paths_only_when_tags_collide(capsys, tmp_path):
+    copy = tmp_path / "copy.run"
+    copy.write_text(Path(STRONG).read_text())
+    out, _ = run_main(capsys, QRELS, STRONG, WEAK, "muMAP", "-o", "trec")
+    assert [line.split("\t")[2] for line in out.splitlines() if line.startswith("runid")] == ["strong", "weak"]
+    out, _ = run_main(capsys, QRELS, STRONG, str(copy), WEAK, "muMAP", "-o", "trec")
+    assert [line.split("\t")[2] for line in out.splitlines() if line.startswith("runid")] == \
+        [STRONG, str(copy), "weak"]
+
+
+def test_places_apply_to_jsonl(capsys, api):
+    qrels, runs = api
+    value = muMAP.calc_aggregate(qrels, runs["strong"])
+    out, _ = run_main(capsys, QRELS, STRONG, "muMAP", "-o", "jsonl", "-p", "2")
+    assert json.loads(out) == {"measure": "muAP", "value": round(value, 2)}
+    out, _ = run_main(capsys, QRELS, STRONG, "muMAP", "-o", "jsonl")  # as ir_measures: all digits by default
+    assert json.loads(out) == {"measure": "muAP", "value": value}
+
+
+def test_parameter_errors_say_what_is_accepted(capsys):
+    assert "write floor='-1', quoted" in error_of(capsys, QRELS, STRONG, "muAP(floor=-1)")
+    assert error_of(capsys, QRELS, STRONG, "muAP(judged_only=2)").startswith(
+        "muAP: invalid judged_only=2; expected True or False")
+    out, _ = run_main(capsys, QRELS, STRONG, "muAP(floor='-1')")
+    assert out.startswith("muAP(floor='-1')\t")
+
+
+def test_version_and_help_list_our_measures(capsys):
+    import ir_measures_graded
+
+    with pytest.raises(SystemExit):
+        run_main(capsys, "--version")
+    out, _ = capsys.readouterr()
+    assert out.strip() == f"ir-measures-graded {ir_measures_graded.__version__} (ir_measures {ir_measures.__version__})"
+    with pytest.raises(SystemExit):
+        run_main(capsys, "--help")
+    out, _ = capsys.readouterr()
+    listed = out.split("measures of this package", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
+    assert [line.split()[0] for line in listed] == ["meanNDCG", "meanNDCNG", "muAP", "muP@k", "nDCNG"]
+    assert "muAP (muMAP, μAP, μMAP)" in out and all(len(line.split()) > 3 for line in listed)
+
+
+def test_empty_qrels_print_nan_as_ir_measures_and_an_empty_run_warns(capsys, tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    out, err = run_main(capsys, str(empty), STRONG, "muMAP", "AP")
+    assert out == "muAP\tnan\nAP\tnan\n"  # what `python -m ir_measures` prints for AP
+    assert out.splitlines()[1] == ir_measures_command(str(empty), STRONG, "AP", seed="0", plugin=False).strip()
+    assert err == f"ir-measures-graded: warning: the qrels {empty} hold no judgments: every measure is " \
+        "undefined (nan), as in ir_measures\n"
+    out, err = run_main(capsys, QRELS, str(empty), "muMAP", "-o", "jsonl")
+    assert json.loads(out) == {"measure": "muAP", "value": 0.0}
+    assert err == f"ir-measures-graded: warning: run {empty} is empty: every query of the qrels scores 0\n"
+    out, _ = run_main(capsys, str(empty), STRONG, "muMAP", "-o", "jsonl")
+    assert json.loads(out) == {"measure": "muAP", "value": None}  # JSON has no NaN
+
+
+def test_argument_mistakes_get_their_own_message(capsys, tmp_path):
+    assert error_of(capsys, QRELS, STRONG, "nope.txt", "muMAP") == "run file not found: nope.txt"
+    assert error_of(capsys, QRELS, "muMAP", STRONG) == \
+        "'muMAP' is a measure, but no run file comes before it; the arguments are QRELS RUN [RUN ...] " \
+        "MEASURE [MEASURE ...]"
+    assert error_of(capsys, QRELS, STRONG, "muMAP", WEAK).startswith(f"run file {WEAK} comes after the measures")
+    assert error_of(capsys, QRELS, STRONG).startswith("no measure given after the run file(s)")
+    assert error_of(capsys, "demo", "foo").startswith("'demo' takes no arguments (got foo)")
+    assert error_of(capsys, QRELS, str(tmp_path), "muMAP") == f"run {tmp_path} is a directory, not a file"
+    assert error_of(capsys, str(tmp_path), STRONG, "muMAP") == f"qrels {tmp_path} is a directory, not a file"
+    assert error_of(capsys, QRELS, "-", "-", "muMAP") == "standard input ('-') can be only one of the runs"
+
+
+def test_standard_input_and_other_non_file_paths_are_runs(tmp_path):
+    from ir_measures_graded.cli import split_inputs
+
+    read, write = os.pipe()  # what a shell's <(...) passes: /dev/fd/N, a pipe, not a regular file
+    try:
+        for path in ("-", "/dev/stdin", f"/dev/fd/{read}"):
+            runs, measures = split_inputs([STRONG, path, "muMAP"])
+            assert runs == [STRONG, path] and [str(m) for m in measures] == ["muAP"]
+    finally:
+        os.close(read)
+        os.close(write)
+    expected = cli(QRELS, STRONG, "muMAP", "AP").stdout
+    for arg in ("-", "/dev/stdin"):
+        with open(STRONG) as stdin:
+            result = subprocess.run([SCRIPT, QRELS, arg, "muMAP", "AP"], stdin=stdin, capture_output=True, text=True)
+        assert (result.returncode, result.stdout, result.stderr) == (0, expected, "")
