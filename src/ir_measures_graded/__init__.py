@@ -12,7 +12,7 @@ provider to ``ir_measures.DefaultPipeline``::
 Scheel, Lommatzsch & Albayrak. Performance Measures for Multi-Graded Relevance. 2011.
 """
 
-from ir_measures_graded import ordering
+from ir_measures_graded import ordering, trec_names
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.measures import NDCNG, meanNDCG, meanNDCNG, muAP, muMAP, muP, nDCNG, μAP, μMAP, μP
 from ir_measures_graded.per_level import by_level
@@ -22,6 +22,7 @@ __version__ = "0.1.0"
 
 graded = install()
 ordering.install()  # results in the order the measures were given, whatever the hash seed
+trec_names.install()  # our names as PyTerrier's metric strings: eval_metrics=['muMAP', 'map']
 
 try:  # register the OHSUMED collections with ir_datasets, when it is installed (extra "datasets")
     import ir_datasets  # noqa: F401
