@@ -264,21 +264,18 @@ print(ours.pivot(index='query_id', columns='measure', values='value').columns.ma
 
 def test_measure_order_is_the_users_whatever_the_hash_seed():
     outputs = set()
-    for seed in ("0", "1", "2", "3", "4", "5"):
+    for seed in ("0", "1"):  # ir_measures alone gives a different order for each of these
         env = {**os.environ, "PYTHONHASHSEED": seed}
         api = subprocess.run([sys.executable, "-c", ORDER_PROBE], capture_output=True, text=True, env=env,
                              check=True).stdout
-        table = subprocess.run([SCRIPT, QRELS, STRONG, WEAK, "nDCNG@10 meanNDCG muMAP muP@5 AP"], env=env,
-                               capture_output=True, text=True, check=True).stdout
-        by_query = subprocess.run([SCRIPT, QRELS, STRONG, "nDCNG@10 meanNDCG muMAP", "-q"], env=env,
-                                  capture_output=True, text=True, check=True).stdout
-        outputs.add((api, table, by_query))
+        by_query = subprocess.run([SCRIPT, QRELS, STRONG, WEAK, "nDCNG@10 meanNDCG muMAP muP@5", "-q", "-o", "csv"],
+                                  env=env, capture_output=True, text=True, check=True).stdout
+        outputs.add((api, by_query))
     assert len(outputs) == 1
-    ((api, table, by_query),) = outputs
+    ((api, by_query),) = outputs
     given = ["nDCNG@10", "AP", "muAP", "P@5", "meanNDCG", "nDCG@10", "muP@5"]
     assert api.splitlines() == [str(given), str(given), str(["nDCNG@10", "muAP", "meanNDCG", "muP@5"])]
-    assert table.splitlines()[0].split("\t") == ["run", "nDCNG@10", "meanNDCG", "muAP", "muP@5", "AP"]
-    assert [line.split("\t")[1] for line in by_query.splitlines()[:3]] == ["nDCNG@10"] * 3
+    assert by_query.splitlines()[0].split(",") == ["run", "query_id", "nDCNG@10", "meanNDCG", "muAP", "muP@5"]
 
 
 def ir_measures_command(*args: str, seed: str, plugin: bool) -> str:
@@ -293,7 +290,7 @@ def ir_measures_command(*args: str, seed: str, plugin: bool) -> str:
 @pytest.mark.parametrize("seed", ["1", "4"])  # pytrec_eval's own order differs between these two
 def test_by_query_lines_are_the_ir_measures_commands_in_its_order(seed):
     standard = [QRELS, STRONG, "AP nDCG@10 P@5 AP(rel=2) RR"]
-    for extra in ([], ["-n"], ["-o", "jsonl"]):
+    for extra in ([], ["-o", "jsonl"]):
         ours = subprocess.run([SCRIPT, *standard, "-q", *extra], capture_output=True, text=True, check=True,
                               env={**os.environ, "PYTHONHASHSEED": seed}).stdout
         assert ours == ir_measures_command(*standard, "-q", *extra, seed=seed, plugin=False)
