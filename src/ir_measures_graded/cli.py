@@ -291,11 +291,11 @@ def check_overlap(qrels: pd.DataFrame, runs: dict[str, pd.DataFrame], qrels_name
     if not len(qrels):
         warn(f"the qrels {qrels_name} hold no judgments: every measure is undefined (nan), as in ir_measures")
         return
-    qrels_queries = set(qrels["query_id"])
+    qrels_queries = set(pd.unique(qrels["query_id"]))
     for path, frame in runs.items():
         if not len(frame):
             warn(f"run {path} is empty: every query of the qrels scores 0")
-        elif qrels_queries.isdisjoint(frame["query_id"]):
+        elif qrels_queries.isdisjoint(pd.unique(frame["query_id"])):
             warn(f"run {path} shares no query with the qrels {qrels_name}; every query scores 0")
 
 
