@@ -114,8 +114,8 @@ def test_thresholds_add_the_per_level_breakdown_to_the_normal_output(api):
     assert out.startswith(normal + "\n")  # every measure asked for, as without --thresholds, then a blank line
     table = pd.read_csv(pd.io.common.StringIO(out[len(normal) + 1:]), sep="\t")
     levels = by_level(muMAP, qrels, runs["strong"])
-    assert list(table.columns[:4]) == ["run", "of", "measure", "level"] and table.columns[-1] == "value"
-    assert set(levels.columns) <= set(table.columns)  # whatever by_level reports, the breakdown shows
+    shown = [c for c in levels.columns if c != "value"]  # the threshold, its weight and what by_level adds
+    assert list(table.columns) == ["run", "of", "measure", *shown, "value"]
     assert table["measure"].tolist() == ["MAP(rel>=1)", "MAP(rel>=2)", "MAP(rel>=3)", "MAP(rel>=4)"]
     assert (table["run"] == STRONG).all() and (table["of"] == "muAP").all()
     assert table["value"].tolist() == levels["value"].tolist()
@@ -131,10 +131,11 @@ def test_thresholds_add_the_per_level_breakdown_to_the_normal_output(api):
 
     mu_p = cli(QRELS, STRONG, WEAK, "muP@5", "--thresholds", "-o", "jsonl").stdout.splitlines()
     records = [json.loads(line) for line in mu_p]
-    assert [r["measure"] for r in records[:2]] == ["muP@5", "muP@5"] and "level" not in records[0]
+    assert [r["measure"] for r in records[:2]] == ["muP@5", "muP@5"] and "weight" not in records[0]
     first = records[2]
-    assert {k: first[k] for k in ("run", "of", "measure", "level", "weight")} == \
-        {"run": STRONG, "of": "muP@5", "measure": "P@5(rel>=1)", "level": 1.0, "weight": 1.0}
+    threshold = by_level(muP @ 5, qrels, runs["strong"]).columns[0]
+    assert {k: first[k] for k in ("run", "of", "measure", threshold, "weight")} == \
+        {"run": STRONG, "of": "muP@5", "measure": "P@5(rel>=1)", threshold: 1.0, "weight": 1.0}
     assert first["value"] == pytest.approx((P(rel=1) @ 5).calc_aggregate(qrels, runs["strong"]))
     assert len(records) == 2 + 2 * 4
     assert "add one of them" in fail(QRELS, STRONG, "AP", "--thresholds")

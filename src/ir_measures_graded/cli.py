@@ -335,9 +335,9 @@ def breakdown_table(qrels: pd.DataFrame, runs: dict[str, pd.DataFrame], measures
         for measure in broken_down(measures):
             levels = by_level(measure, qrels, frame)
             label = "MAP" if measure.NAME == "muAP" else f"P@{measure['cutoff']}"
-            rest = [c for c in levels.columns if c != "value"]  # level, weight and whatever by_level adds
+            rest = [c for c in levels.columns if c != "value"]  # threshold, weight and whatever by_level adds
             part = pd.DataFrame({"run": path, "of": str(measure),
-                                 "measure": [f"{label}(rel>={t:g})" for t in levels["level"]]})
+                                 "measure": [f"{label}(rel>={t:g})" for t in levels[rest[0]]]})
             frames.append(pd.concat([part, levels[rest].reset_index(drop=True),
                                      levels[["value"]].reset_index(drop=True)], axis=1))
     return pd.concat(frames, ignore_index=True)
@@ -405,10 +405,10 @@ def write_table(results: list[RunResult], measures: list[ir_measures.Measure], a
         if args.by_query:
             by_query: dict[str, dict[str, float]] = {}
             for metric in result.per_query:
-                by_query.setdefault(metric.query_id, {})[str(metric.measure)] = metric.value
+                by_query.setdefault(metric.query_id, {})[str(metric.measure)] = float(metric.value)
             rows += [{"run": result.name, "query_id": qid, **values} for qid, values in by_query.items()]
         if not args.no_summary:
-            summary = {str(m): v for m, v in result.summary.items()}
+            summary = {str(m): float(v) for m, v in result.summary.items()}
             rows.append({"run": result.name, **({"query_id": SUMMARY_QID} if args.by_query else {}), **summary})
     columns = ["run", *(["query_id"] if args.by_query else []), *names]
     table = pd.DataFrame(rows, columns=columns)
