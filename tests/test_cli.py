@@ -324,7 +324,9 @@ def test_trec_output_uses_the_runs_own_tag_and_paths_only_when_tags_collide(caps
     copy.write_text(Path(STRONG).read_text())
     out, _ = run_main(capsys, QRELS, STRONG, WEAK, "muMAP", "-o", "trec")
     assert [line.split("\t")[2] for line in out.splitlines() if line.startswith("runid")] == ["strong", "weak"]
-    out, _ = run_main(capsys, QRELS, STRONG, str(copy), WEAK, "muMAP", "-o", "trec")
+    zipped = tmp_path / "weak.run.gz"
+    zipped.write_bytes(gzip.compress(Path(WEAK).read_bytes()))
+    out, _ = run_main(capsys, QRELS, STRONG, str(copy), str(zipped), "muMAP", "-o", "trec")
     assert [line.split("\t")[2] for line in out.splitlines() if line.startswith("runid")] == \
         [STRONG, str(copy), "weak"]
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import gzip
 import json
 import math
 import os
@@ -272,7 +273,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     qrels = load_qrels(args.qrels)
     check_label_types(qrels, measures, args.provider)
     runs = {path: read_run(run_source(path)) for path in run_paths}
-    check_overlap(qrels, runs, args.qrels)
+    check_overlap(qrels, runs, args)
     calc_obj = ir_measures.providers.registry[args.provider] if args.provider else ir_measures.DefaultPipeline
     unsupported = [str(m) for m in measures if not calc_obj.supports(m)]
     if unsupported:
@@ -287,16 +288,22 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def check_overlap(qrels: pd.DataFrame, runs: dict[str, pd.DataFrame], qrels_name: str) -> None:
+def check_overlap(qrels: pd.DataFrame, runs: dict[str, pd.DataFrame], args: argparse.Namespace) -> None:
     if not len(qrels):
-        warn(f"the qrels {qrels_name} hold no judgments: every measure is undefined (nan), as in ir_measures")
+        warn(f"the qrels {args.qrels} hold no judgments: every measure is undefined (nan), as in ir_measures")
         return
     qrels_queries = set(pd.unique(qrels["query_id"]))
     for path, frame in runs.items():
-        if not len(frame):
-            warn(f"run {path} is empty: every query of the qrels scores 0")
-        elif qrels_queries.isdisjoint(pd.unique(frame["query_id"])):
-            warn(f"run {path} shares no query with the qrels {qrels_name}; every query scores 0")
+        matched = 0 if not len(frame) else len(qrels_queries.intersection(pd.unique(frame["query_id"])))
+        check_shared_queries(path, args, len(frame), matched)
+
+
+def check_shared_queries(path: str, args: argparse.Namespace, rows: int, matched: int) -> None:
+    """Warn about a run of ``rows`` lines of which ``matched`` queries are in the (non-empty) qrels."""
+    if not rows:
+        warn(f"run {path} is empty: every query of the qrels scores 0")
+    elif not matched:
+        warn(f"run {path} shares no query with the qrels {args.qrels}; every query scores 0")
 
 
 def evaluate(evaluator: ir_measures.providers.Evaluator, measures: list[ir_measures.Measure], name: str,
@@ -306,16 +313,26 @@ def evaluate(evaluator: ir_measures.providers.Evaluator, measures: list[ir_measu
     for metric in evaluator.iter_calc(frame):
         aggregators[metric.measure].add(metric.value)
         per_query.append(metric)
-    return RunResult(name, run_tag(frame, name), per_query, {m: aggregators[m].result() for m in measures})
+    return RunResult(name, run_tag(name, frame), per_query, {m: aggregators[m].result() for m in measures})
 
 
-def run_tag(frame: pd.DataFrame, name: str) -> str:
-    """The run's own tag (column 6 of its first line), else its name."""
-    if "name" in frame.columns and len(frame):
+def run_tag(path: str, frame: object = None) -> str:
+    """The run's own tag: column 6 of its first line (from the file, else the frame), else its path."""
+    tag = None
+    if path != STDIN and os.path.isfile(path):
+        with open(path, "rb") as raw:
+            gzipped = raw.read(2) == b"\x1f\x8b"
+        opener = gzip.open if gzipped else open
+        try:
+            with opener(path, "rt", encoding="utf-8", errors="replace") as text:
+                first = next((line for line in text if line.strip()), "")
+        except (OSError, EOFError):  # the reader reports unreadable files
+            first = ""
+        fields = first.split()
+        tag = fields[5] if len(fields) == 6 else None
+    elif isinstance(frame, pd.DataFrame) and "name" in frame.columns and len(frame):
         tag = str(frame["name"].iloc[0])
-        if tag.strip():
-            return tag
-    return name
+    return tag if tag and tag.strip() else path
 
 
 def name_tags(results: list[RunResult]) -> None:
