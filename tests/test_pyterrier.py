@@ -76,11 +76,11 @@ def test_real_valued_labels_in_the_qrels(collection):
 
 def test_metric_strings_name_our_measures_next_to_trec_names(collection):
     qrels, runs, *_ = collection
-    names = ["muMAP", "nDCNG@10", "map", "meanNDCNG", "muP@5", "muAP(levels='collection')"]
+    names = ["muMAP", "nDCNG@10", "map", "meanNDCNG", "muP@5", "muAP(judged_only=True)"]
     table = experiment(collection, eval_metrics=names, round={"muMAP": 3}).set_index("name")
     assert set(table.columns) == set(names)  # columns named as written
     measures = [muMAP, nDCNG @ 10, AP, meanNDCNG, ir_measures.parse_measure("muP@5"),
-                muMAP(levels="collection")]
+                muMAP(judged_only=True)]
     expected = ir_measures.calc_aggregate(measures, qrels, runs["weak"])
     assert table.loc["weak", "muMAP"] == round(expected[muMAP], 3) != expected[muMAP]  # round= applies
     for name, measure in zip(names[1:], measures[1:], strict=True):
