@@ -123,6 +123,10 @@ def test_thresholds_add_the_per_level_breakdown_to_the_normal_output(api):
     assert table["weight"].tolist() == levels["weight"].tolist()
     for column in levels.columns:
         assert table[column].tolist() == pytest.approx(levels[column].tolist()), column
+    for level in (1, 2, 3):  # MAP^t is ir_measures' AP(rel=t) where every query has a label >= t
+        assert table["value"][level - 1] == pytest.approx(AP(rel=level).calc_aggregate(qrels, runs["strong"]), abs=1e-12)
+    weighted = (levels["value"] * levels["weight"]).sum() / levels["weight"].sum()
+    assert weighted == pytest.approx(muMAP(levels="collection").calc_aggregate(qrels, runs["strong"]), abs=1e-12)
 
     with_q = cli(QRELS, STRONG, "muMAP", "-q", "--thresholds").stdout  # -q and trec are allowed too
     assert with_q.startswith(cli(QRELS, STRONG, "muMAP", "-q").stdout + "\n")
@@ -220,7 +224,7 @@ def test_bad_inputs(files, tmp_path):
     assert "cannot read run file" in fail(QRELS, str(files["gz"]), "muMAP")
     assert fail(QRELS, STRONG, "muMAPP").endswith("unknown measure: muMAPP (did you mean muMAP, muAP, muP?)")
     assert fail(QRELS, STRONG, "ndcg@10").endswith("unknown measure: ndcg@10 (did you mean nDCG, NDCG?)")
-    assert "muP: parameter cutoff (ranking cutoff threshold) is required" in fail(QRELS, STRONG, "muP")
+    assert "muP: parameter cutoff (ranking depth k) is required" in fail(QRELS, STRONG, "muP")
     assert "muAP: invalid levels='x'" in fail(QRELS, STRONG, "muAP(levels='x')")
     assert "real-valued labels, which AP cannot take" in fail(str(files["real"]), STRONG, "muMAP", "AP")
     assert "--no_summary (-n) only goes with --by_query (-q)" in fail(QRELS, STRONG, "muMAP", "-n")
