@@ -21,9 +21,9 @@ import math
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
 import ir_measures
 import numpy as np
@@ -272,30 +272,41 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     check_options(args, measures)
     qrels = load_qrels(args.qrels)
     check_label_types(qrels, measures, args.provider)
-    runs = {path: read_run(run_source(path)) for path in run_paths}
-    check_overlap(qrels, runs, args)
-    calc_obj = ir_measures.providers.registry[args.provider] if args.provider else ir_measures.DefaultPipeline
-    unsupported = [str(m) for m in measures if not calc_obj.supports(m)]
-    if unsupported:
-        by = f"provider {args.provider}" if args.provider else "any installed ir_measures provider"
-        raise UsageError(f"{', '.join(unsupported)} cannot be computed by {by}")
-    evaluator = calc_obj.evaluator(measures, qrels)
-    results = [evaluate(evaluator, measures, path, frame) for path, frame in runs.items()]
-    name_tags(results)
+    check_supported(measures, args.provider)
+    if not len(qrels):
+        warn(f"the qrels {args.qrels} hold no judgments: every measure is undefined (nan), as in ir_measures")
+    kept: dict[str, Any] = {}  # runs as read, for --thresholds and run tags
+    results = collect(evaluate_runs(qrels, run_paths, measures, args, kept), run_paths, measures, kept)
     write_results(results, measures, args, out)
     if args.thresholds:
-        write_breakdown(breakdown_table(qrels, runs, measures), args, out)
+        write_breakdown(breakdown_table(qrels, run_paths, kept, measures), args, out)
     return 0
 
 
-def check_overlap(qrels: pd.DataFrame, runs: dict[str, pd.DataFrame], args: argparse.Namespace) -> None:
-    if not len(qrels):
-        warn(f"the qrels {args.qrels} hold no judgments: every measure is undefined (nan), as in ir_measures")
-        return
-    qrels_queries = set(pd.unique(qrels["query_id"]))
-    for path, frame in runs.items():
-        matched = 0 if not len(frame) else len(qrels_queries.intersection(pd.unique(frame["query_id"])))
-        check_shared_queries(path, args, len(frame), matched)
+def check_supported(measures: list[ir_measures.Measure], provider: str | None) -> None:
+    calc_obj = ir_measures.providers.registry[provider] if provider else ir_measures.DefaultPipeline
+    unsupported = [str(m) for m in measures if not calc_obj.supports(m)]
+    if unsupported:
+        by = f"provider {provider}" if provider else "any installed ir_measures provider"
+        raise UsageError(f"{', '.join(unsupported)} cannot be computed by {by}")
+
+
+def evaluate_runs(qrels: Any, run_paths: list[str], measures: list[ir_measures.Measure], args: argparse.Namespace,
+                  kept: dict[str, Any]) -> Iterator[tuple[str, ir_measures.Metric]]:
+    """``(run path, Metric)`` for every run, in the order the evaluator yields them.
+
+    The qrels side is prepared once for all runs; each run read is also put in ``kept``.
+    """
+    calc_obj = ir_measures.providers.registry[args.provider] if args.provider else ir_measures.DefaultPipeline
+    evaluator = calc_obj.evaluator(measures, qrels)
+    judged = set(pd.unique(qrels["query_id"])) if len(qrels) else None
+    for path in run_paths:
+        frame = kept[path] = read_run(run_source(path))
+        if judged is not None:
+            matched = len(judged.intersection(pd.unique(frame["query_id"]))) if len(frame) else 0
+            check_shared_queries(path, args, len(frame), matched)
+        for metric in evaluator.iter_calc(frame):
+            yield path, metric
 
 
 def check_shared_queries(path: str, args: argparse.Namespace, rows: int, matched: int) -> None:
@@ -306,14 +317,19 @@ def check_shared_queries(path: str, args: argparse.Namespace, rows: int, matched
         warn(f"run {path} shares no query with the qrels {args.qrels}; every query scores 0")
 
 
-def evaluate(evaluator: ir_measures.providers.Evaluator, measures: list[ir_measures.Measure], name: str,
-             frame: pd.DataFrame) -> RunResult:
-    aggregators = {m: m.aggregator() for m in measures}
-    per_query = []
-    for metric in evaluator.iter_calc(frame):
-        aggregators[metric.measure].add(metric.value)
-        per_query.append(metric)
-    return RunResult(name, run_tag(name, frame), per_query, {m: aggregators[m].result() for m in measures})
+def collect(pairs: Iterator[tuple[str, ir_measures.Metric]], run_paths: list[str],
+            measures: list[ir_measures.Measure], kept: dict[str, Any]) -> list[RunResult]:
+    """Per run: the values as yielded (values kept as given: an aggregator may need more than a
+    float) and each measure's own aggregate, as ``calc_aggregate`` computes it."""
+    per_query: dict[str, list[ir_measures.Metric]] = {path: [] for path in run_paths}
+    aggregators = {path: {m: m.aggregator() for m in measures} for path in run_paths}
+    for path, metric in pairs:
+        aggregators[path][metric.measure].add(metric.value)
+        per_query[path].append(metric)
+    results = [RunResult(path, run_tag(path, kept.get(path)), per_query[path],
+                         {m: aggregators[path][m].result() for m in measures}) for path in run_paths]
+    name_tags(results)
+    return results
 
 
 def run_tag(path: str, frame: object = None) -> str:
@@ -345,10 +361,11 @@ def name_tags(results: list[RunResult]) -> None:
             result.tag = result.name
 
 
-def breakdown_table(qrels: pd.DataFrame, runs: dict[str, pd.DataFrame], measures: list) -> pd.DataFrame:
+def breakdown_table(qrels: Any, run_paths: list[str], kept: dict[str, Any], measures: list) -> pd.DataFrame:
     """For each run and each muAP / muP@k asked for: MAP^t (P^t@k) at every level, with its weight."""
     frames = []
-    for path, frame in runs.items():
+    for path in run_paths:
+        frame = kept[path] if path in kept else read_run(run_source(path))
         for measure in broken_down(measures):
             levels = by_level(measure, qrels, frame)
             label = "MAP" if measure.NAME == "muAP" else f"P@{measure['cutoff']}"
