@@ -275,3 +275,29 @@ def test_compare_command_errors(extra, message):
         capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_ordinary_command_compares_runs_with_a_baseline():
+    folder = data_path("graded_sample")
+    runs = [str(folder / f"{n}.run") for n in ("strong", "weak", "random")]
+    done = subprocess.run(
+        [sys.executable, "-m", "ir_measures_graded", str(folder / "qrels.txt"), *runs, "muMAP", "AP",
+         "--compare", "random", "--correction", "bonferroni"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    normal, comparison = done.stdout.split("\n\n")
+    table = pd.read_csv(pd.io.common.StringIO(comparison), sep="\t")
+    assert list(table.columns) == ["run", "measure", "value", "delta", "p_value", "p_adjusted"]
+    assert list(table["measure"]) == ["muAP"] * 3 + ["AP"] * 3
+    qrels, sample_runs = graded_sample()
+    per_query = meta.per_query(qrels, sample_runs, [muMAP])
+    expected = meta.compare_runs(per_query, "random", correction="bonferroni").set_index("run")
+    strong = table[(table["run"] == runs[0]) & (table["measure"] == "muAP")].iloc[0]
+    assert strong["p_adjusted"] == pytest.approx(expected.loc["strong", "p_adjusted"], rel=1e-2)
+    assert strong["delta"] == pytest.approx(expected.loc["strong", "delta"], abs=1e-4)
+    bad = subprocess.run(
+        [sys.executable, "-m", "ir_measures_graded", str(folder / "qrels.txt"), *runs, "muMAP", "--compare", "nope"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert bad.returncode == 2 and "is none of the runs" in bad.stderr

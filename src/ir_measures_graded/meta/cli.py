@@ -75,7 +75,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         raise cli.UsageError("compare needs at least two runs")
     if args.samples < 1 or args.permutations < 1 or not 0 < args.alpha < 1:
         raise cli.UsageError("--samples and --permutations must be positive and --alpha between 0 and 1")
-    measures = [m for text in args.measures for m in cli.parse_measures(text, looks_like_file=False)]
+    measures = [m for text in args.measures for m in cli.parse_measures(text)]
     qrels = cli.load_qrels(args.qrels)
     runs = dict(zip(run_names(args.runs), (read_run(p) for p in args.runs), strict=True))
     report = meta.meta_evaluate(qrels, runs, measures, transforms=args.transform, samples=args.samples,
@@ -93,7 +93,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         from ir_measures_graded.meta.plots import report_figure
 
         report_figure(report).savefig(args.plot, dpi=120)
-        sys.stderr.write(f"ir-measures-graded compare: plot written to {args.plot}\n")
     return 0
 
 
