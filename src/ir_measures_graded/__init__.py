@@ -22,19 +22,29 @@ import importlib
 import importlib.abc
 import importlib.util
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ir_measures_graded import measures as _measures
+from ir_measures_graded import ordering, trec_names
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.measures import NDCNG, meanNDCG, meanNDCNG, muAP, muMAP, muP, nDCNG, μAP, μMAP, μP
+from ir_measures_graded.measures import *  # noqa: F403 - every measure and alias (see measures/__init__.py)
 from ir_measures_graded.provider import GradedEvaluator, GradedProvider, install
+
+if TYPE_CHECKING:  # loaded on first use, see _LAZY
+    from ir_measures_graded.formats import read_qrels, read_qrels_table, read_run, read_run_table
+    from ir_measures_graded.per_level import by_level, by_threshold
+    from ir_measures_graded.scan import scan_run
 
 __version__ = "0.1.0"
 
 graded = install()
+ordering.install()  # results in the order the measures were given, whatever the hash seed
+trec_names.install()  # our names as PyTerrier's metric strings: eval_metrics=['muMAP', 'map']
 
 #: Loaded on first use (PEP 562): name -> module.
 _LAZY = {
     "by_level": "ir_measures_graded.per_level",
+    "by_threshold": "ir_measures_graded.per_level",
     "scan_run": "ir_measures_graded.scan",
     "read_qrels": "ir_measures_graded.formats",
     "read_run": "ir_measures_graded.formats",
@@ -85,12 +95,9 @@ elif importlib.util.find_spec("ir_datasets") is not None:
     sys.meta_path.insert(0, _AfterImport("ir_datasets", _register_datasets))
 
 __all__ = [
-    "muAP", "muMAP", "μAP", "μMAP",
-    "muP", "μP",
-    "nDCNG", "NDCNG",
-    "meanNDCG", "meanNDCNG",
+    *(name for name in _measures.__all__ if name not in ("GradedMeasure", "MEASURES")),
     "GradedProvider", "GradedEvaluator", "GradedInputError",
-    "graded", "install", "by_level", "scan_run",
+    "graded", "install", "by_level", "by_threshold", "scan_run",
     "read_qrels", "read_run", "read_qrels_table", "read_run_table",
     "__version__",
 ]

@@ -35,13 +35,15 @@ def run_columns(args: Any) -> dict[str, str]:
 
 def evaluate_runs(qrels: Any, run_paths: list[str], measures: list, provider: str | None = None, *,
                   columns: Mapping[str, str] | None = None, progress: bool = True,
-                  warn: Callable[[str], None] | None = None, qrels_name: str = "qrels") -> Iterator[tuple]:
-    """``(run path, Metric)`` for every run file; the qrels side is prepared once for all runs.
+                  report: Callable[[str, int, int], None] | None = None, keep: dict | None = None,
+                  names: list[str] | None = None) -> Iterator[tuple]:
+    """``(run name, Metric)`` for every run file; the qrels side is prepared once for all runs.
 
     ``provider``: None (our measures by us, the others by ``ir_measures.DefaultPipeline``) or the
-    name of one provider computing everything. ``warn(message)`` is told about a run that shares
-    no query with the qrels. A progress bar is shown on stderr when it is a terminal and
-    ``progress`` is true.
+    name of one provider computing everything. ``report(name, rows, matched queries)`` is called
+    after each run. ``keep``: a dict that receives each run as an Arrow table (the run is then read
+    whole instead of streamed). ``names``: how the runs are named (default: their paths). A
+    progress bar is shown on stderr when it is a terminal and ``progress`` is true.
     """
     from ir_measures_graded.inputs import dict_of_dict
     from ir_measures_graded.provider import GradedProvider
@@ -56,24 +58,28 @@ def evaluate_runs(qrels: Any, run_paths: list[str], measures: list, provider: st
         calc_obj = ir_measures.providers.registry[provider] if provider else ir_measures.DefaultPipeline
         other_evaluator = calc_obj.evaluator(others, dict_of_dict(qrels, "relevance"))
     judged = None
-    for path in run_paths:
+    for path, name in zip(run_paths, names or run_paths, strict=True):
         with progress_bar(path, progress) as bar:
-            if other_evaluator is None:
+            if other_evaluator is None and keep is None:
                 scan = RunScan(path, columns=columns, progress=bar)
-                yield from ((path, metric) for metric in graded_evaluator.iter_calc(scan))
+                yield from ((name, metric) for metric in graded_evaluator.iter_calc(scan))
                 rows, matched = scan.rows, scan.matched
+                table = None
             else:
                 table = read_run_table(path, columns, progress=bar)
-        if other_evaluator is not None:
-            yield from ((path, metric) for metric in other_evaluator.iter_calc(dict_of_dict(table, "score")))
+        if table is not None:
+            if keep is not None:
+                keep[name] = table
+            if other_evaluator is not None:
+                yield from ((name, metric) for metric in other_evaluator.iter_calc(dict_of_dict(table, "score")))
             if graded_evaluator is not None:
-                yield from ((path, metric) for metric in graded_evaluator.iter_calc(table))
+                yield from ((name, metric) for metric in graded_evaluator.iter_calc(table))
             if judged is None:
                 judged = set(_query_ids(qrels))
             rows = table.num_rows
             matched = len(judged.intersection(table.column("query_id").combine_chunks().dictionary.to_pylist()))
-        if warn is not None and rows and not matched:
-            warn(f"run {path} shares no query with the qrels {qrels_name}; every query scores 0")
+        if report is not None:
+            report(name, rows, matched)
 
 
 def _query_ids(qrels: Any) -> list[str]:

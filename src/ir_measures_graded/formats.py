@@ -435,6 +435,11 @@ def _line_of_row(spans: list[tuple], row: int) -> int:
     raise IndexError(row)  # pragma: no cover
 
 
+def to_pandas(table: pa.Table) -> pd.DataFrame:
+    """An Arrow table of our readers as a pandas DataFrame (ids as str objects, as ir_measures reads them)."""
+    return _to_pandas(table)
+
+
 def _to_pandas(table: pa.Table) -> pd.DataFrame:
     import pandas as pd
 

@@ -203,7 +203,7 @@ def iter_metrics(measures: list, judgments: Any, run: Any, name: str | None = No
     make_blocks, rereadable = _source(run)
     name = name or (str(run.path) if isinstance(run, RunScan) else "run")
     rows = 0
-    values = np.zeros((len(measures), judgments.n_queries))
+    values = np.zeros((len(measures), judgments.n_queries), dtype=object)  # a value may be more than a float
     present = np.zeros(judgments.n_queries, dtype=bool)
     seen: set[str] = set()
     again: set[str] = set()
@@ -260,7 +260,8 @@ def _evaluate(batch: QueryBatch, measures: list, judgments: Any, values: np.ndar
         judged_only = bool(measure["judged_only"])
         if judged_only not in rankings:
             rankings[judged_only] = ranking.judged_only()
-        values[i, here] = _per_query(measure, judgments, rankings[judged_only])[here]
+        for q, value in _results(measure, judgments, rankings[judged_only]):
+            values[i, q] = value
     present |= here
     return query.dictionary.to_pylist()
 
@@ -309,14 +310,17 @@ def prefetch(items: Iterator[Any], depth: int = 1) -> Iterator[Any]:
         worker.join()
 
 
-def _per_query(measure: Any, judgments: Any, ranking: Any) -> np.ndarray:
-    """The measure's value for every judged query (index = query code)."""
-    per_query = getattr(measure, "per_query", None)  # measures that compute their own values
-    if per_query is not None:
-        return per_query(judgments, ranking)
+def _results(measure: Any, judgments: Any, ranking: Any) -> Iterator[tuple[int, Any]]:
+    """``(query code, value)`` for the queries the ranking holds, as the measure yields them."""
+    results = getattr(measure, "results", None)  # measures that compute their own values
+    if results is not None:
+        yield from results(judgments, ranking)
+        return
     from ir_measures_graded.provider import measure_values
 
-    return measure_values(measure, judgments, ranking)
+    values = measure_values(measure, judgments, ranking)
+    present = np.flatnonzero(ranking.present)
+    yield from zip(present.tolist(), values[present].tolist(), strict=True)
 
 
 def _rows_of(blocks: Iterator[Block], queries: set[str]) -> QueryBatch:
