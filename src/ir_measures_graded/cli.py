@@ -69,6 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="compute every measure with this ir_measures provider")
     parser.add_argument("--thresholds", action="store_true",
                         help="for each run: MAP at every relevance level of the qrels, its weight, and µMAP")
+    parser.add_argument("--engine", choices=("local", "spark"), default="local",
+                        help="local (this process) or spark (inputs read and evaluated by Spark; TREC text or "
+                        "Parquet files; needs the 'spark' extra and Java)")
+    parser.add_argument("--master", help="with --engine spark: the Spark master URL (default local[*])")
     return parser
 
 
@@ -169,6 +173,9 @@ def check_label_types(qrels: pd.DataFrame, measures: list[ir_measures.Measure], 
 # --- evaluation -----------------------------------------------------------------------------------
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
+    if args.engine == "spark":
+        from ir_measures_graded.spark import run_cli
+        return run_cli(args, out)
     if args.no_summary and not args.by_query:
         raise UsageError("--no_summary (-n) only goes with --by_query (-q)")
     if args.thresholds and (args.by_query or args.output_format == "trec"):
