@@ -41,7 +41,7 @@ __all__ = ["calc_aggregate", "calc_per_query", "read_qrels", "read_run", "sessio
 
 # Columns of the internal union of qrels and run rows (one schema, so one shuffle co-locates them).
 _QUERY, _DOC, _VALUE, _JUDGED = "q", "d", "v", "j"
-_RESULT_SCHEMA = "q string, measure string, value double"
+_RESULT_SCHEMA = "q string, measure string, value double"  # q: the id as a string
 
 
 # --- measures ---------------------------------------------------------------------------------------
@@ -127,12 +127,24 @@ def _union(qrels: DataFrame, run: DataFrame, query_col: str, doc_col: str, relev
         if missing:
             raise GradedInputError(f"{kind} DataFrame is missing column(s) {missing} (found {frame.columns})")
 
+    id_types = {c: _id_type(qrels.schema[c].dataType, run.schema[c].dataType) for c in (query_col, doc_col)}
+
     def internal(frame: DataFrame, value_col: str, judged: bool) -> DataFrame:
-        return frame.select(F.col(query_col).cast("string").alias(_QUERY), F.col(doc_col).cast("string").alias(_DOC),
+        return frame.select(F.col(query_col).cast(id_types[query_col]).alias(_QUERY),
+                            F.col(doc_col).cast(id_types[doc_col]).alias(_DOC),
                             F.col(value_col).cast("double").alias(_VALUE), F.lit(judged).alias(_JUDGED))
 
     judged = internal(qrels, relevance_col, True)
     return judged, judged.unionByName(internal(run, score_col, False))
+
+
+def _id_type(qrels_type: Any, run_type: Any) -> str:
+    """Integer ids travel as 64-bit integers (cheaper to shuffle); the evaluator compares every id
+    as a string either way (each distinct id converted once), so anything else becomes a string."""
+    from pyspark.sql.types import ByteType, IntegerType, LongType, ShortType
+
+    integral = (ByteType, ShortType, IntegerType, LongType)
+    return "long" if isinstance(qrels_type, integral) and isinstance(run_type, integral) else "string"
 
 
 def _partition_evaluator(measures: list[GradedMeasure], names: list[str]):
@@ -324,9 +336,11 @@ def _read(spark: SparkSession, path: str, kind: str, value_col: str) -> DataFram
     fields = _TREC_FIELDS[kind]
     lines = spark.read.text(path).select(F.trim(F.col("value")).alias("line")).where(F.col("line") != "")
     parts = lines.select("line", F.split("line", r"\s+").alias("parts"))
-    value = F.col("parts")[fields.index(value_col)]
-    bad = parts.where((F.size("parts") != len(fields)) | value.cast("double").isNull()
-                      | F.isnan(value.cast("double")) | F.abs(value.cast("double")).eqNullSafe(float("inf")))
+    text = F.col("parts")[fields.index(value_col)]
+    # try_cast (Spark >= 4): NULL for a malformed number even in ANSI mode; cast does that in 3.5 by default.
+    value = text.try_cast("double") if hasattr(text, "try_cast") else text.cast("double")
+    bad = parts.where((F.size("parts") != len(fields)) | value.isNull() | F.isnan(value)
+                      | F.abs(value).eqNullSafe(float("inf")))
     first_bad = bad.select("line").limit(1).collect()
     if first_bad:
         raise GradedInputError(
@@ -334,7 +348,7 @@ def _read(spark: SparkSession, path: str, kind: str, value_col: str) -> DataFram
             f"fields: {' '.join(fields)}, {value_col} a finite number)")
     return parts.select(
         F.col("parts")[0].alias("query_id"), F.col("parts")[2].alias("doc_id"),
-        value.cast("double").alias(value_col))
+        value.alias(value_col))
 
 
 # --- command line -----------------------------------------------------------------------------------
