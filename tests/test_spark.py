@@ -179,6 +179,10 @@ def test_clear_errors(spark, collection):
         graded_spark.calc_aggregate([ir_measures.RR], qrels, run)
     with pytest.raises(GradedInputError, match="missing column"):
         graded_spark.calc_aggregate([muMAP], qrels, run, score_col="prediction")
+    # found inside a worker, raised on the driver with the single-machine message
+    twice = qrels.union(qrels.limit(1))
+    with pytest.raises(GradedInputError, match=r"qrels has the same \(query, doc\) more than once: query"):
+        graded_spark.calc_aggregate([muMAP], twice, run)
 
 
 # --- files and command line -------------------------------------------------------------------------

@@ -25,6 +25,7 @@ import argparse
 import os
 import sys
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import ir_measures
@@ -259,8 +260,9 @@ def calc_aggregate(measures: Iterable[ir_measures.Measure | str], qrels: DataFra
                 extra.append(level_measure)
     all_names = names + [name for levels in by_level.values() for _, name in levels]
     per_query = _per_query(resolved + extra, all_names, rows, partitions)
-    sums = {r["measure"]: (r["total"], r["n"]) for r in
-            per_query.groupBy("measure").agg(F.sum("value").alias("total"), F.count("value").alias("n")).collect()}
+    with _clear_errors():
+        sums = {r["measure"]: (r["total"], r["n"]) for r in per_query.groupBy("measure").agg(
+            F.sum("value").alias("total"), F.count("value").alias("n")).collect()}
     result = {}
     for i, measure in enumerate(originals):
         if i in by_level:
@@ -269,6 +271,22 @@ def calc_aggregate(measures: Iterable[ir_measures.Measure | str], qrels: DataFra
             total, n = sums.get(names[i], (0.0, 0))
             result[measure] = total / n if n else float("nan")
     return result
+
+
+@contextmanager
+def _clear_errors() -> Iterator[None]:
+    """Bad input found inside a worker (a duplicate (query, doc), a NaN label, a missing id) is raised
+    on the driver as the worker's :class:`GradedInputError` message, not as a Spark traceback."""
+    from pyspark.errors import PythonException
+
+    try:
+        yield
+    except PythonException as ex:
+        marker = f"{GradedInputError.__name__}: "
+        lines = [line for line in str(ex).splitlines() if marker in line]
+        if not lines:
+            raise
+        raise GradedInputError(lines[-1].split(marker, 1)[1]) from None
 
 
 def _collection_mu(measure: GradedMeasure, levels: list[tuple[float, str]], sums: dict,
@@ -375,8 +393,9 @@ def run_cli(args: argparse.Namespace, out: Any) -> int:
     for path in run_paths:
         run = read_run(spark, path)
         if args.by_query:  # per-query results (not rows) come to the driver; the writer sums them
-            for row in calc_per_query(measures, qrels, run).toLocalIterator():
-                results.append((path, str(row[0]), row["measure"], row["value"]))
+            with _clear_errors():
+                for row in calc_per_query(measures, qrels, run).toLocalIterator():
+                    results.append((path, str(row[0]), row["measure"], row["value"]))
         else:  # one row per measure holding its aggregate: the writer's mean of it is the value itself
             for measure, value in calc_aggregate(measures, qrels, run).items():
                 results.append((path, cli.SUMMARY_QID, str(measure), value))
