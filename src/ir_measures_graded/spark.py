@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -312,8 +313,11 @@ def _collection_mu(measure: GradedMeasure, levels: list[tuple[float, str]], sums
 
 # --- files and sessions -----------------------------------------------------------------------------
 
-def session(master: str | None = None, app_name: str = "ir-measures-graded") -> SparkSession:
-    """The active SparkSession, or a new one on ``master`` (default ``local[*]``)."""
+def session(master: str | None = None, app_name: str = "ir-measures-graded", quiet: bool = False) -> SparkSession:
+    """The active SparkSession, or a new one on ``master`` (default ``local[*]``).
+
+    ``quiet``: no progress bar and only errors in the log (the command line's stderr stays readable).
+    """
     from pyspark.sql import SparkSession
 
     active = SparkSession.getActiveSession()
@@ -321,9 +325,14 @@ def session(master: str | None = None, app_name: str = "ir-measures-graded") -> 
         return active
     master = master or "local[*]"
     builder = SparkSession.builder.master(master).appName(app_name)
+    if quiet:
+        builder = builder.config("spark.ui.showConsoleProgress", "false")
     if master.startswith("local"):  # local workers must import this package: run them on this interpreter
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    return builder.getOrCreate()
+    spark = builder.getOrCreate()
+    if quiet:
+        spark.sparkContext.setLogLevel("ERROR")
+    return spark
 
 
 _TREC_FIELDS = {"qrels": ("query_id", "iteration", "doc_id", "relevance"),
@@ -386,7 +395,10 @@ def run_cli(args: argparse.Namespace, out: Any) -> int:
     run_paths, measures = cli.split_inputs(args.inputs)
     for m in measures:
         _as_graded(m)  # unsupported measures fail before Spark starts
-    spark = session(args.master)
+    # pyspark warns about pandas >= 3 in the driver and in every worker: not the user's concern here
+    os.environ.setdefault("PYTHONWARNINGS", "ignore::FutureWarning")
+    warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
+    spark = session(args.master, quiet=True)
     qrels = read_qrels(spark, args.qrels)
     names = [str(m) for m in measures]
     results = []
