@@ -302,6 +302,51 @@ def test_mllib_agrees_where_conventions_coincide_and_differs_where_documented(sp
     assert in_order == pytest.approx(ours_tied, abs=1e-12) and not math.isclose(reversed_map, ours_tied)
 
 
+def scala_ranking_metrics(spark, rows: list[tuple[list, list, list]]):
+    """Scala's RankingMetrics on (prediction, ground truth, relevance values): pyspark's wrapper drops the values."""
+    sc = spark.sparkContext
+    jvm, gateway = sc._jvm, sc._gateway
+
+    def java_array(values: list, java_type):
+        array = gateway.new_array(java_type, len(values))
+        for i, v in enumerate(values):
+            array[i] = v
+        return array
+
+    triples = jvm.java.util.ArrayList()
+    for predicted, relevant, values in rows:
+        triples.add(jvm.scala.Tuple3(java_array(predicted, jvm.java.lang.Object),
+                                     java_array(relevant, jvm.java.lang.Object), java_array(values, gateway.jvm.double)))
+    seq = jvm.scala.jdk.javaapi.CollectionConverters.asScala(triples).toSeq()
+    class_tag = jvm.scala.reflect.ClassTag.apply
+    rdd = sc._jsc.sc().parallelize(seq, 2, class_tag(jvm.scala.Tuple3(None, None, None).getClass()))
+    return jvm.org.apache.spark.mllib.evaluation.RankingMetrics(rdd, class_tag(jvm.java.lang.Object().getClass()))
+
+
+def test_scala_mllib_graded_ndcg_is_exponential_gain_ndcg_when_the_ground_truth_is_sorted(spark):
+    qrels, run = frames(*random_collection(13, n_queries=80, max_judged=10, max_retrieved=20))
+    run = run[run["query_id"].isin(qrels["query_id"])]
+    run = run.assign(score=np.random.default_rng(1).permutation(len(run)) / len(run))  # no ties
+    relevant = qrels[qrels["relevance"] > 0]
+    predicted = mllib_rows(qrels, run, 1)
+    queries = sorted(set(qrels["query_id"]))
+
+    def rows(descending: bool) -> list[tuple[list, list, list]]:
+        result = []
+        for q, (p, _) in zip(queries, predicted, strict=True):
+            judged = relevant[relevant["query_id"] == q].sort_values("relevance", ascending=not descending)
+            result.append((p, list(judged["doc_id"]), [float(v) for v in judged["relevance"]]))
+        return result
+
+    # Scala (since 3.4): gain 2^rel - 1, ideal DCG from the ground-truth list in the order given.
+    ndcg_exp = nDCNG(norm=1) @ 10  # gains not normalised: 2^label - 1, trec_eval's discount
+    ours = graded_spark.calc_aggregate([ndcg_exp], spark.createDataFrame(qrels), spark.createDataFrame(run))[ndcg_exp]
+    assert scala_ranking_metrics(spark, rows(descending=True)).ndcgAt(10) == pytest.approx(ours, abs=1e-12)
+    unsorted = scala_ranking_metrics(spark, rows(descending=False)).ndcgAt(10)
+    assert unsorted > ours + 1e-3  # the ideal DCG is too small: values above the true nDCG
+    assert scala_ranking_metrics(spark, [(["b", "a"], ["a", "b"], [1.0, 3.0])]).ndcgAt(10) > 1.4  # even above 1
+
+
 # --- benchmark --------------------------------------------------------------------------------------
 
 def test_spark_benchmark_runs_at_tiny_size(spark, tmp_path):
