@@ -24,6 +24,11 @@ if shutil.which("java") is None:
 
 from ir_measures_graded import spark as graded_spark  # noqa: E402
 
+# pyspark's own notices about pandas >= 3 and its deprecated SQLContext (used by RankingMetrics)
+pytestmark = [pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
+              pytest.mark.filterwarnings("ignore:The copy keyword is deprecated"),
+              pytest.mark.filterwarnings("ignore:Deprecated in 3.0.0:FutureWarning")]
+
 FLOAT_LABELS = {0: 0.0, 1: 0.5, 2: 1.25, 3: 2.0, 4: 3.7}
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "spark_bench.py"
 
