@@ -103,7 +103,7 @@ def test_our_measures_per_query_identical_to_single_machine_float_labels(spark, 
 
 
 STANDARD = [AP, AP @ 10, AP(rel=2), AP(judged_only=True), P @ 5, P(rel=3) @ 10, nDCG @ 10, nDCG, nDCG(judged_only=True) @ 5,
-            muMAP, nDCNG @ 10]
+            muMAP, nDCNG @ 10, muAP(levels=(1.0,)), muAP(levels=(1,))]  # the last two: AP's computation
 
 
 def test_standard_measures_identical_to_pytrec_eval(spark, collection):

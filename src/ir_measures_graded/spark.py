@@ -8,8 +8,8 @@
 What runs where. The rows never come to the driver: qrels and run rows are shuffled together by
 query (one hash partitioning, so each query's judgments and ranking sit in one partition), and each
 partition is evaluated inside a Python worker by this package's own single-machine evaluator
-(:class:`~ir_measures_graded.provider.GradedProvider`) on Arrow data, ids dictionary-encoded (no
-Python string per row). The driver only resolves parameters that need the whole collection
+(:class:`~ir_measures_graded.provider.GradedProvider`) on Arrow data — integer ids as integers,
+other ids dictionary-encoded, so no Python object is made per row. The driver only resolves parameters that need the whole collection
 (``levels='collection'``: the labels above the floor; ``norm='collection'``: the highest gain), with
 small Spark aggregations, and receives per-measure sums.
 
@@ -79,7 +79,8 @@ def _collection_labels(judged: DataFrame, floor: float) -> tuple[float, ...]:
     """The distinct labels above ``floor`` in the whole qrels (``levels='collection'``)."""
     from pyspark.sql import functions as F
 
-    rows = judged.where(F.col(_VALUE) > floor).select(_VALUE).distinct().collect()
+    # Spark orders NaN above every number: leave NaN labels to the workers' clear error
+    rows = judged.where((F.col(_VALUE) > floor) & ~F.isnan(_VALUE)).select(_VALUE).distinct().collect()
     return tuple(sorted(float(r[0]) for r in rows))
 
 
@@ -95,7 +96,8 @@ def _collection_gain(judged: DataFrame, gains: dict | None, floor: float) -> flo
             mapped = (F.when(label == float(source), float(target)) if mapped is None
                       else mapped.when(label == float(source), float(target)))
         mapped = mapped.otherwise(label)
-    top = judged.select(F.max(F.greatest(mapped - F.lit(float(floor)), F.lit(0.0)))).collect()[0][0]
+    finite = judged.where(~F.isnan(_VALUE))
+    top = finite.select(F.max(F.greatest(mapped - F.lit(float(floor)), F.lit(0.0)))).collect()[0][0]
     # All gains 0: any normaliser gives 0, as the single-machine path does with m = 0.
     return float(top) if top is not None and top > 0 else 1.0
 
@@ -151,16 +153,12 @@ def _id_type(qrels_type: Any, run_type: Any) -> str:
 
 def _partition_evaluator(measures: list[GradedMeasure], names: list[str]):
     """The function ``mapInArrow`` runs on each query-partitioned slice of qrels and run rows."""
-    # Equal measures (AP and muAP(levels=(1,)) are one computation) are evaluated once.
-    unique: list[GradedMeasure] = []
-    names_by_position: list[list[str]] = []
+    # Measures travel as their str, which parse_measure reads back exactly (measure objects pickled
+    # by value, as after a module reload, would lose ir_measures' parameter sentinels). Measures
+    # that are one computation (AP and muAP(levels='1.0')) are evaluated once.
+    names_of: dict[str, list[str]] = {}
     for measure, name in zip(measures, names, strict=True):
-        at = next((i for i, u in enumerate(unique) if u == measure and str(u) == str(measure)), None)
-        if at is None:
-            unique.append(measure)
-            names_by_position.append([])
-            at = len(unique) - 1
-        names_by_position[at].append(name)
+        names_of.setdefault(str(measure), []).append(name)
 
     def evaluate(batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
@@ -179,11 +177,12 @@ def _partition_evaluator(measures: list[GradedMeasure], names: list[str]):
             return
         run = _frame(table.filter(pc.invert(judged)), "score")
         del table
-        evaluator = GradedProvider().evaluator(unique, qrels)
-        names_of = {id(m): n for m, n in zip(evaluator.measures, names_by_position, strict=True)}
+        computed = {spec: ir_measures.parse_measure(spec) for spec in names_of}
+        names_by_measure = {str(m): names_of[spec] for spec, m in computed.items()}
+        evaluator = GradedProvider().evaluator(list(computed.values()), qrels)
         query_ids, measure_names, values = [], [], []
         for metric in evaluator.iter_calc(run):
-            for name in names_of[id(metric.measure)]:
+            for name in names_by_measure[str(metric.measure)]:
                 query_ids.append(metric.query_id)
                 measure_names.append(name)
                 values.append(metric.value)
