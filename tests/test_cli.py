@@ -115,7 +115,7 @@ def test_thresholds_table(api):
     assert [r[1] for r in rows[:4]] == ["MAP(rel>=1)", "MAP(rel>=2)", "MAP(rel>=3)", "MAP(rel>=4)"]
     assert [float(r[4]) for r in rows[:4]] == levels["value"].tolist()
     assert [float(r[3]) for r in rows[:4]] == [1.0, 1.0, 1.0, 1.0]
-    for level in (1, 2, 3, 4):  # MAP^t is ir_measures' AP(rel=t)
+    for level in (1, 2, 3):  # MAP^t is ir_measures' AP(rel=t) where every query has a label >= t
         assert float(rows[level - 1][4]) == pytest.approx(AP(rel=level).calc_aggregate(qrels, runs["strong"]), abs=1e-12)
     assert rows[4][1] == "muAP(levels='collection')" and rows[5][1] == "muAP"
     weighted = (levels["value"] * levels["weight"]).sum() / levels["weight"].sum()
@@ -205,7 +205,7 @@ def test_bad_inputs(files, tmp_path):
     assert "cannot read run file" in fail(QRELS, str(files["gz"]), "muMAP")
     assert fail(QRELS, STRONG, "muMAPP").endswith("unknown measure: muMAPP (did you mean muMAP, muAP, muP?)")
     assert fail(QRELS, STRONG, "ndcg@10").endswith("unknown measure: ndcg@10 (did you mean nDCG, NDCG?)")
-    assert "muP: parameter cutoff (ranking cutoff threshold) is required" in fail(QRELS, STRONG, "muP")
+    assert "muP: parameter cutoff (ranking depth k) is required" in fail(QRELS, STRONG, "muP")
     assert "muAP: invalid levels='x'" in fail(QRELS, STRONG, "muAP(levels='x')")
     assert "real-valued labels, which AP cannot take" in fail(str(files["real"]), STRONG, "muMAP", "AP")
     assert "--no_summary (-n) only goes with --by_query (-q)" in fail(QRELS, STRONG, "muMAP", "-n")

@@ -81,19 +81,19 @@ def test_wrong_container_types():
 
 @pytest.mark.parametrize("measure, pattern", [
     (muAP(foo=1), r"muAP: unknown parameter\(s\) \['foo'\]; supported: cutoff, judged_only, levels, weights, floor"),
-    (muAP(levels="some"), r"muAP: invalid levels='some'; expected relevance thresholds"),
+    (muAP(levels="some"), r"muAP: invalid levels='some'; expected 'query': every label above the floor"),
     (muAP(levels=()), r"muAP: invalid levels=\(\)"),
     (muAP(levels=(0, 1)), r"muAP: levels=\(0, 1\) must all lie above floor=0"),
-    (muAP(weights="log"), r"muAP: invalid weights='log'; expected weight of each threshold"),
-    (muAP @ 0, r"muAP: cutoff must be a positive integer, got 0"),
-    (muAP(cutoff=2.5), r"muAP: invalid cutoff=2.5; expected ranking cutoff threshold"),
+    (muAP(weights="log"), r"muAP: invalid weights='log'; expected 'distance' \(the distance from t"),
+    (muAP @ 0, r"muAP: invalid cutoff=0 \(cutoff must be a positive integer\); expected a positive integer"),
+    (muAP(cutoff=2.5), r"muAP: invalid cutoff=2.5; expected a positive integer \(the ranking depth k\)"),
     (muAP(judged_only=1), r"muAP: invalid judged_only=1"),
-    (muAP(floor="low"), r"muAP: floor must be a finite number, got 'low'"),
-    (muP, r"muP: parameter cutoff \(ranking cutoff threshold\) is required, e.g. muP@10"),
+    (muAP(floor="low"), r"muAP: invalid floor='low' \(floor must be a finite number\); expected a finite number"),
+    (muP, r"muP: parameter cutoff \(ranking depth k\) is required, e.g. muP@10"),
     (nDCNG(norm=0), r"nDCNG: invalid norm=0"),
     (nDCNG(norm="max"), r"nDCNG: invalid norm='max'"),
     (nDCNG(dcg="exp"), r"nDCNG: invalid dcg='exp'"),
-    (nDCNG(gains={"a": 1}), r"nDCNG: gains must map numbers to numbers"),
+    (nDCNG(gains={"a": 1}), r"nDCNG: invalid gains=\{'a': 1\} \(it must map distinct numbers to numbers\)"),
     (meanNDCG(norm=2), r"meanNDCG: unknown parameter\(s\) \['norm'\]"),
 ])
 def test_invalid_parameters_fail_at_validation(measure, pattern):

@@ -102,6 +102,8 @@ def test_letor_qrels_map_docids_to_medline_uis(layout, request):
     assert table.n_features == 45
     assert dict(zip(table.letor_doc_id, table.doc_id, strict=True))["4"] == "88010002"
     assert ohsumed.letor_table("letor2").n_features == 25
+    with pytest.raises(ValueError, match="read-only"):  # cached for every caller: nobody may change it
+        table.label[0] = 99
     assert len(list(ir_datasets.load("ohsumed/letor2").qrels_iter())) == 10
 
 

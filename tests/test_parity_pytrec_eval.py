@@ -66,12 +66,14 @@ def test_mu_ap_is_weighted_ap_rel_t(seed, cutoff, judged_only):
 @pytest.mark.parametrize("seed", SEEDS[:3])
 def test_mu_ap_collection_levels(seed):
     qrels, run = random_collection(seed)
-    ours = muAP(levels="collection")
+    ours = muAP(levels="collection-all")  # every collection threshold for every query, AP^t = 0 if R^t = 0
     theirs = {t: AP(rel=t) for t in (1, 2, 3, 4)}
-    values = per_query([ours, *theirs.values()], qrels, run)
+    values = per_query([ours, *theirs.values(), muAP, muAP(levels="collection")], qrels, run)
     expected = expected_mu({t: values[m] for t, m in theirs.items()}, qrels, lambda _: [1, 2, 3, 4])
     for qid, value in values[ours].items():
         assert value == pytest.approx(expected[qid], abs=TOL), qid
+        # levels='collection' scores a query at the thresholds it reaches: Eq. 4, as levels='query'
+        assert values[muAP(levels="collection")][qid] == pytest.approx(values[muAP][qid], abs=TOL), qid
 
 
 @pytest.mark.parametrize("seed", SEEDS[:3])

@@ -12,9 +12,10 @@ provider to ``ir_measures.DefaultPipeline``::
 Scheel, Lommatzsch & Albayrak. Performance Measures for Multi-Graded Relevance. 2011.
 """
 
+from ir_measures_graded import measures as _measures
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.measures import NDCNG, meanNDCG, meanNDCNG, muAP, muMAP, muP, nDCNG, μAP, μMAP, μP
-from ir_measures_graded.per_level import by_level
+from ir_measures_graded.measures import *  # noqa: F403 - every measure and alias (see measures/__init__.py)
+from ir_measures_graded.per_level import by_level, by_threshold
 from ir_measures_graded.provider import GradedEvaluator, GradedProvider, install
 
 __version__ = "0.1.0"
@@ -29,11 +30,8 @@ else:
     from ir_measures_graded.datasets import ohsumed as _ohsumed  # noqa: F401
 
 __all__ = [
-    "muAP", "muMAP", "μAP", "μMAP",
-    "muP", "μP",
-    "nDCNG", "NDCNG",
-    "meanNDCG", "meanNDCNG",
+    *(name for name in _measures.__all__ if name not in ("GradedMeasure", "MEASURES")),
     "GradedProvider", "GradedEvaluator", "GradedInputError",
-    "graded", "install", "by_level",
+    "graded", "install", "by_level", "by_threshold",
     "__version__",
 ]

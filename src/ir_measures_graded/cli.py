@@ -201,7 +201,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     for path, frame in runs.items():
         for metric in evaluator.iter_calc(frame):
             results.append((path, metric.query_id, str(metric.measure), metric.value))
-    table = pd.DataFrame(results, columns=COLUMNS)
+    table = pd.DataFrame(results, columns=COLUMNS, dtype=object)  # values keep what aggregator() needs
     write_results(table, [str(m) for m in measures], {str(m): m for m in measures}, args, out)
     return 0
 
@@ -226,7 +226,7 @@ def threshold_table(qrels: pd.DataFrame, runs: dict[str, pd.DataFrame], measures
         for measure in mu:
             levels = by_level(measure, qrels, frame)
             label = "MAP" if measure.NAME == "muAP" else f"P@{measure['cutoff']}"
-            for level, weight, value in levels.itertuples(index=False):
+            for level, weight, value, _ in levels.itertuples(index=False):
                 rows.append((path, f"{label}(rel>={level:g})", level, weight, value))
             collection = measure(levels="collection") if measure.levels() == "query" else measure
             for summary in dict.fromkeys([collection, measure]):
@@ -251,7 +251,7 @@ def write_results(table: pd.DataFrame, names: list[str], by_name: dict, args: ar
         parts.append(order.sort_values(["_run", "query_id", "_measure"], kind="stable")[COLUMNS])
     if not args.no_summary:
         parts.append(summarise(table, run_names, names, by_name))
-    long = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=COLUMNS)
+    long = (pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=COLUMNS)).astype({"value": float})
     several = len(run_names) > 1
     places = args.places
     if args.output_format == "jsonl":

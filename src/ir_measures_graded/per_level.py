@@ -1,4 +1,4 @@
-"""MAP (or mean P@k) at every relevance level of a collection, with the weights µMAP gives them.
+"""MAP (or mean P@k) at every relevance threshold of a collection, with the weights µMAP gives them.
 
 These are the numbers behind the left half of Figures 6-8 of Scheel et al. (2011): MAP^t for each
 threshold t, and µMAP as their distance-weighted mean.
@@ -9,38 +9,55 @@ from __future__ import annotations
 from typing import Any
 
 import ir_measures
+import numpy as np
 import pandas as pd
 
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.measures import GradedMeasure
+from ir_measures_graded.measures.thresholded import CollectionMean, ThresholdedMeasure
 from ir_measures_graded.prepare import Judgments, Ranking
-from ir_measures_graded.provider import per_threshold
 
 
 def by_level(measure: str | ir_measures.Measure, qrels: Any, run: Any) -> pd.DataFrame:
-    """One row per relevance level: ``level``, ``weight`` and ``value`` (MAP^t, or mean P^t@k for µP).
+    """One row per threshold t: ``threshold``, ``weight``, ``value`` (MAP^t, or mean P^t@k) and ``queries``.
 
-    Levels are those of the measure's ``levels`` parameter, with ``'query'`` read as
-    ``'collection'`` (every label above the floor found in the qrels), so that every query has a
-    value at every level: a query with no document at or above t has AP^t = 0, as in trec_eval.
-    The mean is over all queries of the qrels (those missing from the run score 0). The weighted
-    mean of ``value`` by ``weight`` is µMAP with ``levels='collection'``.
+    The reading follows the measure's ``levels`` parameter:
+
+    - ``'query'`` (the default) or ``'collection'``: the thresholds are the qrels' labels above the
+      floor, and MAP^t is the mean AP^t over the ``queries`` that have a judged document with
+      label >= t (the paper's Figs. 6-8; a run ranking every query's documents by label scores 1.0
+      at every threshold). The weighted mean of ``value`` by ``weight`` is
+      ``muAP(levels='collection')`` as ``ir_measures.calc_aggregate`` gives it.
+    - ``'collection-all'`` or explicit thresholds: MAP^t is the mean over all queries of the qrels,
+      AP^t = 0 for a query with nothing >= t (trec_eval's ``map -l t``); the weighted mean of
+      ``value`` is the mean of that measure's per-query values.
+
+    In both, queries of the qrels missing from the run score 0.
     """
     measure = ir_measures.parse_measure(measure)
-    if not isinstance(measure, GradedMeasure) or measure.NAME not in ("muAP", "muP"):
+    if not isinstance(measure, ThresholdedMeasure):
         raise GradedInputError(f"by_level needs muAP (muMAP) or muP@k, got {measure}")
     measure.validate_params()
     if measure.levels() == "query":
         measure = measure(levels="collection")
     judgments = Judgments.from_qrels(qrels)
     ranking = Ranking.from_run(run, judgments)
-    if measure["judged_only"]:
+    if measure.value("judged_only"):
         ranking = ranking.judged_only()
-    thr_ptr, thr_values, weights, values = per_threshold(measure, judgments, ranking)
-    n_levels = int(thr_ptr[1] - thr_ptr[0]) if judgments.n_queries else 0
-    shape = (judgments.n_queries, n_levels)
-    return pd.DataFrame({
-        "level": thr_values[:n_levels],
-        "weight": weights[:n_levels],
-        "value": values.reshape(shape).mean(axis=0) if judgments.n_queries else [],
-    })
+    if measure.levels() == "collection":  # the aggregate ir_measures computes, threshold by threshold
+        aggregate = CollectionMean()
+        for _, value in measure.results(judgments, ranking):
+            aggregate.add(value)
+        thresholds, weights = measure.collection_weights(judgments)
+        values, queries = aggregate.by_threshold()
+        if len(values) < len(thresholds):  # no query at all
+            values, queries = np.zeros(len(thresholds)), np.zeros(len(thresholds), dtype=np.int64)
+    else:  # every query at every threshold
+        p = measure.per_threshold(judgments, ranking)
+        n = int(p.thr_ptr[1] - p.thr_ptr[0]) if judgments.n_queries else 0
+        thresholds, weights = p.thr_values[:n], p.weights[:n]
+        values = p.values.reshape(judgments.n_queries, n).mean(axis=0) if judgments.n_queries else np.zeros(n)
+        queries = np.full(n, judgments.n_queries, dtype=np.int64)
+    return pd.DataFrame({"threshold": thresholds, "weight": weights, "value": values, "queries": queries})
+
+
+by_threshold = by_level

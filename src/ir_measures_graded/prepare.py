@@ -7,6 +7,7 @@ of the caller's data: nothing here modifies the inputs.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +20,7 @@ from ir_measures_graded.inputs import qrels_columns, run_columns
 
 @dataclass
 class Judgments:
-    """Relevance judgments sorted by query, with per-query levels and gains derived on demand."""
+    """Relevance judgments sorted by query; quantities derived from them are cached (see :mod:`.derived`)."""
 
     query_ids: np.ndarray  # distinct query ids (str); a query's code is its index here
     doc_index: pd.Index  # distinct judged doc ids (str)
@@ -28,7 +29,8 @@ class Judgments:
     label: np.ndarray  # per judgment row: relevance label (float64)
     ptr: np.ndarray  # segmentation of the rows by query
     _keys: np.ndarray = field(repr=False)  # query * n_docs + doc, ascending: for joining runs
-    _cache: dict = field(default_factory=dict, repr=False)
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    _lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
 
     @classmethod
     def from_qrels(cls, qrels: Any) -> Judgments:
@@ -64,75 +66,14 @@ class Judgments:
         return label
 
     def cached(self, key: tuple, compute: Any) -> Any:
-        """``compute()`` once per key: qrels-side quantities shared by every run an evaluator scores."""
-        if key not in self._cache:
-            self._cache[key] = compute()
-        return self._cache[key]
+        """``compute()`` once per key: qrels-side quantities shared by every run an evaluator scores.
 
-    # --- relevance levels (µAP, µP) -------------------------------------------------------------
-
-    def thresholds(self, levels: str | tuple[float, ...], floor: float) -> tuple[np.ndarray, np.ndarray]:
-        """Per-query thresholds ``(thr_ptr, thr_values)`` for a resolved ``levels`` parameter."""
-        return self.cached(("thresholds", levels, floor), lambda: self._thresholds(levels, floor))
-
-    def _thresholds(self, levels: str | tuple[float, ...], floor: float) -> tuple[np.ndarray, np.ndarray]:
-        if levels == "query":
-            above = self.label > floor
-            pairs = pd.DataFrame({"q": self.query[above], "t": self.label[above]}).drop_duplicates()
-            pairs = pairs.sort_values(["q", "t"])
-            thr_query = pairs["q"].to_numpy(dtype=np.int64)
-            return kernels.segment_ptr(thr_query, self.n_queries), pairs["t"].to_numpy(dtype=np.float64)
-        shared = np.unique(self.label[self.label > floor]) if levels == "collection" else np.asarray(levels)
-        ptr = np.arange(self.n_queries + 1, dtype=np.int64) * len(shared)
-        return ptr, np.tile(shared.astype(np.float64), self.n_queries)
-
-    def relevant_counts(self, levels: str | tuple[float, ...], floor: float) -> np.ndarray:
-        """Number of judged documents reaching each flat threshold (R^t of AP^t)."""
-
-        def compute() -> np.ndarray:
-            thr_ptr, thr_values = self.thresholds(levels, floor)
-            level = kernels.level_of_rows(self.query, self.label, thr_ptr, thr_values)
-            return kernels.rows_reaching(self.query, level, thr_ptr)
-
-        return self.cached(("relevant_counts", levels, floor), compute)
-
-    # --- gains (NDCNG, mean NDCG) -----------------------------------------------------------------
-
-    def gain_scale(self, gains: dict | None, floor: float, norm: str | float) -> np.ndarray:
-        """The normaliser m_q of every query (1 for unnormalised gains)."""
-
-        def compute() -> np.ndarray:
-            g = self.raw_gain(self.label, gains, floor)
-            if norm == "query":
-                m = np.zeros(self.n_queries)
-                np.maximum.at(m, self.query, g)
-                return m
-            if norm == "collection":
-                return np.full(self.n_queries, g.max() if len(g) else 0.0)
-            return np.full(self.n_queries, float(norm))
-
-        return self.cached(("gain_scale", _key(gains), floor, norm), compute)
-
-    @staticmethod
-    def raw_gain(label: np.ndarray, gains: dict | None, floor: float) -> np.ndarray:
-        """``max(gains.get(label, label) - floor, 0)``; NaN (unjudged) -> 0."""
-        if gains:
-            mapped = label.copy()
-            for source, target in gains.items():
-                mapped[label == source] = target
-            label = mapped
-        return np.nan_to_num(np.maximum(label - floor, 0.0), nan=0.0)
-
-    def ideal(self, gain_key: tuple, gain_of: Any) -> tuple[np.ndarray, np.ndarray]:
-        """Ideal DCG prefix ``(ptr, cum)`` for the gain function ``gain_of(query, label)``."""
-        return self.cached(
-            ("ideal", gain_key),
-            lambda: kernels.ideal_dcg(self.query, gain_of(self.query, self.label), self.n_queries),
-        )
-
-
-def _key(gains: dict | None) -> tuple | None:
-    return None if gains is None else tuple(sorted(gains.items()))
+        Thread-safe (an evaluator may score runs from several threads); see :mod:`.derived`.
+        """
+        with self._lock:
+            if key not in self._cache:
+                self._cache[key] = compute()
+            return self._cache[key]
 
 
 @dataclass

@@ -190,6 +190,8 @@ def _cached_table(version: str, variant: str, home_dir: str) -> LetorTable:
     order = np.argsort([int(q) if q.isdigit() else -1 for q in table.query_id], kind="stable")
     table = LetorTable(table.query_id[order], table.letor_doc_id[order], table.label[order], table.features[order])
     table.doc_id = _ui_of(table.letor_doc_id)
+    for array in (table.query_id, table.letor_doc_id, table.label, table.features, table.doc_id):
+        array.flags.writeable = False  # shared by every caller of this cache: read-only
     return table
 
 

@@ -103,8 +103,8 @@ def compare_strategies(table: LetorTable, reference: str | int = "expert",
     """MAP per threshold and the summary measures of each strategy against one reference.
 
     Returns ``(map_by_threshold, summary)``: the first has one row per strategy and one column per
-    threshold t (MAP with "relevant" meaning label >= t, over all queries, as trec_eval averages
-    ``map`` at ``-l t``); the second one row per strategy and one column per :data:`SUMMARY_MEASURES`.
+    threshold t (MAP with "relevant" meaning label >= t, over the queries with a label >= t: the
+    paper's Figs. 6-8, see :func:`~ir_measures_graded.by_level`); the second one row per strategy and one column per :data:`SUMMARY_MEASURES`.
     """
     qrels = reference_qrels(table, reference)
     evaluator = ir_measures.evaluator(list(SUMMARY_MEASURES.values()), qrels)
@@ -112,7 +112,7 @@ def compare_strategies(table: LetorTable, reference: str | int = "expert",
     for strategy in strategies:
         run = feature_run(table, strategy)
         levels = by_level(muMAP, qrels, run)
-        by_threshold[strategy] = pd.Series(levels["value"].to_numpy(), index=levels["level"].to_numpy())
+        by_threshold[strategy] = pd.Series(levels["value"].to_numpy(), index=levels["threshold"].to_numpy())
         values = evaluator.calc_aggregate(run)
         summary[strategy] = {name: values[measure] for name, measure in SUMMARY_MEASURES.items()}
     map_by_threshold = pd.DataFrame(by_threshold).T.rename_axis(index="strategy", columns="threshold")

@@ -12,9 +12,15 @@ def discount(rank: np.ndarray) -> np.ndarray:
     return 1.0 / np.log2(rank + 1.0)
 
 
-def exponential_gain(gain: np.ndarray) -> np.ndarray:
-    """``2^g - 1`` (Järvelin & Kekäläinen; the paper's Eq. 3 and 5)."""
-    return np.exp2(gain) - 1.0
+def exponential_gain(exponent: np.ndarray, shift: np.ndarray | None = None) -> np.ndarray:
+    """``2^e - 1`` (Järvelin & Kekäläinen; the paper's Eq. 3 and 5), scaled by ``2^-shift`` if given.
+
+    ``2^(e - s) - 2^(-s)`` equals ``(2^e - 1) * 2^(-s)``: with ``s`` at least ``max(e) - 1000`` it
+    stays finite for any exponent, and a factor shared by a ranking and its ideal cancels in nDCG.
+    """
+    if shift is None:
+        return np.exp2(exponent) - 1.0
+    return np.exp2(exponent - shift) - np.exp2(-shift)
 
 
 def ideal_dcg(judged_query: np.ndarray, judged_gain: np.ndarray, n_queries: int) -> tuple[np.ndarray, np.ndarray]:

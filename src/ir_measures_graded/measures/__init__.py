@@ -1,15 +1,19 @@
-"""What is computed: the measure definitions (one module each), registered with ir_measures on import."""
+"""What is computed: the measure definitions, one module each, registered with ir_measures on import.
 
-from ir_measures_graded.measures.base import GradedMeasure
-from ir_measures_graded.measures.mean_ndcg import _meanNDCG, _meanNDCNG, meanNDCG, meanNDCNG
-from ir_measures_graded.measures.muap import _muAP, muAP, muMAP, μAP, μMAP
-from ir_measures_graded.measures.mup import _muP, muP, μP
-from ir_measures_graded.measures.ndcng import NDCNG, _nDCNG, nDCNG
+Every module here that defines ``__all__`` is a measure module: it is imported, which registers
+its measures, and its names are exported from this package (and from ``ir_measures_graded``).
+Adding a measure therefore needs no edit here.
+"""
 
-__all__ = [
-    "GradedMeasure",
-    "muAP", "muMAP", "μAP", "μMAP", "_muAP",
-    "muP", "μP", "_muP",
-    "nDCNG", "NDCNG", "_nDCNG",
-    "meanNDCG", "meanNDCNG", "_meanNDCG", "_meanNDCNG",
-]
+import importlib
+import pkgutil
+
+from ir_measures_graded.measures.base import MEASURES, GradedMeasure
+
+__all__ = ["GradedMeasure", "MEASURES"]
+
+for _module in pkgutil.iter_modules(__path__):
+    _loaded = importlib.import_module(f"{__name__}.{_module.name}")
+    for _name in getattr(_loaded, "__all__", ()) if _module.name not in ("base", "params") else ():
+        globals()[_name] = getattr(_loaded, _name)
+        __all__.append(_name)

@@ -1,75 +1,53 @@
-"""What all of this package's measures share: parameter specs, validation and naming.
+"""What every measure of this package shares: parameters, naming, registration, the evaluation hook.
+
+A measure is one module under ``measures/``: a subclass of :class:`GradedMeasure` with ``NAME``,
+``ALIASES``, ``SUPPORTED_PARAMS`` (parameter objects from :mod:`.params`), a docstring with the
+formula and the citation, and ``per_query(judgments, ranking)`` — its values for every judged
+query, computed from the prepared arrays with the kernels. ``register`` makes it known to
+``ir_measures`` (names and aliases) and to the ``graded`` provider, whose supported measures and
+dispatch are read from :data:`MEASURES`; nothing else needs to list it.
 
 Measures are plain ``ir_measures`` measures (subclasses of :class:`ir_measures.measures.Measure`),
-so they compose with ``@``, ``(...)``, ``parse_measure`` and mixed measure lists. What this base
-adds: parameter errors are :class:`~ir_measures_graded.errors.GradedInputError` with a message
-that says what is accepted, and tuple-valued parameters print in a form ``parse_measure`` reads.
+so they compose with ``@``, ``(...)``, ``parse_measure`` and mixed measure lists.
 """
 
 from __future__ import annotations
 
-import math
-import numbers
 import sys
-from typing import Any
+from collections.abc import Iterator
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
-import ir_measures
+import numpy as np
 from ir_measures import measures
-from ir_measures.measures.base import _NOT_PROVIDED
 
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.measures.params import Param
 
-# Parameter specs shared by several measures (one definition each).
-CUTOFF = measures.ParamInfo(dtype=int, required=False, desc="ranking cutoff threshold")
-CUTOFF_REQUIRED = measures.ParamInfo(dtype=int, required=True, desc="ranking cutoff threshold")
-JUDGED_ONLY = measures.ParamInfo(
-    dtype=bool, default=False, desc="ignore returned documents that do not have relevance judgments"
-)
-FLOOR = measures.ParamInfo(
-    dtype=(int, float, str),
-    default=0,
-    desc="label of the irrelevant level: labels <= floor are irrelevant; distances and gains are measured from it",
-)
-LEVELS = measures.ParamInfo(
-    dtype=(str, tuple, list),
-    default="query",
-    desc="relevance thresholds: 'query' (labels present in the query's judgments, Eq. 4), "
-    "'collection' (labels present anywhere in the qrels), or explicit thresholds, e.g. (1, 2) or '1,2'",
-)
-WEIGHTS = measures.ParamInfo(
-    dtype=str,
-    choices=["distance", "uniform"],
-    default="distance",
-    desc="weight of each threshold: 'distance' to the level below (Eq. 4) or 'uniform'",
-)
-GAINS = measures.ParamInfo(dtype=dict, desc="custom label -> gain mapping, applied before anything else")
-DCG = measures.ParamInfo(
-    dtype=str,
-    choices=["exp-log2", "log2"],
-    default="exp-log2",
-    desc="gain and discount: 'exp-log2' (2^g - 1, 1/log2(i+1); Eq. 5) or 'log2' (linear gain g, 1/log2(i+1))",
-)
-NORM = measures.ParamInfo(
-    dtype=(str, int, float),
-    default="query",
-    desc="gain normaliser m: 'query' (highest gain in the query's judgments), 'collection' "
-    "(highest gain in the qrels) or a positive number (the scale's top)",
-)
+if TYPE_CHECKING:
+    from ir_measures_graded.prepare import Judgments, Ranking
 
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
+#: Every registered measure of this package, by NAME, in registration order.
+MEASURES: dict[str, GradedMeasure] = {}
 
 
 class GradedMeasure(measures.Measure):
     """Base class of the measures served by the ``graded`` provider."""
 
     NAME: str
-    SUPPORTED_PARAMS: dict[str, measures.ParamInfo] = {}
+    ALIASES: tuple[str, ...] = ()
+    SUPPORTED_PARAMS: dict[str, Param] = {}
+
+    # --- parameters ------------------------------------------------------------------------------
 
     def validate_params(self) -> None:
         if self.validated:
             return
+        self._values = self._normalised()
+        self.validated = True
+
+    def _normalised(self) -> MappingProxyType:
+        """Every supported parameter in normal form (defaults filled in); raises GradedInputError."""
         if not isinstance(self.params, dict):
             raise GradedInputError(f"{self.NAME}: params must be a dict")
         unknown = sorted(set(self.params) - set(self.SUPPORTED_PARAMS))
@@ -77,108 +55,88 @@ class GradedMeasure(measures.Measure):
             raise GradedInputError(
                 f"{self.NAME}: unknown parameter(s) {unknown}; supported: {', '.join(self.SUPPORTED_PARAMS)}"
             )
-        for name, info in self.SUPPORTED_PARAMS.items():
-            value = self.params.get(name, _NOT_PROVIDED)
-            if value is _NOT_PROVIDED:
-                if info.required:
+        values = {}
+        for name, param in self.SUPPORTED_PARAMS.items():
+            if name not in self.params:
+                if param.required:
                     raise GradedInputError(
-                        f"{self.NAME}: parameter {name} ({info.desc}) is required, e.g. {self.NAME}@10"
+                        f"{self.NAME}: parameter {name} ({param.desc}) is required, e.g. {self.NAME}@10"
                     )
+                values[name] = param.default if param.default is None else param.normalise(param.default)
                 continue
-            wrong_bool = isinstance(value, bool) and info.dtype is not bool
-            if wrong_bool or not info.validate(value):
-                raise GradedInputError(f"{self.NAME}: invalid {name}={value!r}; expected {info.desc}")
-        self._check_values()
-        self.validated = True
-
-    def _check_values(self) -> None:
-        """Checks of parameter values beyond their types."""
-        cutoff = self.params.get("cutoff")
-        if cutoff is not None and cutoff < 1:
-            raise GradedInputError(f"{self.NAME}: cutoff must be a positive integer, got {cutoff!r}")
-        if "floor" in self.SUPPORTED_PARAMS:
-            self.floor()
-        if "levels" in self.SUPPORTED_PARAMS:
-            self.levels()
-        if "norm" in self.SUPPORTED_PARAMS:
-            norm = self["norm"]
-            if isinstance(norm, str) and norm not in ("query", "collection") or (
-                not isinstance(norm, str) and not (_is_number(norm) and norm > 0)
-            ):
-                raise GradedInputError(
-                    f"{self.NAME}: invalid norm={norm!r}; expected {self.SUPPORTED_PARAMS['norm'].desc}"
-                )
-        if "gains" in self.params:
-            gains = self.params["gains"]
-            if not all(_is_number(k) and _is_number(v) for k, v in gains.items()):
-                raise GradedInputError(f"{self.NAME}: gains must map numbers to numbers, got {gains!r}")
-
-    def floor(self) -> float:
-        """The ``floor`` parameter as a float (a numeric string such as '-1' is accepted)."""
-        value = self["floor"]
-        try:
-            floor = float(value) if isinstance(value, str) else value
-        except ValueError:
-            floor = None
-        if not _is_number(floor):
-            raise GradedInputError(f"{self.NAME}: floor must be a finite number, got {value!r}")
-        return float(floor)
-
-    def levels(self) -> str | tuple[float, ...]:
-        """The ``levels`` parameter resolved: 'query', 'collection' or sorted distinct thresholds."""
-        value = self["levels"]
-        if value in ("query", "collection"):
-            return value
-        if isinstance(value, str):
-            parts = [p.strip() for p in value.split(",") if p.strip()]
+            value = self.params[name]
             try:
-                thresholds = [float(p) for p in parts]
-            except ValueError:
-                thresholds = []
-        else:
-            thresholds = list(value) if all(_is_number(v) for v in value) else []
-        desc = self.SUPPORTED_PARAMS["levels"].desc
-        if not thresholds or not all(_is_number(t) for t in thresholds):
-            raise GradedInputError(f"{self.NAME}: invalid levels={value!r}; expected {desc}")
-        floor = self.floor()
-        if min(thresholds) <= floor:
-            raise GradedInputError(
-                f"{self.NAME}: levels={value!r} must all lie above floor={floor!r} (the irrelevant level)"
-            )
-        return tuple(sorted({float(t) for t in thresholds}))
+                values[name] = param.normalise(value)
+            except (ValueError, TypeError) as e:
+                raise param.error(self.NAME, name, value, str(e)) from None
+        self.check(values)
+        return MappingProxyType(values)
+
+    def check(self, values: dict[str, Any]) -> None:
+        """Checks that involve several parameters (normal forms); raise GradedInputError."""
+
+    def value(self, name: str) -> Any:
+        """Parameter ``name`` in normal form (validating the measure first)."""
+        self.validate_params()
+        return self._values[name]
+
+    def __getitem__(self, name: str) -> Any:
+        return self.value(name)
+
+    # --- printing: parse_measure(str(m)) == m -----------------------------------------------------
 
     def __repr__(self) -> str:
-        # As ir_measures', but an unknown parameter must not raise KeyError here: measures are
-        # hashed (by repr) before they are validated, and validation gives the clear message.
-        shown = {
-            k: v for k, v in self.params.items()
-            if k != self.AT_PARAM and (k not in self.SUPPORTED_PARAMS or v != self.SUPPORTED_PARAMS[k].default)
-        }
-        result = self.__name__
-        if shown:
-            result += "(" + ",".join(f"{k}={self._param_repr(v)}" for k, v in shown.items()) + ")"
+        # Measures are hashed and compared by repr (ir_measures), once per value: keep it.
+        cached = self.__dict__.get("_repr")
+        if cached is None or cached[0] != self.params:
+            cached = self.__dict__["_repr"] = (dict(self.params), self._repr())
+        return cached[1]
+
+    def _repr(self) -> str:
+        try:
+            shown = self._normalised()
+        except GradedInputError:  # repr must work before validation reports the problem
+            return super().__repr__() if set(self.params) <= set(self.SUPPORTED_PARAMS) else self._raw_repr()
+        args = [
+            f"{name}={param.show(shown[name])}"
+            for name, param in self.SUPPORTED_PARAMS.items()
+            if name != self.AT_PARAM and name in self.params and shown[name] != self._default(name)
+        ]
+        result = self.__name__ + (f"({','.join(args)})" if args else "")
         if self.AT_PARAM in self.params:
             result += f"@{self.params[self.AT_PARAM]}"
         return result
 
-    def _param_repr(self, v: Any) -> str:
-        # parse_measure reads numbers, strings, booleans and dicts, but neither tuples nor a minus
-        # sign: print levels=(1, 2) as '1,2' and floor=-1 as '-1'.
-        if isinstance(v, (tuple, list)):
-            return repr(",".join(repr(x) for x in v))
-        if _is_number(v) and v < 0:
-            return repr(repr(v))
-        return super()._param_repr(v)
+    def _default(self, name: str) -> Any:
+        param = self.SUPPORTED_PARAMS[name]
+        return None if param.default is None else param.normalise(param.default)
+
+    def _raw_repr(self) -> str:
+        args = ",".join(f"{k}={v!r}" for k, v in self.params.items() if k != self.AT_PARAM)
+        return self.__name__ + (f"({args})" if args else "") + (
+            f"@{self.params[self.AT_PARAM]}" if self.AT_PARAM in self.params else "")
+
+    # --- evaluation -------------------------------------------------------------------------------
+
+    def per_query(self, judgments: Judgments, ranking: Ranking) -> np.ndarray:
+        """This measure's value for every judged query (index = query code)."""
+        raise NotImplementedError
+
+    def results(self, judgments: Judgments, ranking: Ranking) -> Iterator[tuple[int, float]]:
+        """``(query code, value)`` for the queries the run ranks something for (others score DEFAULT)."""
+        values = self.per_query(judgments, ranking)
+        for q in np.flatnonzero(ranking.present):
+            yield int(q), float(values[q])
 
 
-def register(measure: ir_measures.Measure, aliases: list[str]) -> None:
-    """Register ``measure`` under its name and aliases; registering again is a no-op.
+def register(measure: GradedMeasure) -> GradedMeasure:
+    """Register ``measure`` under its NAME and ALIASES; registering again is a no-op.
 
     PyTerrier copies ir_measures' registry into ``pyterrier.measures`` when it is imported; if it
     was imported first, the measure is added there too, so ``pt.measures.muMAP`` works either way.
     """
     pt_measures = sys.modules.get("pyterrier.measures")
-    for name in [measure.NAME, *aliases]:
+    for name in [measure.NAME, *measure.ALIASES]:
         existing = measures.registry.get(name)
         if existing is None:
             measures.registry[name] = measure
@@ -186,3 +144,5 @@ def register(measure: ir_measures.Measure, aliases: list[str]) -> None:
             raise RuntimeError(f"measure name {name!r} is already registered to {existing!r}")
         if pt_measures is not None:
             setattr(pt_measures, name, measures.registry[name])
+    MEASURES.setdefault(measure.NAME, measure)
+    return measure

@@ -1,7 +1,11 @@
-from ir_measures_graded.measures import base
+"""meanNDCG and meanNDCNG: nDCG@n and NDCNG@n averaged over n = 1 ... N (LETOR; Scheel et al. 2011, Table 2)."""
+
+from ir_measures_graded import kernels
+from ir_measures_graded.measures import base, params
+from ir_measures_graded.measures.gained import GainedMeasure
 
 
-class _meanNDCG(base.GradedMeasure):
+class _meanNDCG(GainedMeasure):
     """
     Mean NDCG: the mean of nDCG@1 ... nDCG@N with the exponential gain 2^label - 1.
 
@@ -24,15 +28,21 @@ class _meanNDCG(base.GradedMeasure):
     PRETTY_NAME = 'Mean of nDCG@1..N'
     SHORT_DESC = 'The mean of nDCG@1 ... nDCG@N over ranks, with exponential gain (LETOR MeanNDCG).'
     SUPPORTED_PARAMS = {
-        'cutoff': base.CUTOFF,
-        'judged_only': base.JUDGED_ONLY,
-        'floor': base.FLOOR,
-        'gains': base.GAINS,
-        'dcg': base.DCG,
+        'cutoff': params.CUTOFF,
+        'judged_only': params.JUDGED_ONLY,
+        'floor': params.FLOOR,
+        'gains': params.GAINS,
+        'dcg': params.DCG,
     }
 
+    def per_query(self, judgments, ranking):
+        gain = self.gain(judgments)
+        ideal_ptr, ideal_cum = gain.ideal()
+        row_gain = gain(ranking.query, ranking.label)
+        return kernels.mean_ndcg(ranking.query, ranking.rank, row_gain, ideal_ptr, ideal_cum, self.value('cutoff'))
 
-class _meanNDCNG(base.GradedMeasure):
+
+class _meanNDCNG(GainedMeasure):
     """
     Mean NDCNG: the mean of NDCNG@1 ... NDCNG@N (Scheel, Lommatzsch & Albayrak, 2011, Eq. 5; Table 2, Figs. 4-8).
 
@@ -51,16 +61,22 @@ class _meanNDCNG(base.GradedMeasure):
     PRETTY_NAME = 'Mean of NDCNG@1..N'
     SHORT_DESC = 'The mean of NDCNG@1 ... NDCNG@N over ranks; independent of the rating scale.'
     SUPPORTED_PARAMS = {
-        'cutoff': base.CUTOFF,
-        'judged_only': base.JUDGED_ONLY,
-        'floor': base.FLOOR,
-        'gains': base.GAINS,
-        'dcg': base.DCG,
-        'norm': base.NORM,
+        'cutoff': params.CUTOFF,
+        'judged_only': params.JUDGED_ONLY,
+        'floor': params.FLOOR,
+        'gains': params.GAINS,
+        'dcg': params.DCG,
+        'norm': params.NORM,
     }
 
+    def per_query(self, judgments, ranking):
+        gain = self.gain(judgments)
+        ideal_ptr, ideal_cum = gain.ideal()
+        row_gain = gain(ranking.query, ranking.label)
+        return kernels.mean_ndcg(ranking.query, ranking.rank, row_gain, ideal_ptr, ideal_cum, self.value('cutoff'))
 
-meanNDCG = _meanNDCG()
-meanNDCNG = _meanNDCNG()
-base.register(meanNDCG, [])
-base.register(meanNDCNG, [])
+
+meanNDCG = base.register(_meanNDCG())
+meanNDCNG = base.register(_meanNDCNG())
+
+__all__ = ['meanNDCG', 'meanNDCNG']

@@ -1,36 +1,45 @@
-from ir_measures_graded.measures import base
+"""µP@k (Scheel, Lommatzsch & Albayrak, 2011, Sec. 1 and 3.1)."""
+
+from ir_measures_graded import kernels
+from ir_measures_graded.measures import base, params
+from ir_measures_graded.measures.thresholded import ThresholdedMeasure
 
 
-class _muP(base.GradedMeasure):
+class _muP(ThresholdedMeasure):
     """
     µP@k, precision at k over multi-graded relevance (Scheel, Lommatzsch & Albayrak, 2011, Sec. 1 and 3.1).
 
-    P@k is computed at every relevance level t of the query ("relevant" meaning label >= t; exactly
+    P@k is computed at every threshold t of the query ("relevant" meaning label >= t; exactly
     ``P(rel=t)@k`` for integer labels) and combined like µAP, weighted by the distance between
-    successive levels:
+    successive thresholds:
 
     .. math::
 
         \\mu P@k_q = \\frac{\\sum_{t \\in L_q} d_t \\cdot P@k_q^t}{\\sum_{t \\in L_q} d_t}
 
-    With binary judgments µP@k equals P@k. The cutoff is required (``muP@10``).
+    With binary judgments µP@k equals P@k. The cutoff is required (``muP@10``). ``levels`` as for µAP.
 
     C. Scheel, A. Lommatzsch, S. Albayrak. Performance Measures for Multi-Graded Relevance.
     Technische Universität Berlin, DAI-Labor, 2011.
     """
     __name__ = 'muP'
     NAME = __name__
+    ALIASES = ('μP',)
     PRETTY_NAME = 'µPrecision at k'
-    SHORT_DESC = 'P@k at every relevance level, averaged with weights by the distance between levels.'
+    SHORT_DESC = 'P@k at every relevance threshold, averaged with weights by the distance between thresholds.'
     SUPPORTED_PARAMS = {
-        'cutoff': base.CUTOFF_REQUIRED,
-        'judged_only': base.JUDGED_ONLY,
-        'levels': base.LEVELS,
-        'weights': base.WEIGHTS,
-        'floor': base.FLOOR,
+        'cutoff': params.CUTOFF_REQUIRED,
+        'judged_only': params.JUDGED_ONLY,
+        'levels': params.LEVELS,
+        'weights': params.WEIGHTS,
+        'floor': params.FLOOR,
     }
 
+    def values_at_thresholds(self, judgments, ranking, thr_ptr, reached, relevant):
+        return kernels.thresholded_precision(ranking.query, ranking.rank, reached, thr_ptr, self.value('cutoff'))
 
-muP = _muP()
+
+muP = base.register(_muP())
 μP = muP
-base.register(muP, ['μP'])
+
+__all__ = ['muP', 'μP']

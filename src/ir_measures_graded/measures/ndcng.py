@@ -1,7 +1,11 @@
-from ir_measures_graded.measures import base
+"""NDCNG@k (Scheel, Lommatzsch & Albayrak, 2011, Eq. 5)."""
+
+from ir_measures_graded import kernels
+from ir_measures_graded.measures import base, params
+from ir_measures_graded.measures.gained import GainedMeasure
 
 
-class _nDCNG(base.GradedMeasure):
+class _nDCNG(GainedMeasure):
     """
     NDCNG@k, the Normalized Discounted Cumulative Normalized Gain (Scheel, Lommatzsch & Albayrak, 2011, Eq. 5).
 
@@ -23,18 +27,27 @@ class _nDCNG(base.GradedMeasure):
     """
     __name__ = 'nDCNG'
     NAME = __name__
+    ALIASES = ('NDCNG',)
     PRETTY_NAME = 'Normalised Discounted Cumulative Normalised Gain'
     SHORT_DESC = 'nDCG with each gain divided by the highest reachable gain, independent of the rating scale.'
     SUPPORTED_PARAMS = {
-        'cutoff': base.CUTOFF,
-        'judged_only': base.JUDGED_ONLY,
-        'floor': base.FLOOR,
-        'gains': base.GAINS,
-        'dcg': base.DCG,
-        'norm': base.NORM,
+        'cutoff': params.CUTOFF,
+        'judged_only': params.JUDGED_ONLY,
+        'floor': params.FLOOR,
+        'gains': params.GAINS,
+        'dcg': params.DCG,
+        'norm': params.NORM,
     }
 
 
-nDCNG = _nDCNG()
+    def per_query(self, judgments, ranking):
+        gain = self.gain(judgments)
+        ideal_ptr, ideal_cum = gain.ideal()
+        row_gain = gain(ranking.query, ranking.label)
+        return kernels.ndcg(ranking.query, ranking.rank, row_gain, ideal_ptr, ideal_cum, self.value('cutoff'))
+
+
+nDCNG = base.register(_nDCNG())
 NDCNG = nDCNG
-base.register(nDCNG, ['NDCNG'])
+
+__all__ = ['nDCNG', 'NDCNG']

@@ -1,0 +1,152 @@
+"""Quantities derived from the judgments alone, computed once per qrels and shared by every run.
+
+Each is cached on the :class:`~ir_measures_graded.prepare.Judgments` (thread-safe) and returned
+read-only (numpy arrays with ``writeable=False``), so no caller can change what the next one sees.
+
+Thresholds are stored flat, query after query, ascending and distinct inside a query, with a
+``thr_ptr`` segmentation (``thr_values[thr_ptr[q]:thr_ptr[q + 1]]`` are query q's thresholds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from ir_measures_graded import kernels
+
+if TYPE_CHECKING:
+    from ir_measures_graded.prepare import Judgments
+
+Gains = tuple[tuple[float, float], ...] | None  # a normalised ``gains`` parameter
+
+
+def read_only(value: Any) -> Any:
+    """``value`` with every numpy array in it (also inside tuples) made read-only."""
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False
+    elif isinstance(value, tuple):
+        for item in value:
+            read_only(item)
+    return value
+
+
+def _cached(judgments: Judgments, key: tuple, compute: Callable[[], Any]) -> Any:
+    return judgments.cached(key, lambda: read_only(compute()))
+
+
+# --- thresholds (µAP, µP, GAP) ----------------------------------------------------------------------
+
+def collection_labels(judgments: Judgments, floor: float) -> np.ndarray:
+    """The distinct labels above ``floor`` in the qrels, ascending."""
+    return _cached(judgments, ("collection_labels", floor),
+                   lambda: np.unique(judgments.label[judgments.label > floor]))
+
+
+def thresholds(judgments: Judgments, levels: str | tuple[float, ...], floor: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per-query thresholds ``(thr_ptr, thr_values)`` for a normalised ``levels`` parameter.
+
+    ``'query'``: the query's own labels above ``floor``; ``'collection'`` and ``'collection-all'``:
+    every label above ``floor`` in the qrels, for every query; a tuple: those thresholds for every query.
+    """
+
+    def compute() -> tuple[np.ndarray, np.ndarray]:
+        if levels == "query":
+            above = judgments.label > floor
+            pairs = pd.DataFrame({"q": judgments.query[above], "t": judgments.label[above]}).drop_duplicates()
+            pairs = pairs.sort_values(["q", "t"])
+            thr_query = pairs["q"].to_numpy(dtype=np.int64)
+            return kernels.segment_ptr(thr_query, judgments.n_queries), pairs["t"].to_numpy(dtype=np.float64)
+        shared = collection_labels(judgments, floor) if isinstance(levels, str) else np.asarray(levels)
+        ptr = np.arange(judgments.n_queries + 1, dtype=np.int64) * len(shared)
+        return ptr, np.tile(shared.astype(np.float64), judgments.n_queries)
+
+    return _cached(judgments, ("thresholds", levels, floor), compute)
+
+
+def relevant_counts(judgments: Judgments, levels: str | tuple[float, ...], floor: float) -> np.ndarray:
+    """R^t: the number of judged documents with label >= t, for every flat threshold."""
+
+    def compute() -> np.ndarray:
+        thr_ptr, thr_values = thresholds(judgments, levels, floor)
+        reached = kernels.level_of_rows(judgments.query, judgments.label, thr_ptr, thr_values)
+        return kernels.rows_reaching(judgments.query, reached, thr_ptr)
+
+    return _cached(judgments, ("relevant_counts", levels, floor), compute)
+
+
+# --- gains (nDCNG, meanNDCG, meanNDCNG) -------------------------------------------------------------
+
+def raw_gain(label: np.ndarray, gains: Gains, floor: float) -> np.ndarray:
+    """``max(gains.get(label, label) - floor, 0)``; NaN (unjudged) -> 0."""
+    if gains:
+        mapped = label.copy()
+        for source, target in gains:
+            mapped[label == source] = target
+        label = mapped
+    return np.nan_to_num(np.maximum(label - floor, 0.0), nan=0.0)
+
+
+class GainFunction:
+    """The gain of a (query, label) pair for one measure's ``gains``, ``floor``, ``norm`` and ``dcg``.
+
+    Linear: ``g / m_q`` with ``g = raw_gain(label)`` and ``m_q`` the normaliser (1 when ``norm`` is
+    None). Exponential: ``2^(g / m_q) - 1``, computed as ``2^(e - s_q) - 2^(-s_q)`` with ``e = g / m_q``
+    and ``s_q`` a per-query shift that keeps the query's largest ``2^e`` finite; the factor
+    ``2^(-s_q)`` is the same for a query's ranking and its ideal ranking, so nDCG is unchanged
+    (``s_q = 0``, the plain formula, unless a query's exponents reach ``SAFE_EXPONENT``).
+    """
+
+    SAFE_EXPONENT = 512.0
+
+    def __init__(self, judgments: Judgments, gains: Gains, floor: float, norm: str | float | None, exponential: bool):
+        self.judgments = judgments
+        self.gains, self.floor, self.norm, self.exponential = gains, floor, norm, exponential
+        self.key = ("gain", gains, floor, norm, exponential)
+
+    def scale(self) -> np.ndarray:
+        """The normaliser m_q of every query (1 for unnormalised gains)."""
+        j = self.judgments
+
+        def compute() -> np.ndarray:
+            if self.norm is None:
+                return np.ones(j.n_queries)
+            g = raw_gain(j.label, self.gains, self.floor)
+            if self.norm == "query":
+                m = np.zeros(j.n_queries)
+                np.maximum.at(m, j.query, g)
+                return m
+            if self.norm == "collection":
+                return np.full(j.n_queries, g.max() if len(g) else 0.0)
+            return np.full(j.n_queries, float(self.norm))
+
+        return _cached(j, ("gain_scale", self.gains, self.floor, self.norm), compute)
+
+    def shift(self) -> np.ndarray:
+        """The per-query exponent shift s_q of the exponential gain (0 unless exponents are huge)."""
+        j = self.judgments
+
+        def compute() -> np.ndarray:
+            top = np.zeros(j.n_queries)
+            np.maximum.at(top, j.query, self._exponent(j.query, j.label))
+            return np.maximum(top - self.SAFE_EXPONENT, 0.0)
+
+        return _cached(j, ("gain_shift", *self.key[1:]), compute)
+
+    def _exponent(self, query: np.ndarray, label: np.ndarray) -> np.ndarray:
+        m = self.scale()[query]
+        return np.divide(raw_gain(label, self.gains, self.floor), m, out=np.zeros(len(label)), where=m > 0)
+
+    def __call__(self, query: np.ndarray, label: np.ndarray) -> np.ndarray:
+        e = self._exponent(query, label)
+        if not self.exponential:
+            return e
+        return kernels.exponential_gain(e, self.shift()[query])
+
+    def ideal(self) -> tuple[np.ndarray, np.ndarray]:
+        """Ideal DCG prefix ``(ptr, cum)`` of every query (see :func:`kernels.ideal_dcg`)."""
+        j = self.judgments
+        return _cached(j, ("ideal", *self.key[1:]),
+                       lambda: kernels.ideal_dcg(j.query, self(j.query, j.label), j.n_queries))

@@ -1,0 +1,271 @@
+"""Measure parameters as objects: each one validates, normalises, prints and documents itself.
+
+Vocabulary (used everywhere in this package): a *label* is a judgment value; a *threshold* t says
+"relevant means label >= t"; the *floor* is the label of the irrelevant grade (labels <= floor are
+irrelevant). The parameter ``levels`` chooses the thresholds; its name is kept from earlier
+releases.
+
+A parameter turns what the user wrote into one normal form (``normalise``) and prints that form
+so that ``ir_measures.parse_measure(str(measure)) == measure`` (``show``). ``parse_measure`` reads
+numbers, strings, booleans and dicts but neither tuples nor a minus sign, so those print as
+strings, which ``normalise`` reads back.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Mapping
+from typing import Any
+
+from ir_measures.measures.base import ParamInfo
+
+from ir_measures_graded.errors import GradedInputError
+
+# Cutoffs beyond any ranking's length are all the same; clamping keeps numpy comparisons in int64.
+_LARGEST_CUTOFF = 2**62
+
+
+def is_number(value: Any) -> bool:
+    """A finite real number (``True``/``False`` are not numbers here)."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def show_number(value: float) -> str:
+    """A number as parse_measure reads it back: ``2`` for 2.0, ``'-1'`` for a negative number."""
+    text = repr(int(value)) if float(value).is_integer() and abs(value) < 2**53 else repr(float(value))
+    return repr(text) if value < 0 else text
+
+
+def _read_number(text: str) -> float | None:
+    try:
+        value = float(text.strip())
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+class Param(ParamInfo):
+    """One parameter of a measure. ``accepts`` says in words what values are valid."""
+
+    def __init__(self, desc: str, accepts: str, default: Any = None, required: bool = False):
+        super().__init__(dtype=None, required=required, default=default, desc=desc)
+        self.accepts = accepts
+
+    def normalise(self, value: Any) -> Any:
+        """The normal form of ``value``; raises ``ValueError`` (with a reason, or none) when invalid."""
+        raise NotImplementedError
+
+    def show(self, value: Any) -> str:
+        """The normal form printed as ``parse_measure`` reads it."""
+        return repr(value)
+
+    def validate(self, value: Any) -> bool:  # ir_measures' ParamInfo interface
+        try:
+            self.normalise(value)
+        except (ValueError, TypeError):
+            return False
+        return True
+
+    def error(self, measure: str, name: str, value: Any, reason: str = "") -> GradedInputError:
+        why = f" ({reason})" if reason else ""
+        return GradedInputError(f"{measure}: invalid {name}={value!r}{why}; expected {self.accepts}")
+
+
+class Cutoff(Param):
+    """The ranking depth k (``measure@k``)."""
+
+    def __init__(self, required: bool = False):
+        super().__init__("ranking depth k", "a positive integer (the ranking depth k)", required=required)
+
+    def normalise(self, value: Any) -> int:
+        if not isinstance(value, numbers.Integral) or isinstance(value, bool):
+            raise ValueError
+        if value < 1:
+            raise ValueError("cutoff must be a positive integer")
+        return min(int(value), _LARGEST_CUTOFF)
+
+
+class Flag(Param):
+    def __init__(self, desc: str, default: bool = False):
+        super().__init__(desc, "True or False", default=default)
+
+    def normalise(self, value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise ValueError
+        return value
+
+
+class Choice(Param):
+    def __init__(self, desc: str, choices: Mapping[str, str]):
+        accepts = " or ".join(f"{name!r} ({meaning})" for name, meaning in choices.items())
+        super().__init__(desc, accepts, default=next(iter(choices)))
+        self.choices = list(choices)
+
+    def normalise(self, value: Any) -> str:
+        if value not in self.choices or not isinstance(value, str):
+            raise ValueError
+        return value
+
+
+class Floor(Param):
+    """The label of the irrelevant grade; a string such as ``'-1'`` is read as a number."""
+
+    def __init__(self):
+        super().__init__(
+            "label of the irrelevant grade: labels <= floor are irrelevant; distances and gains are measured from it",
+            "a finite number (write a negative floor as a string in a measure name: floor='-1')",
+            default=0.0,
+        )
+
+    def normalise(self, value: Any) -> float:
+        number = _read_number(value) if isinstance(value, str) else (float(value) if is_number(value) else None)
+        if number is None:
+            raise ValueError("floor must be a finite number")
+        return number
+
+    def show(self, value: float) -> str:
+        return show_number(value)
+
+
+class Levels(Param):
+    """Which thresholds t: the query's own labels, the collection's labels, or given numbers."""
+
+    NAMED = {
+        "query": "every label above the floor in the query's judgments (Eq. 4)",
+        "collection": "every label above the floor in the qrels; a query is scored at the thresholds it "
+        "reaches, and the aggregate averages MAP^t over the queries with a label >= t (the paper's Figs. 6-8)",
+        "collection-all": "every label above the floor in the qrels, for every query: AP^t = 0 where the query "
+        "has no label >= t, averaged over all queries",
+    }
+
+    def __init__(self):
+        accepts = "; ".join(f"{name!r}: {meaning}" for name, meaning in self.NAMED.items())
+        super().__init__(
+            "relevance thresholds t (relevant means label >= t)",
+            f"{accepts}; or explicit thresholds such as (1, 2) or '1,2'",
+            default="query",
+        )
+
+    def normalise(self, value: Any) -> str | tuple[float, ...]:
+        if isinstance(value, str) and value in self.NAMED:
+            return value
+        if isinstance(value, str):
+            thresholds = [_read_number(part) for part in value.split(",") if part.strip()]
+        elif isinstance(value, (tuple, list)):
+            thresholds = [float(v) if is_number(v) else None for v in value]
+        else:
+            raise ValueError
+        if not thresholds or None in thresholds:
+            raise ValueError
+        return tuple(sorted(set(thresholds)))
+
+    def show(self, value: str | tuple[float, ...]) -> str:
+        if isinstance(value, str):
+            return repr(value)
+        return repr(",".join(show_number(t).strip("'") for t in value))
+
+
+class Norm(Param):
+    def __init__(self):
+        super().__init__(
+            "gain normaliser m",
+            "'query' (the highest gain in the query's judgments), 'collection' (the highest gain in the qrels) "
+            "or a positive number (the scale's top)",
+            default="query",
+        )
+
+    def normalise(self, value: Any) -> str | float:
+        if value in ("query", "collection") and isinstance(value, str):
+            return value
+        if is_number(value) and value > 0:
+            return float(value)
+        raise ValueError
+
+    def show(self, value: str | float) -> str:
+        return repr(value) if isinstance(value, str) else show_number(value)
+
+
+class NumberMap(Param):
+    """A dict of numbers to numbers, normalised to sorted ``(key, value)`` pairs.
+
+    Prints as a dict (``{1:2,2:5}``), or, when a number is negative (which parse_measure cannot
+    read in a dict), as a string ``'1:-1,2:5'`` that is read back the same.
+    """
+
+    def __init__(self, desc: str, accepts: str, drop_identity: bool = False):
+        super().__init__(desc, accepts)
+        self.drop_identity = drop_identity
+
+    def normalise(self, value: Any) -> tuple[tuple[float, float], ...] | None:
+        if value is None:
+            return None
+        if isinstance(value, str):
+            pairs = [part.split(":") for part in value.split(",") if part.strip()]
+            if not all(len(p) == 2 for p in pairs):
+                raise ValueError
+            items = [(_read_number(k), _read_number(v)) for k, v in pairs]
+        elif isinstance(value, Mapping):
+            items = [(float(k) if is_number(k) else None, float(v) if is_number(v) else None) for k, v in value.items()]
+        else:
+            raise ValueError
+        if any(k is None or v is None for k, v in items) or len({k for k, _ in items}) < len(items):
+            raise ValueError("it must map distinct numbers to numbers")
+        if self.drop_identity:
+            items = [(k, v) for k, v in items if k != v]
+        return tuple(sorted(items)) or None
+
+    def show(self, value: tuple[tuple[float, float], ...]) -> str:
+        text = ",".join(f"{show_number(k).strip(chr(39))}:{show_number(v).strip(chr(39))}" for k, v in value)
+        if any(k < 0 or v < 0 for k, v in value):
+            return repr(text)
+        return "{" + text + "}"
+
+
+class Probabilities(NumberMap):
+    """GAP's grade probabilities: 'uniform' over the qrels' labels above the floor, or threshold -> weight."""
+
+    def __init__(self):
+        Param.__init__(
+            self,
+            "probability g_t that a user's threshold is t (relevant means label >= t)",
+            "'uniform' (equal probability for every label above the floor found in the qrels) or a dict "
+            "threshold -> non-negative weight, not all zero (normalised to sum 1), e.g. {1:0.25,2:0.75}",
+            default="uniform",
+        )
+        self.drop_identity = False
+
+    def normalise(self, value: Any) -> str | tuple[tuple[float, float], ...]:
+        if value == "uniform" and isinstance(value, str):
+            return value
+        pairs = super().normalise(value)
+        if not pairs or any(p < 0 for _, p in pairs) or not any(p > 0 for _, p in pairs):
+            raise ValueError("weights must be non-negative and not all zero")
+        total = math.fsum(p for _, p in pairs)
+        return tuple((t, p / total) for t, p in pairs if p > 0)
+
+    def show(self, value: str | tuple[tuple[float, float], ...]) -> str:
+        return repr(value) if isinstance(value, str) else super().show(value)
+
+
+# The parameters measures share (one definition each).
+CUTOFF = Cutoff()
+CUTOFF_REQUIRED = Cutoff(required=True)
+JUDGED_ONLY = Flag("ignore returned documents that do not have relevance judgments (trec_eval -J)")
+FLOOR = Floor()
+LEVELS = Levels()
+WEIGHTS = Choice(
+    "weight of each threshold",
+    {"distance": "the distance from t to the threshold below, or to the floor (Eq. 4)", "uniform": "equal weights"},
+)
+GAINS = NumberMap(
+    "label -> gain mapping, applied before anything else",
+    "a dict of numbers to numbers, e.g. {1:2,2:5} (or the string '1:-1,2:5' for negative numbers)",
+    drop_identity=True,
+)
+DCG = Choice(
+    "gain and discount",
+    {"exp-log2": "gain 2^g - 1, discount 1/log2(i+1); Eq. 5", "log2": "linear gain g, discount 1/log2(i+1)"},
+)
+NORM = Norm()
+PROBABILITIES = Probabilities()
