@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from ir_measures import AP, P, nDCG
 
-from ir_measures_graded import GradedInputError, cli, meanNDCG, meanNDCNG, muAP, muMAP, muP, nDCNG
+from ir_measures_graded import GAP, GradedInputError, cli, meanNDCG, meanNDCNG, muAP, muMAP, muP, nDCNG
 from random_collections import random_collection
 
 pytest.importorskip("pyspark", reason="the Spark tests need the 'spark' extra (pyspark)")
@@ -79,7 +79,7 @@ def assert_same_per_query(expected: pd.DataFrame, got: pd.DataFrame) -> None:
 OUR_MEASURES = [
     muMAP, muAP @ 5, muAP(floor=0.5), muAP(judged_only=True), muAP(weights="uniform"), muAP(levels="collection"),
     muAP(levels=(1, 2.5)), muAP(levels="collection", floor=1.0) @ 10, muP @ 5, muP(floor=1) @ 10,
-    muP(levels="collection") @ 3, nDCNG @ 10, nDCNG, nDCNG(dcg="log2") @ 5, nDCNG(norm="collection") @ 10,
+    muP(levels="collection") @ 3, muAP(levels="collection-all"), GAP, GAP(floor=0.5) @ 10, nDCNG @ 10, nDCNG, nDCNG(dcg="log2") @ 5, nDCNG(norm="collection") @ 10,
     nDCNG(norm=4) @ 10, nDCNG(floor=0.5, judged_only=True) @ 10, nDCNG(gains={0.5: 1.0, 3.7: 10.0}) @ 10,
     meanNDCG @ 20, meanNDCG, meanNDCNG, meanNDCNG(norm="collection", floor=0.5) @ 15,
 ]
@@ -131,15 +131,15 @@ def test_aggregate_equals_ir_measures_and_collection_mu_map_is_the_papers(spark,
     qrels, run = collection
     qrels = qrels.assign(relevance=qrels["relevance"].map(FLOAT_LABELS).astype(float))
     measures = [muMAP, nDCNG @ 10, muP @ 5, meanNDCNG, nDCNG(norm="collection") @ 5, muAP(levels="collection"),
-                muAP(levels="collection", weights="uniform", floor=0.5) @ 20]
+                muAP(levels="collection", weights="uniform", floor=0.5) @ 20, muP(levels="collection") @ 5,
+                muAP(levels="collection-all"), GAP]
     got = graded_spark.calc_aggregate(measures, spark.createDataFrame(qrels), spark.createDataFrame(run))
     assert list(got) == measures
     expected = ir_measures.calc_aggregate(measures, qrels, run)
     for measure in measures:
+        assert got[measure] == pytest.approx(expected[measure], abs=1e-12), measure
         if measure.NAME == "muAP" and measure["levels"] == "collection":
             assert got[measure] == pytest.approx(paper_collection_mu_map(measure, qrels, run), abs=1e-12)
-        else:
-            assert got[measure] == pytest.approx(expected[measure], abs=1e-12), measure
 
 
 def test_collection_mu_map_by_hand(spark):
@@ -234,7 +234,8 @@ def test_cli_engine_spark_prints_what_the_local_engine_prints(spark, tmp_path, c
     run2.write_text(run_path.read_text().replace("\t0.", "\t0.3"))
     for options in ([str(run_path), "muMAP", "nDCNG@10", "AP", "P@5"],
                     [str(run_path), "muMAP nDCNG@10", "-q", "-p", "-1"],
-                    [str(run_path), str(run2), "muMAP", "nDCG@10", "-o", "csv"],
+                    [str(run_path), str(run2), "muMAP", "nDCG@10", "muAP(levels='collection')", "-o", "csv"],
+                    [str(run_path), str(run2), "muAP(levels='collection')", "GAP", "-q"],
                     [str(run_path), "muMAP", "-o", "jsonl", "-q", "-n"]):
         local = cli_output(capsys, str(qrels_path), *options).splitlines()
         on_spark = cli_output(capsys, str(qrels_path), *options, "--engine", "spark").splitlines()

@@ -75,47 +75,13 @@ def _parse(measures: Iterable[ir_measures.Measure | str]) -> list[ir_measures.Me
     return list(dict.fromkeys(parsed))  # the user's order, each measure once
 
 
-def _collection_labels(judged: DataFrame, floor: float) -> tuple[float, ...]:
-    """The distinct labels above ``floor`` in the whole qrels (``levels='collection'``)."""
+def _labels(judged: DataFrame) -> list[float]:
+    """The distinct (finite) labels of the whole qrels, for every quantity that needs the collection."""
     from pyspark.sql import functions as F
 
-    # Spark orders NaN above every number: leave NaN labels to the workers' clear error
-    rows = judged.where((F.col(_VALUE) > floor) & ~F.isnan(_VALUE)).select(_VALUE).distinct().collect()
-    return tuple(sorted(float(r[0]) for r in rows))
-
-
-def _collection_gain(judged: DataFrame, gains: dict | None, floor: float) -> float:
-    """The highest gain ``max(gains.get(label, label) - floor, 0)`` in the qrels (``norm='collection'``)."""
-    from pyspark.sql import functions as F
-
-    label = F.col(_VALUE)
-    mapped = label
-    if gains:
-        mapped = None
-        for source, target in gains.items():
-            mapped = (F.when(label == float(source), float(target)) if mapped is None
-                      else mapped.when(label == float(source), float(target)))
-        mapped = mapped.otherwise(label)
-    finite = judged.where(~F.isnan(_VALUE))
-    top = finite.select(F.max(F.greatest(mapped - F.lit(float(floor)), F.lit(0.0)))).collect()[0][0]
-    # All gains 0: any normaliser gives 0, as the single-machine path does with m = 0.
-    return float(top) if top is not None and top > 0 else 1.0
-
-
-def _resolved(measure: GradedMeasure, judged: DataFrame, cache: dict) -> GradedMeasure:
-    """``measure`` with collection-wide parameters replaced by their values in ``judged``."""
-    if "levels" in measure.SUPPORTED_PARAMS and measure.levels() == "collection":
-        key = ("levels", measure.floor())
-        if key not in cache:
-            cache[key] = _collection_labels(judged, measure.floor())
-        measure = measure(levels=cache[key]) if cache[key] else measure
-    if "norm" in measure.SUPPORTED_PARAMS and measure["norm"] == "collection":
-        gains = measure.params.get("gains")
-        key = ("norm", None if gains is None else tuple(sorted(gains.items())), measure.floor())
-        if key not in cache:
-            cache[key] = _collection_gain(judged, gains, measure.floor())
-        measure = measure(norm=cache[key])
-    return measure
+    # Spark orders NaN above every number: NaN labels are left to the workers' clear error
+    rows = judged.where(~F.isnan(_VALUE)).select(_VALUE).distinct().collect()
+    return sorted(float(r[0]) for r in rows)
 
 
 # --- data -------------------------------------------------------------------------------------------
@@ -151,8 +117,19 @@ def _id_type(qrels_type: Any, run_type: Any) -> str:
     return "long" if isinstance(qrels_type, integral) and isinstance(run_type, integral) else "string"
 
 
-def _partition_evaluator(measures: list[GradedMeasure], names: list[str]):
-    """The function ``mapInArrow`` runs on each query-partitioned slice of qrels and run rows."""
+# A query made of one judgment per label of the collection, added to every partition's qrels: the
+# labels the single-machine code reads from the whole qrels (levels='collection', norm='collection',
+# GAP's grades) are then the same in every worker, and so are the values. Its id is reserved.
+_LABELS_QUERY = {"string": "\x00collection-labels", "long": -(2**63)}
+
+
+def _partition_evaluator(measures: list[GradedMeasure], names: list[str], labels: list[float], aggregate: bool):
+    """The function ``mapInArrow`` runs on each query-partitioned slice of qrels and run rows.
+
+    Per query: rows ``(q, measure, value)``. With ``aggregate``: per measure, the partition's sum and
+    count of values (``threshold`` -1), or for an aggregate over thresholds (``levels='collection'``)
+    the sum and count at each threshold.
+    """
     # Measures travel as their str, which parse_measure reads back exactly (measure objects pickled
     # by value, as after a module reload, would lose ir_measures' parameter sentinels). Measures
     # that are one computation (AP and muAP(levels='1.0')) are evaluated once.
@@ -172,25 +149,76 @@ def _partition_evaluator(measures: list[GradedMeasure], names: list[str]):
         table = pa.Table.from_batches(batches)
         del batches
         judged = table.column(_JUDGED)
-        qrels = _frame(table.filter(judged), "relevance")
-        if not len(qrels):  # only run rows: queries the qrels do not know are skipped
+        qrels_rows = table.filter(judged)
+        if not qrels_rows.num_rows:  # only run rows: queries the qrels do not know are skipped
             return
+        qrels_rows, reserved = _with_labels_query(qrels_rows, labels)
+        qrels = _frame(qrels_rows, "relevance")
         run = _frame(table.filter(pc.invert(judged)), "score")
-        del table
+        del table, qrels_rows
         computed = {spec: ir_measures.parse_measure(spec) for spec in names_of}
         names_by_measure = {str(m): names_of[spec] for spec, m in computed.items()}
         evaluator = GradedProvider().evaluator(list(computed.values()), qrels)
+        if aggregate:
+            yield _partial_aggregates(evaluator, run, names_by_measure, reserved)
+            return
         query_ids, measure_names, values = [], [], []
         for metric in evaluator.iter_calc(run):
+            if metric.query_id == reserved:
+                continue
             for name in names_by_measure[str(metric.measure)]:
                 query_ids.append(metric.query_id)
                 measure_names.append(name)
-                values.append(metric.value)
+                values.append(float(metric.value))
         yield pa.RecordBatch.from_arrays(
             [pa.array(query_ids, pa.string()), pa.array(measure_names, pa.string()),
              pa.array(values, pa.float64())], names=["q", "measure", "value"])
 
     return evaluate
+
+
+def _with_labels_query(qrels: Any, labels: list[float]) -> tuple[Any, str]:
+    """``qrels`` (Arrow) with the collection-labels query appended, and that query's id as a string."""
+    import pyarrow as pa
+
+    schema = qrels.schema
+    is_string = pa.types.is_string(schema.field(_QUERY).type) or pa.types.is_large_string(schema.field(_QUERY).type)
+    query = _LABELS_QUERY["string" if is_string else "long"]
+    n = len(labels)
+    docs = [str(i) for i in range(n)] if pa.types.is_string(schema.field(_DOC).type) else list(range(n))
+    extra = pa.table([pa.array([query] * n, schema.field(_QUERY).type), pa.array(docs, schema.field(_DOC).type),
+                      pa.array(labels, pa.float64()), pa.array([True] * n, pa.bool_())], schema=schema)
+    return pa.concat_tables([qrels, extra]), str(query)
+
+
+def _partial_aggregates(evaluator: Any, run: Any, names_by_measure: dict[str, list[str]], reserved: str) -> Any:
+    """One partition's share of every aggregate: ``(measure, threshold, total, n)`` rows."""
+    import pyarrow as pa
+
+    aggregators = {str(m): m.aggregator() for m in evaluator.measures}
+    plain = {key: [0.0, 0] for key, agg in aggregators.items() if not hasattr(agg, "by_threshold")}
+    for metric in evaluator.iter_calc(run):
+        if metric.query_id == reserved:
+            continue
+        key = str(metric.measure)
+        if key in plain:
+            plain[key][0] += float(metric.value)
+            plain[key][1] += 1
+        else:
+            aggregators[key].add(metric.value)
+    rows: list[tuple[str, int, float, int]] = []
+    for key, agg in aggregators.items():
+        if key in plain:
+            parts = [(-1, *plain[key])]
+        else:  # the paper's collection reading: a mean of M^t per threshold t over the queries reaching t
+            means, counts = agg.by_threshold()
+            parts = [(i, float(m * c), int(c)) for i, (m, c) in enumerate(zip(means, counts, strict=True))]
+        for name in names_by_measure[key]:
+            rows.extend((name, *part) for part in parts)
+    columns = list(zip(*rows, strict=True)) if rows else [[], [], [], []]
+    return pa.RecordBatch.from_arrays(
+        [pa.array(columns[0], pa.string()), pa.array(columns[1], pa.int64()), pa.array(columns[2], pa.float64()),
+         pa.array(columns[3], pa.int64())], names=["measure", "threshold", "total", "n"])
 
 
 def _frame(table: Any, value_name: str) -> pd.DataFrame:
@@ -200,10 +228,17 @@ def _frame(table: Any, value_name: str) -> pd.DataFrame:
     return frame
 
 
-def _per_query(measures: list[GradedMeasure], names: list[str], rows: DataFrame,
-               partitions: int | None) -> DataFrame:
+def _evaluated(measures: list[ir_measures.Measure | str], qrels: DataFrame, run: DataFrame, columns: tuple,
+               partitions: int | None, aggregate: bool) -> tuple[list, list[GradedMeasure], list[float], DataFrame]:
+    """``(measures as given, as computed, the qrels' labels, mapInArrow result)``."""
+    originals = _parse(measures)
+    computed = [_as_graded(m) for m in originals]
+    judged, rows = _union(qrels, run, *columns)
+    labels = _labels(judged)
     by_query = rows.repartition(partitions, _QUERY) if partitions else rows.repartition(_QUERY)
-    return by_query.mapInArrow(_partition_evaluator(measures, names), _RESULT_SCHEMA)
+    schema = "measure string, threshold long, total double, n long" if aggregate else _RESULT_SCHEMA
+    evaluate = _partition_evaluator(computed, [str(m) for m in originals], labels, aggregate)
+    return originals, computed, labels, by_query.mapInArrow(evaluate, schema)
 
 
 # --- public API -------------------------------------------------------------------------------------
@@ -220,12 +255,8 @@ def calc_per_query(measures: Iterable[ir_measures.Measure | str], qrels: DataFra
     """
     from pyspark.sql import functions as F
 
-    originals = _parse(measures)
-    internal = [_as_graded(m) for m in originals]
-    judged, rows = _union(qrels, run, query_col, doc_col, relevance_col, score_col)
-    cache: dict = {}
-    resolved = [_resolved(m, judged, cache) for m in internal]
-    result = _per_query(resolved, [str(m) for m in originals], rows, partitions)
+    columns = (query_col, doc_col, relevance_col, score_col)
+    *_, result = _evaluated(list(measures), qrels, run, columns, partitions, aggregate=False)
     query_type = qrels.schema[query_col].dataType
     return result.select(F.col("q").cast(query_type).alias(query_col), "measure", "value")
 
@@ -235,42 +266,44 @@ def calc_aggregate(measures: Iterable[ir_measures.Measure | str], qrels: DataFra
                    score_col: str = "score", partitions: int | None = None) -> dict[ir_measures.Measure, float]:
     """``{measure: value}`` as ``ir_measures.calc_aggregate``; only per-measure sums reach the driver.
 
-    Every measure is the mean over the qrels' queries, except ``muAP(levels='collection')``, which
-    follows the paper's collection-level reading (Figs. 6-8): for each collection threshold t,
-    MAP^t is the mean AP^t over the queries with a judgment at or above t, and µMAP is the mean of
-    the MAP^t weighted as the measure's ``weights`` says.
+    Each measure aggregates as its own aggregator says: the mean over the qrels' queries, or for
+    ``muAP(levels='collection')`` the paper's collection-level reading (Figs. 6-8): for each
+    threshold t, MAP^t is the mean AP^t over the queries with a judgment at or above t, and µMAP the
+    mean of the MAP^t weighted as the measure's ``weights`` says.
     """
     from pyspark.sql import functions as F
 
-    originals = _parse(measures)
-    internal = [_as_graded(m) for m in originals]
-    judged, rows = _union(qrels, run, query_col, doc_col, relevance_col, score_col)
-    cache: dict = {}
-    resolved = [_resolved(m, judged, cache) for m in internal]
-    names = [str(m) for m in originals]
-    # Collection-level µMAP needs AP^t of every query at every threshold t: computed alongside.
-    by_level: dict[int, list[tuple[float, str]]] = {}
-    extra: list[GradedMeasure] = []
-    for i, (before, after) in enumerate(zip(internal, resolved, strict=True)):
-        if before.NAME == "muAP" and "levels" in before.params and before.levels() == "collection":
-            by_level[i] = []
-            for t in after.levels() if after.levels() != "collection" else ():
-                level_measure = after(levels=(t,))
-                by_level[i].append((t, f"\x00level {len(extra)}"))
-                extra.append(level_measure)
-    all_names = names + [name for levels in by_level.values() for _, name in levels]
-    per_query = _per_query(resolved + extra, all_names, rows, partitions)
+    columns = (query_col, doc_col, relevance_col, score_col)
+    originals, computed, labels, parts = _evaluated(list(measures), qrels, run, columns, partitions, aggregate=True)
     with _clear_errors():
-        sums = {r["measure"]: (r["total"], r["n"]) for r in per_query.groupBy("measure").agg(
-            F.sum("value").alias("total"), F.count("value").alias("n")).collect()}
+        totals = parts.groupBy("measure", "threshold").agg(F.sum("total").alias("total"), F.sum("n").alias("n"))
+        sums: dict[str, dict[int, tuple[float, int]]] = {}
+        for r in totals.collect():
+            sums.setdefault(r["measure"], {})[r["threshold"]] = (r["total"], r["n"])
     result = {}
-    for i, measure in enumerate(originals):
-        if i in by_level:
-            result[measure] = _collection_mu(resolved[i], by_level[i], sums, judged)
+    for original, measure in zip(originals, computed, strict=True):
+        by_threshold = sums.get(str(original), {})
+        if -1 in by_threshold or not by_threshold:
+            total, n = by_threshold.get(-1, (0.0, 0))
+            result[original] = total / n if n else float("nan")
         else:
-            total, n = sums.get(names[i], (0.0, 0))
-            result[measure] = total / n if n else float("nan")
+            result[original] = _collection_mean(measure, labels, by_threshold)
     return result
+
+
+def _collection_mean(measure: GradedMeasure, labels: list[float], by_threshold: dict[int, tuple[float, int]]) -> float:
+    """Σ_t w_t · M^t / Σ_t w_t over the thresholds some query reaches, M^t over the queries reaching t."""
+    floor = measure.floor()
+    thresholds = np.array([t for t in labels if t > floor])
+    weights = (np.ones(len(thresholds)) if measure.value("weights") == "uniform"
+               else np.diff(np.concatenate([[floor], thresholds])))
+    total = np.array([by_threshold.get(i, (0.0, 0))[0] for i in range(len(thresholds))])
+    n = np.array([by_threshold.get(i, (0.0, 0))[1] for i in range(len(thresholds))], dtype=np.float64)
+    if not n.any():
+        return 0.0
+    means = np.divide(total, n, out=np.zeros(len(n)), where=n > 0)
+    weights = weights * (n > 0)
+    return float(np.sum(weights * means) / np.sum(weights))
 
 
 @contextmanager
@@ -287,27 +320,6 @@ def _clear_errors() -> Iterator[None]:
         if not lines:
             raise
         raise GradedInputError(lines[-1].split(marker, 1)[1]) from None
-
-
-def _collection_mu(measure: GradedMeasure, levels: list[tuple[float, str]], sums: dict,
-                   judged: DataFrame) -> float:
-    """Distance-weighted mean of MAP^t, each over the queries with a judgment at or above t."""
-    from pyspark.sql import functions as F
-
-    if not levels:
-        return 0.0
-    thresholds = np.array([t for t, _ in levels])
-    top = judged.groupBy(_QUERY).agg(F.max(_VALUE).alias("top"))
-    counts = top.agg(*[F.sum((F.col("top") >= float(t)).cast("long")).alias(f"c{i}")
-                       for i, t in enumerate(thresholds)]).collect()[0]
-    n_queries = np.array([counts[f"c{i}"] or 0 for i in range(len(thresholds))], dtype=np.float64)
-    totals = np.array([sums.get(name, (0.0, 0))[0] for _, name in levels])
-    maps = np.divide(totals, n_queries, out=np.zeros(len(thresholds)), where=n_queries > 0)
-    if measure["weights"] == "uniform":
-        weights = np.ones(len(thresholds))
-    else:
-        weights = np.diff(np.concatenate([[measure.floor()], thresholds]))
-    return float(np.sum(weights * maps) / np.sum(weights))
 
 
 # --- files and sessions -----------------------------------------------------------------------------
@@ -400,16 +412,43 @@ def run_cli(args: argparse.Namespace, out: Any) -> int:
     spark = session(args.master, quiet=True)
     qrels = read_qrels(spark, args.qrels)
     names = [str(m) for m in measures]
-    results = []
+    results, aggregates = [], {name: [] for name in names}
     for path in run_paths:
         run = read_run(spark, path)
-        if args.by_query:  # per-query results (not rows) come to the driver; the writer sums them
+        if args.by_query:  # per-query results (not rows) come to the driver
             with _clear_errors():
                 for row in calc_per_query(measures, qrels, run).toLocalIterator():
                     results.append((path, str(row[0]), row["measure"], row["value"]))
-        else:  # one row per measure holding its aggregate: the writer's mean of it is the value itself
-            for measure, value in calc_aggregate(measures, qrels, run).items():
-                results.append((path, cli.SUMMARY_QID, str(measure), value))
+        if args.no_summary:
+            continue
+        values = calc_aggregate(measures, qrels, run)
+        for measure in measures:
+            aggregates[str(measure)].append(values[measure])
+            if not args.by_query:  # the writer needs a row per run and measure; it prints the aggregates
+                results.append((path, cli.SUMMARY_QID, str(measure), values[measure]))
     table = pd.DataFrame(results, columns=cli.COLUMNS)
-    cli.write_results(table, names, {str(m): m for m in measures}, args, out)
+    # The summary lines are Spark's aggregates (levels='collection' needs more than per-query floats):
+    # the writer asks each measure for an aggregator once per run, in run order.
+    cli.write_results(table, names, {name: _Computed(values) for name, values in aggregates.items()}, args, out)
     return 0
+
+
+class _Computed:
+    """Stands for a measure in the command line's writer: its aggregator gives the next run's value."""
+
+    def __init__(self, values: list[float]):
+        self._values = iter(values)
+
+    def aggregator(self) -> Any:
+        from ir_measures.measures.base import Agg
+
+        value = next(self._values)
+
+        class Known(Agg):
+            def add(self, value: float) -> None:
+                pass
+
+            def result(self) -> float:
+                return value
+
+        return Known()
