@@ -9,9 +9,11 @@ What runs where. The rows never come to the driver: qrels and run rows are shuff
 query (one hash partitioning, so each query's judgments and ranking sit in one partition), and each
 partition is evaluated inside a Python worker by this package's own single-machine evaluator
 (:class:`~ir_measures_graded.provider.GradedProvider`) on Arrow data — integer ids as integers,
-other ids dictionary-encoded, so no Python object is made per row. The driver only resolves parameters that need the whole collection
-(``levels='collection'``: the labels above the floor; ``norm='collection'``: the highest gain), with
-small Spark aggregations, and receives per-measure sums.
+other ids dictionary-encoded, so no Python object is made per row. What needs the whole collection
+(``levels='collection'``, ``norm='collection'``, GAP's grades) depends on the qrels' set of labels:
+the driver collects the distinct labels (one small aggregation) and every worker adds them to its
+qrels as one reserved query, so each computes exactly what one machine computes. Aggregates come
+back as per-partition partial sums (per threshold for ``levels='collection'``).
 
 Standard measures are computed by our kernels with trec_eval's conventions: ``AP(rel=r)`` is
 ``muAP(levels=(r,))``, ``P(rel=r)@k`` is ``muP(levels=(r,))@k`` and ``nDCG@k`` (linear gain, the
