@@ -271,13 +271,14 @@ def calc_aggregate(measures: Iterable[ir_measures.Measure | str], qrels: DataFra
     Each measure aggregates as its own aggregator says: the mean over the qrels' queries, or for
     ``muAP(levels='collection')`` the paper's collection-level reading (Figs. 6-8): for each
     threshold t, MAP^t is the mean AP^t over the queries with a judgment at or above t, and µMAP the
-    mean of the MAP^t weighted as the measure's ``weights`` says.
+    mean of the MAP^t weighted as the measure's ``weights`` says. While its job runs, Arrow batches
+    of 100,000 rows are used unless ``spark.sql.execution.arrow.maxRecordsPerBatch`` was changed.
     """
     from pyspark.sql import functions as F
 
     columns = (query_col, doc_col, relevance_col, score_col)
     originals, computed, labels, parts = _evaluated(list(measures), qrels, run, columns, partitions, aggregate=True)
-    with _clear_errors():
+    with _clear_errors(), _large_arrow_batches(parts.sparkSession):
         totals = parts.groupBy("measure", "threshold").agg(F.sum("total").alias("total"), F.sum("n").alias("n"))
         sums: dict[str, dict[int, tuple[float, int]]] = {}
         for r in totals.collect():
@@ -306,6 +307,23 @@ def _collection_mean(measure: GradedMeasure, labels: list[float], by_threshold: 
     means = np.divide(total, n, out=np.zeros(len(n)), where=n > 0)
     weights = weights * (n > 0)
     return float(np.sum(weights * means) / np.sum(weights))
+
+
+_ARROW_BATCH = "spark.sql.execution.arrow.maxRecordsPerBatch"
+
+
+@contextmanager
+def _large_arrow_batches(spark: SparkSession, rows: int = 100_000) -> Iterator[None]:
+    """Arrow batches of ``rows`` rows (Spark's default is 10,000) while our job runs, unless the user
+    chose a size: a worker takes a whole partition anyway, and fewer batches cost less to build."""
+    default = spark.conf.get(_ARROW_BATCH, "10000") == "10000"
+    if default:
+        spark.conf.set(_ARROW_BATCH, str(rows))
+    try:
+        yield
+    finally:
+        if default:
+            spark.conf.set(_ARROW_BATCH, "10000")
 
 
 @contextmanager
@@ -418,7 +436,7 @@ def run_cli(args: argparse.Namespace, out: Any) -> int:
     for path in run_paths:
         run = read_run(spark, path)
         if args.by_query:  # per-query results (not rows) come to the driver
-            with _clear_errors():
+            with _clear_errors(), _large_arrow_batches(spark):
                 for row in calc_per_query(measures, qrels, run).toLocalIterator():
                     results.append((path, str(row[0]), row["measure"], row["value"]))
         if args.no_summary:
