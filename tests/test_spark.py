@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -253,6 +254,45 @@ def test_cli_engine_spark_rejects_what_it_cannot_do(spark, tmp_path, capsys):
     qrels_path, run_path = write_trec(qrels, run, tmp_path)
     assert cli.main([str(qrels_path), str(run_path), "RR", "--engine", "spark"]) == 2
     assert "not available on the Spark engine" in capsys.readouterr().err
+
+
+def readme_section() -> str:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    return readme.split("## At scale, on Spark", 1)[1].split("\n## ", 1)[0]
+
+
+@pytest.fixture()
+def sample_as_parquet(tmp_path, monkeypatch):
+    """The bundled sample collection (qrels, strong run) as qrels.parquet / run.parquet in the working folder."""
+    from ir_measures_graded.formats import read_qrels, read_run
+    from ir_measures_graded.sample import data_path
+
+    sample = data_path("graded_sample")
+    qrels, run = read_qrels(sample / "qrels.txt"), read_run(sample / "strong.run")[["query_id", "doc_id", "score"]]
+    qrels.to_parquet(tmp_path / "qrels.parquet")
+    run.to_parquet(tmp_path / "run.parquet")
+    monkeypatch.chdir(tmp_path)
+    return qrels, run
+
+
+def test_readme_spark_example_and_command_print_what_it_says(spark, sample_as_parquet, capsys):
+    qrels, run = sample_as_parquet
+    section = readme_section()
+    example = section.split("Five lines on Parquet", 1)[1].split("```\n", 1)[1].split("```", 1)[0]
+    assert len(example.strip().splitlines()) == 5
+    for name in ("qrels.parquet", "run.parquet"):  # the JVM's working folder is not this test's
+        example = example.replace(f'"{name}"', repr(str(Path(name).resolve())))
+    exec(compile(example, "README.md", "exec"), {})
+    printed = dict(re.findall(r"([\w@]+): ([-0-9.e]+)", capsys.readouterr().out))
+    expected = ir_measures.calc_aggregate([muMAP, nDCNG @ 10, AP, nDCG @ 10], qrels, run)
+    assert list(printed) == ["muAP", "nDCNG@10", "AP", "nDCG@10"]
+    for measure, value in expected.items():
+        assert float(printed[str(measure)]) == pytest.approx(value, abs=1e-12)
+    transcript = section.split("```text\n", 1)[1].split("```", 1)[0].splitlines()
+    command, shown = transcript[0], transcript[1:]
+    args = [a.strip("'") for a in command.split()[2:]]
+    assert cli.main(args) == 0
+    assert capsys.readouterr().out.splitlines() == shown
 
 
 # --- MLlib ------------------------------------------------------------------------------------------

@@ -387,8 +387,10 @@ def _is_parquet(path: str) -> bool:
 def _read(spark: SparkSession, path: str, kind: str, value_col: str) -> DataFrame:
     from pyspark.sql import functions as F
 
-    if not os.path.exists(path) and "://" not in path:
-        raise GradedInputError(f"{kind} file not found: {path}")
+    if "://" not in path:
+        if not os.path.exists(path):
+            raise GradedInputError(f"{kind} file not found: {path}")
+        path = os.path.abspath(path)  # the JVM's working folder need not be ours
     if _is_parquet(path):
         return spark.read.parquet(path)
     fields = _TREC_FIELDS[kind]
