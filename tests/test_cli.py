@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import pytest
 from ir_measures import AP, P, nDCG
 
 from ir_measures_graded import by_level, muAP, muMAP, muP, nDCNG
+from ir_measures_graded.measures import GradedMeasure
 from ir_measures_graded.sample import data_path, graded_sample, write_graded_sample
 
 SCRIPT = shutil.which("ir-measures-graded", path=str(Path(sys.executable).parent)) or shutil.which("ir-measures-graded")
@@ -100,31 +102,48 @@ def test_csv_and_jsonl_and_trec(api):
     assert {r["run"] for r in several} == {STRONG, WEAK} and all("query_id" in r for r in several)
 
     trec = cli(QRELS, STRONG, "muMAP", "-q", "-o", "trec").stdout.splitlines()
-    assert trec[0].split("\t") == ["runid".ljust(22), "all", STRONG]
+    assert trec[0].split("\t") == ["runid".ljust(22), "all", "strong"]  # the run's own tag (column 6)
     name, qid, value = trec[1].split("\t")
     assert name.strip() == "muAP" and qid == "S01" and len(value.split(".")[1]) == 4
     assert trec[-1].split("\t")[1] == "all"
 
 
-def test_thresholds_table(api):
+def test_thresholds_add_the_per_level_breakdown_to_the_normal_output(api):
     qrels, runs = api
-    out = cli(QRELS, STRONG, "muMAP", "--thresholds", "-p", "-1").stdout.splitlines()
-    assert out[0].split("\t") == ["run", "measure", "level", "weight", "value"]
-    rows = [line.split("\t") for line in out[1:]]
+    normal = cli(QRELS, STRONG, "muMAP", "AP", "nDCG@10", "-p", "-1").stdout
+    out = cli(QRELS, STRONG, "muMAP", "AP", "nDCG@10", "--thresholds", "-p", "-1").stdout
+    assert out.startswith(normal + "\n")  # every measure asked for, as without --thresholds, then a blank line
+    table = pd.read_csv(pd.io.common.StringIO(out[len(normal) + 1:]), sep="\t")
     levels = by_level(muMAP, qrels, runs["strong"])
-    assert [r[1] for r in rows[:4]] == ["MAP(rel>=1)", "MAP(rel>=2)", "MAP(rel>=3)", "MAP(rel>=4)"]
-    assert [float(r[4]) for r in rows[:4]] == levels["value"].tolist()
-    assert [float(r[3]) for r in rows[:4]] == [1.0, 1.0, 1.0, 1.0]
+    shown = [c for c in levels.columns if c != "value"]  # the threshold, its weight and what by_level adds
+    assert list(table.columns) == ["run", "of", "measure", *shown, "value"]
+    assert table["measure"].tolist() == ["MAP(rel>=1)", "MAP(rel>=2)", "MAP(rel>=3)", "MAP(rel>=4)"]
+    assert (table["run"] == STRONG).all() and (table["of"] == "muAP").all()
+    assert table["value"].tolist() == levels["value"].tolist()
+    assert table["weight"].tolist() == levels["weight"].tolist()
+    for column in levels.columns:
+        assert table[column].tolist() == pytest.approx(levels[column].tolist()), column
     for level in (1, 2, 3):  # MAP^t is ir_measures' AP(rel=t) where every query has a label >= t
-        assert float(rows[level - 1][4]) == pytest.approx(AP(rel=level).calc_aggregate(qrels, runs["strong"]), abs=1e-12)
-    assert rows[4][1] == "muAP(levels='collection')" and rows[5][1] == "muAP"
+        assert table["value"][level - 1] == pytest.approx(AP(rel=level).calc_aggregate(qrels, runs["strong"]), abs=1e-12)
     weighted = (levels["value"] * levels["weight"]).sum() / levels["weight"].sum()
-    assert float(rows[4][4]) == pytest.approx(weighted, abs=1e-12)
-    assert float(rows[5][4]) == muMAP.calc_aggregate(qrels, runs["strong"])
+    assert weighted == pytest.approx(muMAP(levels="collection").calc_aggregate(qrels, runs["strong"]), abs=1e-12)
+
+    with_q = cli(QRELS, STRONG, "muMAP", "-q", "--thresholds").stdout  # -q and trec are allowed too
+    assert with_q.startswith(cli(QRELS, STRONG, "muMAP", "-q").stdout + "\n")
+    trec = cli(QRELS, STRONG, "muMAP", "--thresholds", "-o", "trec").stdout.splitlines()
+    assert [line.split("\t")[0].strip() for line in trec] == ["runid", "muAP", "MAP(rel>=1)", "MAP(rel>=2)",
+                                                              "MAP(rel>=3)", "MAP(rel>=4)"]
+
     mu_p = cli(QRELS, STRONG, WEAK, "muP@5", "--thresholds", "-o", "jsonl").stdout.splitlines()
-    assert json.loads(mu_p[0]) == {"run": STRONG, "measure": "P@5(rel>=1)", "level": 1.0, "weight": 1.0,
-                                   "value": pytest.approx(P(rel=1).__matmul__(5).calc_aggregate(qrels, runs["strong"]))}
-    assert len(mu_p) == 2 * 6
+    records = [json.loads(line) for line in mu_p]
+    assert [r["measure"] for r in records[:2]] == ["muP@5", "muP@5"] and "weight" not in records[0]
+    first = records[2]
+    threshold = by_level(muP @ 5, qrels, runs["strong"]).columns[0]
+    assert {k: first[k] for k in ("run", "of", "measure", threshold, "weight")} == \
+        {"run": STRONG, "of": "muP@5", "measure": "P@5(rel>=1)", threshold: 1.0, "weight": 1.0}
+    assert first["value"] == pytest.approx((P(rel=1) @ 5).calc_aggregate(qrels, runs["strong"]))
+    assert len(records) == 2 + 2 * 4
+    assert "add one of them" in fail(QRELS, STRONG, "AP", "--thresholds")
 
 
 def test_real_valued_labels_and_gzip(tmp_path):
@@ -231,3 +250,167 @@ def test_python_api_values_used_by_the_cli_are_graded_provider_values(api):
     graded = ir_measures.providers.registry["graded"]
     assert graded.calc_aggregate([muAP, muP @ 5], qrels, runs["weak"]) == \
         ir_measures.calc_aggregate([muAP, muP @ 5], qrels, runs["weak"])
+
+
+# --- order: the user's, whatever the hash seed; -q lines as ir_measures prints them ----------------
+
+ORDER_PROBE = """
+import ir_measures, pandas as pd
+from ir_measures import AP, P, nDCG
+from ir_measures_graded import meanNDCG, muMAP, muP, nDCNG
+from ir_measures_graded.sample import graded_sample
+qrels, runs = graded_sample()
+measures = [nDCNG@10, AP, muMAP, P@5, meanNDCG, nDCG@10, muP@5]
+print([str(m) for m in ir_measures.calc_aggregate(measures, qrels, runs['strong'])])
+print([str(m) for m in ir_measures.evaluator(measures, qrels).calc_aggregate(runs['weak'])])
+ours = pd.DataFrame(ir_measures.iter_calc([nDCNG@10, muMAP, meanNDCG, muP@5], qrels, runs['strong']))
+print(ours.pivot(index='query_id', columns='measure', values='value').columns.map(str).tolist())
+"""
+
+
+def test_measure_order_is_the_users_whatever_the_hash_seed():
+    outputs = set()
+    for seed in ("0", "1"):  # ir_measures alone gives a different order for each of these
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        api = subprocess.run([sys.executable, "-c", ORDER_PROBE], capture_output=True, text=True, env=env,
+                             check=True).stdout
+        by_query = subprocess.run([SCRIPT, QRELS, STRONG, WEAK, "nDCNG@10 meanNDCG muMAP muP@5", "-q", "-o", "csv"],
+                                  env=env, capture_output=True, text=True, check=True).stdout
+        outputs.add((api, by_query))
+    assert len(outputs) == 1
+    ((api, by_query),) = outputs
+    given = ["nDCNG@10", "AP", "muAP", "P@5", "meanNDCG", "nDCG@10", "muP@5"]
+    assert api.splitlines() == [str(given), str(given), str(["nDCNG@10", "muAP", "meanNDCG", "muP@5"])]
+    assert by_query.splitlines()[0].split(",") == ["run", "query_id", "nDCNG@10", "meanNDCG", "muAP", "muP@5"]
+
+
+def ir_measures_command(*args: str, seed: str, plugin: bool) -> str:
+    """``python -m ir_measures ...``; with ``plugin``, after ``import ir_measures_graded`` (it loads none itself)."""
+    code = "import runpy, sys; sys.argv[0] = 'ir_measures'; "
+    code += "import ir_measures_graded; " if plugin else ""
+    code += "runpy.run_module('ir_measures', run_name='__main__')"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+
+
+@pytest.mark.parametrize("seed", ["1", "4"])  # pytrec_eval's own order differs between these two
+def test_by_query_lines_are_the_ir_measures_commands_in_its_order(seed):
+    standard = [QRELS, STRONG, "AP nDCG@10 P@5 AP(rel=2) RR"]
+    for extra in ([], ["-o", "jsonl"]):
+        ours = subprocess.run([SCRIPT, *standard, "-q", *extra], capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        assert ours == ir_measures_command(*standard, "-q", *extra, seed=seed, plugin=False)
+    mixed = [QRELS, STRONG, "muMAP AP nDCNG@10 P@5"]
+    ours = subprocess.run([SCRIPT, *mixed, "-q"], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+    assert ours == ir_measures_command(*mixed, "-q", seed=seed, plugin=True)
+    assert [line.split("\t")[1] for line in ours.splitlines()[-4:]] == ["muAP", "AP", "nDCNG@10", "P@5"]
+
+
+# --- drop-in details, run in-process (main() is what the console script calls) -------------------
+
+def run_main(capsys, *args: str, rc: int = 0) -> tuple[str, str]:
+    from ir_measures_graded.cli import main
+
+    assert main(list(args)) == rc
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return out, err
+
+
+def error_of(capsys, *args: str) -> str:
+    out, err = run_main(capsys, *args, rc=2)
+    assert out == "" and len(err.splitlines()) == 1 and err.startswith("ir-measures-graded: error: ")
+    return err.strip()[len("ir-measures-graded: error: "):]
+
+
+def test_trec_output_uses_the_runs_own_tag_and_paths_only_when_tags_collide(capsys, tmp_path):
+    copy = tmp_path / "copy.run"
+    copy.write_text(Path(STRONG).read_text())
+    out, _ = run_main(capsys, QRELS, STRONG, WEAK, "muMAP", "-o", "trec")
+    assert [line.split("\t")[2] for line in out.splitlines() if line.startswith("runid")] == ["strong", "weak"]
+    zipped = tmp_path / "weak.run.gz"
+    zipped.write_bytes(gzip.compress(Path(WEAK).read_bytes()))
+    out, _ = run_main(capsys, QRELS, STRONG, str(copy), str(zipped), "muMAP", "-o", "trec")
+    assert [line.split("\t")[2] for line in out.splitlines() if line.startswith("runid")] == \
+        [STRONG, str(copy), "weak"]
+
+
+def test_places_apply_to_jsonl(capsys, api):
+    qrels, runs = api
+    value = muMAP.calc_aggregate(qrels, runs["strong"])
+    out, _ = run_main(capsys, QRELS, STRONG, "muMAP", "-o", "jsonl", "-p", "2")
+    assert json.loads(out) == {"measure": "muAP", "value": round(value, 2)}
+    out, _ = run_main(capsys, QRELS, STRONG, "muMAP", "-o", "jsonl")  # as ir_measures: all digits by default
+    assert json.loads(out) == {"measure": "muAP", "value": value}
+
+
+def test_parameter_errors_say_what_is_accepted(capsys):
+    assert "write floor='-1', quoted" in error_of(capsys, QRELS, STRONG, "muAP(floor=-1)")
+    assert error_of(capsys, QRELS, STRONG, "muAP(judged_only=2)").startswith(
+        "muAP: invalid judged_only=2; expected True or False")
+    out, _ = run_main(capsys, QRELS, STRONG, "muAP(floor='-1')")
+    assert out.startswith("muAP(floor='-1')\t")
+
+
+def test_version_and_help_list_our_measures(capsys):
+    import ir_measures_graded
+
+    with pytest.raises(SystemExit):
+        run_main(capsys, "--version")
+    out, _ = capsys.readouterr()
+    assert out.strip() == f"ir-measures-graded {ir_measures_graded.__version__} (ir_measures {ir_measures.__version__})"
+    with pytest.raises(SystemExit):
+        run_main(capsys, "--help")
+    out, _ = capsys.readouterr()
+    listed = out.split("measures of this package", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
+    ours = sorted({m.NAME for m in ir_measures.measures.registry.values() if isinstance(m, GradedMeasure)})
+    assert sorted(line.split()[0].removesuffix("@k") for line in listed) == ours
+    assert {"meanNDCG", "meanNDCNG", "muAP", "muP", "nDCNG"} <= set(ours)
+    assert "muAP (muMAP, μAP, μMAP)" in out and "muP@k (μP)" in out and all(len(line.split()) > 3 for line in listed)
+
+
+def test_empty_qrels_print_nan_as_ir_measures_and_an_empty_run_warns(capsys, tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    out, err = run_main(capsys, str(empty), STRONG, "muMAP", "AP")
+    assert out == "muAP\tnan\nAP\tnan\n"  # what `python -m ir_measures` prints for AP
+    assert out.splitlines()[1] == ir_measures_command(str(empty), STRONG, "AP", seed="0", plugin=False).strip()
+    assert err == f"ir-measures-graded: warning: the qrels {empty} hold no judgments: every measure is " \
+        "undefined (nan), as in ir_measures\n"
+    out, err = run_main(capsys, QRELS, str(empty), "muMAP", "-o", "jsonl")
+    assert json.loads(out) == {"measure": "muAP", "value": 0.0}
+    assert err == f"ir-measures-graded: warning: run {empty} is empty: every query of the qrels scores 0\n"
+    out, _ = run_main(capsys, str(empty), STRONG, "muMAP", "-o", "jsonl")
+    assert json.loads(out) == {"measure": "muAP", "value": None}  # JSON has no NaN
+
+
+def test_argument_mistakes_get_their_own_message(capsys, tmp_path):
+    assert error_of(capsys, QRELS, STRONG, "nope.txt", "muMAP") == "run file not found: nope.txt"
+    assert error_of(capsys, QRELS, "muMAP", STRONG) == \
+        "'muMAP' is a measure, but no run file comes before it; the arguments are QRELS RUN [RUN ...] " \
+        "MEASURE [MEASURE ...]"
+    assert error_of(capsys, QRELS, STRONG, "muMAP", WEAK).startswith(f"run file {WEAK} comes after the measures")
+    assert error_of(capsys, QRELS, STRONG).startswith("no measure given after the run file(s)")
+    assert error_of(capsys, "demo", "foo").startswith("'demo' takes no arguments (got foo)")
+    assert error_of(capsys, QRELS, str(tmp_path), "muMAP") == f"run {tmp_path} is a directory, not a file"
+    assert error_of(capsys, str(tmp_path), STRONG, "muMAP") == f"qrels {tmp_path} is a directory, not a file"
+    assert error_of(capsys, QRELS, "-", "-", "muMAP") == "standard input ('-') can be only one of the runs"
+
+
+def test_standard_input_and_other_non_file_paths_are_runs(tmp_path):
+    from ir_measures_graded.cli import split_inputs
+
+    read, write = os.pipe()  # what a shell's <(...) passes: /dev/fd/N, a pipe, not a regular file
+    try:
+        for path in ("-", "/dev/stdin", f"/dev/fd/{read}"):
+            runs, measures = split_inputs([STRONG, path, "muMAP"])
+            assert runs == [STRONG, path] and [str(m) for m in measures] == ["muAP"]
+    finally:
+        os.close(read)
+        os.close(write)
+    expected = cli(QRELS, STRONG, "muMAP", "AP").stdout
+    for arg in ("-", "/dev/stdin"):
+        with open(STRONG) as stdin:
+            result = subprocess.run([SCRIPT, QRELS, arg, "muMAP", "AP"], stdin=stdin, capture_output=True, text=True)
+        assert (result.returncode, result.stdout, result.stderr) == (0, expected, "")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 
 import ir_measures
 import pandas as pd
@@ -38,12 +37,6 @@ def test_importing_again_is_harmless():
     ir_measures_graded.install()
     assert len(ir_measures.DefaultPipeline.providers) == n_providers
     assert sum(p.NAME == "graded" for p in ir_measures.DefaultPipeline.providers) == 1
-
-
-def test_entry_point_declared_for_discovery():
-    eps = importlib.metadata.entry_points(group="ir_measures.provider")
-    (ep,) = [ep for ep in eps if ep.name == "graded"]
-    assert ep.load() is GradedProvider
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ real files: extracted, or as archives.
 from __future__ import annotations
 
 import gzip
+import json
 import shutil
 import subprocess
 import sys
@@ -23,6 +24,7 @@ import pytest
 from conftest import OHSUMED_FIXTURE as FIXTURE
 from ir_measures_graded import GradedInputError, meanNDCG, meanNDCNG, muMAP, nDCNG
 from ir_measures_graded.datasets import ohsumed
+from ir_measures_graded.datasets.formats import OhsumedDoc
 
 ORIGINAL = ["ohsumed.87", "ohsumed.88", "ohsumed.89", "ohsumed.90", "ohsumed.91", "queries", "judged"]
 
@@ -196,3 +198,25 @@ def test_malformed_files_name_file_and_line(placed):
     bad.write_text("2 qid:2 1:0.5 2:abc #docid = 4\n")
     with pytest.raises(GradedInputError, match=r"vali.txt:1: malformed label or feature"):
         ohsumed.feature_run("ohsumed/letor3", 1)
+
+
+def datasets_command(*args: str) -> list[dict]:
+    """``python -m ir_measures_graded.datasets ARGS --format jsonl``: the records it prints."""
+    out = subprocess.run([sys.executable, "-m", "ir_measures_graded.datasets", *args, "--format", "jsonl"],
+                         capture_output=True, text=True, check=True).stdout
+    return [json.loads(line) for line in out.splitlines()]
+
+
+@pytest.mark.parametrize("dataset_id", ["ohsumed", "ohsumed/letor3"])
+def test_export_and_lookup_print_every_field_of_every_record(placed, dataset_id):
+    dataset = ir_datasets.load(dataset_id)
+    docs = [d._asdict() for d in dataset.docs_iter()]
+    queries = [q._asdict() for q in dataset.queries_iter()]
+    assert docs and all(all(d.values()) for d in docs[:1]) and set(docs[0]) == set(OhsumedDoc._fields)
+    assert datasets_command("export", dataset_id, "docs") == docs
+    assert datasets_command("export", dataset_id, "queries") == queries
+    assert datasets_command("lookup", dataset_id, *[d["doc_id"] for d in docs]) == docs
+    assert datasets_command("lookup", dataset_id, "--qid", *[q["query_id"] for q in queries]) == queries
+    tsv = subprocess.run([sys.executable, "-m", "ir_measures_graded.datasets", "export", dataset_id, "queries"],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    assert [line.split("\t") for line in tsv] == [list(q.values()) for q in queries]

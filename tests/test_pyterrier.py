@@ -74,14 +74,36 @@ def test_real_valued_labels_in_the_qrels(collection):
         pt.Experiment([pt_runs["strong"]], topics, real, eval_metrics=[AP], names=["strong"])
 
 
-def test_metric_strings_via_parse_measure(collection):
-    # pt.Experiment reads metric *strings* with trec_eval names only ('map', 'ndcg_cut_10')
-    with pytest.raises(ValueError, match="muMAP"):
-        experiment(collection, eval_metrics=["muMAP"])
-    names = ["muMAP", "nDCNG@10", "map"]
-    metrics = [ir_measures.parse_measure(n) if n != "map" else n for n in names]
-    table = experiment(collection, eval_metrics=metrics)
-    assert {"muAP", "nDCNG@10", "map"} <= set(table.columns)
+def test_metric_strings_name_our_measures_next_to_trec_names(collection):
+    qrels, runs, *_ = collection
+    names = ["muMAP", "nDCNG@10", "map", "meanNDCNG", "muP@5", "muAP(judged_only=True)"]
+    table = experiment(collection, eval_metrics=names, round={"muMAP": 3}).set_index("name")
+    assert set(table.columns) == set(names)  # columns named as written
+    measures = [muMAP, nDCNG @ 10, AP, meanNDCNG, ir_measures.parse_measure("muP@5"),
+                muMAP(judged_only=True)]
+    expected = ir_measures.calc_aggregate(measures, qrels, runs["weak"])
+    assert table.loc["weak", "muMAP"] == round(expected[muMAP], 3) != expected[muMAP]  # round= applies
+    for name, measure in zip(names[1:], measures[1:], strict=True):
+        assert table.loc["weak", name] == pytest.approx(expected[measure], abs=1e-12), name
+
+    micro = experiment(collection, eval_metrics=["µMAP", "ndcg_cut_10"], baseline=0).set_index("name")
+    assert micro.loc["weak", "µMAP"] == pytest.approx(expected[muMAP], abs=1e-12)  # micro sign
+    greek = experiment(collection, eval_metrics=["μMAP"]).set_index("name")
+    assert greek.loc["weak", "μMAP"] == pytest.approx(expected[muMAP], abs=1e-12)  # Greek mu
+    assert "µMAP p-value" in micro.columns and "ndcg_cut_10" in micro.columns
+    per_query = experiment(collection, eval_metrics=["muMAP", "map"], perquery=True)
+    assert set(per_query["measure"]) == {"muMAP", "map"}
+    with pytest.raises(ValueError, match="muMAPP"):  # a typo is still an error
+        experiment(collection, eval_metrics=["muMAPP"])
+
+
+def test_trec_names_parse_as_before():
+    assert ir_measures.parse_trec_measure("map") == [AP]
+    assert ir_measures.parse_trec_measure("ndcg_cut_10") == [nDCG @ 10]
+    assert len(ir_measures.parse_trec_measure("P")) == 9
+    assert ir_measures.parse_trec_measure("muMAP") == [muMAP]
+    with pytest.raises(ValueError):
+        ir_measures.parse_trec_measure("nDCG@10")  # an ir_measures name, not trec_eval's: as before
 
 
 @pytest.mark.parametrize("order", ["pyterrier first", "ours first"])

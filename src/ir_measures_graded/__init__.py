@@ -13,6 +13,7 @@ Scheel, Lommatzsch & Albayrak. Performance Measures for Multi-Graded Relevance. 
 """
 
 from ir_measures_graded import measures as _measures
+from ir_measures_graded import ordering, trec_names
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.measures import *  # noqa: F403 - every measure and alias (see measures/__init__.py)
 from ir_measures_graded.per_level import by_level, by_threshold
@@ -21,6 +22,8 @@ from ir_measures_graded.provider import GradedEvaluator, GradedProvider, install
 __version__ = "0.1.0"
 
 graded = install()
+ordering.install()  # results in the order the measures were given, whatever the hash seed
+trec_names.install()  # our names as PyTerrier's metric strings: eval_metrics=['muMAP', 'map']
 
 try:  # register the OHSUMED collections with ir_datasets, when it is installed (extra "datasets")
     import ir_datasets  # noqa: F401

@@ -414,18 +414,19 @@ def _read(spark: SparkSession, path: str, kind: str, value_col: str) -> DataFram
 # --- command line -----------------------------------------------------------------------------------
 
 def run_cli(args: argparse.Namespace, out: Any) -> int:
-    """``ir-measures-graded --engine spark ...``: the single-machine command's output, computed on Spark."""
-    import pandas as pd
+    """``ir-measures-graded --engine spark ...``: the single-machine command's output, computed on Spark.
 
+    Only results come to the driver: per-query values with ``-q`` (printed by measure, in the order
+    given, then by query id), and each measure's aggregate.
+    """
     from ir_measures_graded import cli
 
+    run_paths, measures = cli.split_inputs(args.inputs)
+    cli.check_options(args, measures)
     if args.provider not in (None, "graded"):
         raise cli.UsageError("--engine spark computes every measure itself: drop --provider")
     if args.thresholds:
         raise cli.UsageError("--thresholds is not available with --engine spark")
-    if args.no_summary and not args.by_query:
-        raise cli.UsageError("--no_summary (-n) only goes with --by_query (-q)")
-    run_paths, measures = cli.split_inputs(args.inputs)
     for m in measures:
         _as_graded(m)  # unsupported measures fail before Spark starts
     # pyspark warns about pandas >= 3 in the driver and in every worker: not the user's concern here
@@ -433,44 +434,21 @@ def run_cli(args: argparse.Namespace, out: Any) -> int:
     warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
     spark = session(args.master, quiet=True)
     qrels = read_qrels(spark, args.qrels)
-    names = [str(m) for m in measures]
-    results, aggregates = [], {name: [] for name in names}
+    by_name = {str(m): m for m in measures}
+    position = {str(m): i for i, m in enumerate(measures)}
+    results = []
     for path in run_paths:
         run = read_run(spark, path)
-        if args.by_query:  # per-query results (not rows) come to the driver
+        per_query = []
+        if args.by_query:
             with _clear_errors(), _large_arrow_batches(spark):
-                for row in calc_per_query(measures, qrels, run).toLocalIterator():
-                    results.append((path, str(row[0]), row["measure"], row["value"]))
-        if args.no_summary:
-            continue
-        values = calc_aggregate(measures, qrels, run)
-        for measure in measures:
-            aggregates[str(measure)].append(values[measure])
-            if not args.by_query:  # the writer needs a row per run and measure; it prints the aggregates
-                results.append((path, cli.SUMMARY_QID, str(measure), values[measure]))
-    table = pd.DataFrame(results, columns=cli.COLUMNS)
-    # The summary lines are Spark's aggregates (levels='collection' needs more than per-query floats):
-    # the writer asks each measure for an aggregator once per run, in run order.
-    cli.write_results(table, names, {name: _Computed(values) for name, values in aggregates.items()}, args, out)
+                rows = [(str(r[0]), r["measure"], r["value"]) for r in
+                        calc_per_query(measures, qrels, run).toLocalIterator()]
+            rows.sort(key=lambda row: (position[row[1]], row[0]))
+            per_query = [ir_measures.Metric(query_id=q, measure=by_name[name], value=v) for q, name, v in rows]
+        summary = {} if args.no_summary else calc_aggregate(measures, qrels, run)
+        tag = path if _is_parquet(path) else cli.run_tag(path)
+        results.append(cli.RunResult(path, tag, per_query, summary))
+    cli.name_tags(results)
+    cli.write_results(results, measures, args, out)
     return 0
-
-
-class _Computed:
-    """Stands for a measure in the command line's writer: its aggregator gives the next run's value."""
-
-    def __init__(self, values: list[float]):
-        self._values = iter(values)
-
-    def aggregator(self) -> Any:
-        from ir_measures.measures.base import Agg
-
-        value = next(self._values)
-
-        class Known(Agg):
-            def add(self, value: float) -> None:
-                pass
-
-            def result(self) -> float:
-                return value
-
-        return Known()

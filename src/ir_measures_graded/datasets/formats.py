@@ -11,8 +11,8 @@ Parsing only: nothing here knows about ir_datasets (see :mod:`.ohsumed` for the 
   document's sequential ``.I`` number, not its MEDLINE UI).
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: ir_datasets' export and lookup read the record
+# types' ``__annotations__`` to decide which fields to print, and skip fields whose type is a string.
 import bz2
 import gzip
 import io

@@ -112,11 +112,27 @@ class OhsumedQueries(BaseQueries):
     def queries_cls(self) -> type:
         return OhsumedQuery
 
+    def queries_store(self) -> QueryStore:
+        return QueryStore(self.queries_iter())
+
     def queries_namespace(self) -> str:
         return NAME
 
     def queries_lang(self) -> str:
         return "en"
+
+
+class QueryStore:
+    """``queries_store()`` for ir_datasets' ``lookup --qid``: OHSUMED's 106 queries held in a dict."""
+
+    def __init__(self, queries: Iterator[OhsumedQuery]):
+        self._by_id = {query.query_id: query for query in queries}
+
+    def get(self, query_id: str, field: str = "query_id") -> OhsumedQuery:
+        return self._by_id[query_id]  # KeyError for an unknown id, as ir_datasets' stores
+
+    def get_many(self, query_ids: Iterator[str], field: str = "query_id") -> dict[str, OhsumedQuery]:
+        return {qid: self._by_id[qid] for qid in query_ids if qid in self._by_id}
 
 
 def judgements() -> Iterator[formats.Judgement]:
