@@ -30,8 +30,9 @@ def text_of(notebook: nbformat.NotebookNode) -> str:
     return "\n".join(parts)
 
 
-def test_the_four_notebooks_exist():
-    assert NAMES == ["1_quick_start.ipynb", "2_paper_tables.ipynb", "3_swap_experiments.ipynb", "4_ohsumed.ipynb"]
+def test_the_five_notebooks_exist():
+    assert NAMES == ["1_quick_start.ipynb", "2_paper_tables.ipynb", "3_swap_experiments.ipynb", "4_ohsumed.ipynb",
+                     "5_meta_evaluation.ipynb"]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -54,7 +55,7 @@ def test_notebook_committed_with_outputs(name):
     code = [cell for cell in notebook.cells if cell.cell_type == "code"]
     assert code and all(cell.execution_count for cell in code), "re-run: jupyter execute --inplace notebooks/*.ipynb"
     assert not [o for cell in code for o in cell.outputs if o.output_type == "error"]
-    if name.startswith(("3_", "4_")):
+    if name.startswith(("3_", "4_", "5_")):
         images = [o for cell in code for o in cell.outputs if "image/png" in o.get("data", {})]
         assert len(images) >= 2
 

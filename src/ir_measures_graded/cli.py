@@ -83,6 +83,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--thresholds", action="store_true",
                         help="also print, for each muMAP / muP@k asked for, MAP (P@k) at every relevance "
                         "level of the qrels with its weight")
+    parser.add_argument("--compare", metavar="BASELINE",
+                        help="after the results: every other run against this one (path, file name or run tag) "
+                        "per measure: mean, delta, paired p-value and the p-value corrected for multiple runs")
+    parser.add_argument("--test", choices=("t", "randomization"), default="t",
+                        help="with --compare: paired t-test (default, as PyTerrier) or randomization test")
+    parser.add_argument("--correction", choices=("holm", "bonferroni", "fdr_bh", "none"), default="holm",
+                        help="with --compare: multiple-testing correction across the runs (default holm)")
     parser.add_argument("--version", action="version",
                         version=f"%(prog)s {ir_measures_graded.__version__} (ir_measures {ir_measures.__version__})")
     parser.add_argument("--engine", choices=("local", "spark"), default="local",
@@ -120,6 +127,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                                  f"{PROG} QRELS RUN [RUN ...] MEASURE [MEASURE ...]")
             print_demo(sys.stdout)
             return 0
+        if argv[0] == "compare":
+            from ir_measures_graded.meta.cli import main as compare
+
+            return compare(argv[1:])
         args = build_parser().parse_args(argv)
         return run(args, sys.stdout)
     except (UsageError, GradedInputError) as ex:
@@ -251,6 +262,8 @@ def check_options(args: argparse.Namespace, measures: list[ir_measures.Measure])
         raise UsageError("--no_summary (-n) only goes with --by_query (-q)")
     if args.places is not None and args.places < -1:
         raise UsageError(f"--places (-p) must be -1 (all digits) or at least 0, got {args.places}")
+    if args.compare is not None and len(split_inputs(args.inputs)[0]) < 2:
+        raise UsageError("--compare needs at least two runs: the baseline and one to compare with it")
     if args.thresholds and not broken_down(measures):
         raise UsageError("--thresholds breaks down muMAP (muAP) or muP@k: add one of them to the measures")
 
@@ -287,6 +300,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     write_results(results, measures, args, out)
     if args.thresholds:
         write_breakdown(breakdown_table(qrels, run_paths, kept, measures), args, out)
+    if args.compare is not None:
+        write_comparison(comparison_table(results, measures, args), args, out)
     return 0
 
 
@@ -456,6 +471,47 @@ def write_table(results: list[RunResult], measures: list[ir_measures.Measure], a
     sep = "," if args.output_format == "csv" else "\t"
     float_format = None if places < 0 else f"%.{places}f"
     table.to_csv(out, sep=sep, index=False, float_format=float_format, na_rep="nan", lineterminator="\n")
+
+
+def comparison_table(results: list[RunResult], measures: list[ir_measures.Measure],
+                     args: argparse.Namespace) -> pd.DataFrame:
+    """``--compare``: every run against the baseline, on the queries of the per-query values (0 where a
+    run has no value for a query another run has, as trec_eval's ``-c``)."""
+    from ir_measures_graded import meta
+
+    names = {}
+    for result in results:
+        for key in (result.name, result.tag, os.path.basename(result.name), os.path.basename(result.name).split(".")[0]):
+            names.setdefault(key, []).append(result.name)
+    matches = list(dict.fromkeys(names.get(args.compare, [])))
+    if len(matches) != 1:
+        known = ", ".join(r.name for r in results)
+        raise UsageError(f"--compare {args.compare!r} {'matches several runs' if matches else 'is none of the runs'}"
+                         f" ({known})")
+    rows = [(r.name, str(m.query_id), str(m.measure), float(m.value)) for r in results for m in r.per_query]
+    table = pd.DataFrame(rows, columns=["run", "query_id", "measure", "value"])
+    wide = table.pivot_table(index=["measure", "query_id"], columns="run", values="value", sort=False)
+    wide = wide.reindex(columns=[r.name for r in results]).fillna(0.0)
+    table = wide.stack().rename("value").reset_index()[["run", "query_id", "measure", "value"]]
+    order = {str(m): i for i, m in enumerate(measures)}
+    table = table.sort_values("measure", key=lambda c: c.map(order), kind="stable")
+    return meta.compare_runs(table, matches[0], test=args.test, correction=args.correction)
+
+
+def write_comparison(table: pd.DataFrame, args: argparse.Namespace, out: TextIO) -> None:
+    """The ``--compare`` table after the normal output: a blank line and a table, or more records."""
+    places = DEFAULT_PLACES if args.places is None else args.places
+    if args.output_format == "jsonl":
+        for rec in table.to_dict("records"):
+            out.write(json.dumps({"comparison": True, **{k: json_value(v, args.places) if isinstance(v, float)
+                                                         else v for k, v in rec.items()}}) + "\n")
+        return
+    out.write("\n")
+    sep = "," if args.output_format == "csv" else "\t"
+    float_format = None if places < 0 else f"%.{places}f"
+    shown = table.assign(p_value=table["p_value"].map(lambda p: "" if np.isnan(p) else f"{p:.3g}"),
+                         p_adjusted=table["p_adjusted"].map(lambda p: "" if np.isnan(p) else f"{p:.3g}"))
+    shown.to_csv(out, sep=sep, index=False, float_format=float_format, lineterminator="\n")
 
 
 def write_breakdown(table: pd.DataFrame, args: argparse.Namespace, out: TextIO) -> None:
