@@ -100,6 +100,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="with --compare: multiple-testing correction across the runs (default holm)")
     parser.add_argument("--version", action="version",
                         version=f"%(prog)s {ir_measures_graded.__version__} (ir_measures {ir_measures.__version__})")
+    parser.add_argument("--engine", choices=("local", "spark"), default="local",
+                        help="local (this process) or spark (inputs read and evaluated by Spark; TREC text or "
+                        "Parquet files; needs the 'spark' extra and Java)")
+    parser.add_argument("--master", help="with --engine spark: the Spark master URL (default local[*])")
     return parser
 
 
@@ -293,6 +297,9 @@ class RunResult:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
+    if args.engine == "spark":
+        from ir_measures_graded.spark import run_cli
+        return run_cli(args, out)
     run_paths, measures = split_inputs(args.inputs)
     check_options(args, measures)
     qrels = load_qrels(args.qrels, files.qrels_columns(args))
