@@ -195,3 +195,13 @@ def test_labels_as_integers_only_when_exact(tmp_path):
     labels = read_qrels_table(tmp_path / "q").column("relevance")
     assert labels.type == pa.float64() and labels.to_pylist() == [2.0, 1e20]
     assert np.array_equal(read_qrels(tmp_path / "q")["relevance"].to_numpy(), [2.0, 1e20])
+
+
+def test_collection_levels_streamed_equal_whole(collection, tmp_path):
+    write_trec(tmp_path / "qrels", collection[0], "qrels")
+    write_trec(tmp_path / "run", collection[1], "run")
+    qrels = read_qrels_table(tmp_path / "qrels")
+    measures = [muAP(levels="collection"), nDCNG @ 5]
+    whole = ir_measures.calc_aggregate(measures, qrels, read_run_table(tmp_path / "run"))
+    streamed = ir_measures.calc_aggregate(measures, qrels, scan_run(tmp_path / "run", block_size=200))
+    assert streamed == whole and 0 < whole[measures[0]] < 1

@@ -227,9 +227,22 @@ def iter_metrics(measures: list, judgments: Any, run: Any, name: str | None = No
     codes = np.flatnonzero(present)
     if scan is not None:
         scan.rows, scan.matched = rows, len(codes)
+    absent = _absent_values(measures, judgments, present)
     for i, measure in enumerate(measures):
-        for q, value in zip(codes.tolist(), values[i, codes].tolist(), strict=True):
-            yield Metric(query_id=query_ids[q], measure=measure, value=value)
+        yielded = dict(zip(codes.tolist(), values[i, codes].tolist(), strict=True))
+        yielded.update(absent[i])
+        for q in sorted(yielded):
+            yield Metric(query_id=query_ids[q], measure=measure, value=yielded[q])
+
+
+def _absent_values(measures: list, judgments: Any, present: np.ndarray) -> list[dict[int, Any]]:
+    """Values some measures give judged queries the run lacks (collection-level µAP: more than a
+    float), from a ranking holding no row; others leave those queries to ir_measures' default."""
+    from ir_measures_graded.prepare import Ranking
+
+    empty = Ranking(query=np.zeros(0, dtype=np.int64), rank=np.zeros(0, dtype=np.int64),
+                    label=np.zeros(0), present=np.zeros(judgments.n_queries, dtype=bool))
+    return [{q: v for q, v in _results(measure, judgments, empty) if not present[q]} for measure in measures]
 
 
 def _evaluate(batch: QueryBatch, measures: list, judgments: Any, values: np.ndarray, present: np.ndarray,
@@ -261,7 +274,8 @@ def _evaluate(batch: QueryBatch, measures: list, judgments: Any, values: np.ndar
         if judged_only not in rankings:
             rankings[judged_only] = ranking.judged_only()
         for q, value in _results(measure, judgments, rankings[judged_only]):
-            values[i, q] = value
+            if here[q]:  # a measure may also yield queries the batch lacks (their value comes at the end)
+                values[i, q] = value
     present |= here
     return query.dictionary.to_pylist()
 
