@@ -139,6 +139,7 @@ PARAM_VALUES = {
                         st.lists(number, max_size=4).map(tuple), st.lists(number, max_size=4).map(
                             lambda v: ",".join(map(str, v)))),
     "weights": st.sampled_from(["distance", "uniform", "log"]),
+    "ties": st.sampled_from(["first", "expected", "random", 1]),
     "gains": st.one_of(st.none(), st.dictionaries(number, number, max_size=4)),
     "dcg": st.sampled_from(["exp-log2", "log2", "exp"]),
     "norm": st.one_of(st.sampled_from(["query", "collection", "max"]), number),

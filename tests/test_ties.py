@@ -113,3 +113,47 @@ def test_expected_thresholded_ap_and_precision_over_all_tie_orders(queries, cuto
             brute_p = np.mean([precision([relevant[i] for i in o], k) for o in tie_orders])
             assert got_ap[flat] == pytest.approx(brute_ap, abs=1e-12)
             assert got_p[flat] == pytest.approx(brute_p, abs=1e-12)
+
+
+# --- through the provider: every measure with ties='expected' is the mean over all tie orders -------
+
+MEASURE_TEXTS = ["muAP", "muAP@3", "muP@2", "nDCNG@3", "nDCNG", "meanNDCG", "meanNDCNG@4", "GAP", "GAP@2",
+                 "muAP(judged_only=True)", "nDCNG(judged_only=True)@2"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.one_of(st.none(), st.integers(0, 3))), min_size=1, max_size=6),
+       st.integers(0, 2))
+def test_ties_expected_is_the_mean_over_every_order_of_tied_documents(rows, unretrieved):
+    import ir_measures
+
+    import ir_measures_graded  # noqa: F401
+
+    rows = sorted(rows, key=lambda r: -r[0])
+    docs = [f"d{i}" for i in range(len(rows))]
+    qrels = {"q": {d: lab for d, (_, lab) in zip(docs, rows, strict=True) if lab is not None}}
+    qrels["q"].update({f"u{i}": 2 for i in range(unretrieved)})
+    if not any(v > 0 for v in qrels["q"].values()):
+        qrels["q"]["u_extra"] = 1
+    keys = [k for k, _ in rows]
+    for text in MEASURE_TEXTS:
+        plain = ir_measures.parse_measure(text)
+        expected = plain(ties="expected")
+        brute = []
+        for order in orders(keys):
+            run = {"q": {docs[i]: float(len(order) - pos) for pos, i in enumerate(order)}}
+            brute.append(ir_measures.calc_aggregate([plain], qrels, run)[plain])
+        tied_run = {"q": {d: float(k) for d, k in zip(docs, keys, strict=True)}}
+        got = ir_measures.calc_aggregate([expected], qrels, tied_run)[expected]
+        assert got == pytest.approx(np.mean(brute), abs=1e-12), text
+
+
+def test_ties_parameter_prints_parses_and_defaults_to_trec_eval_order():
+    import ir_measures
+
+    from ir_measures_graded import muAP
+
+    m = muAP(ties="expected")
+    assert ir_measures.parse_measure(str(m)) == m and str(muAP(ties="first")) == "muAP"
+    with pytest.raises(ValueError, match="expected"):
+        muAP(ties="random").validate_params()

@@ -161,6 +161,7 @@ class Ranking:
     rank: np.ndarray  # 1-based rank inside the query
     label: np.ndarray  # float64 label, NaN where unjudged
     present: np.ndarray  # per judged query: does the run rank anything for it?
+    score_key: np.ndarray | None = None  # uint32 per row, equal for tied scores (float32): for ties='expected'
 
     @classmethod
     def from_run(cls, run: Any, judgments: Judgments) -> Ranking:
@@ -183,18 +184,27 @@ class Ranking:
             query, doc_codes, score = query[keep], doc_codes[keep], score[keep]
         order = kernels.ranking_order(query, score, doc_codes, doc_ids)
         query, doc_codes = query[order], doc_codes[order]
+        score_key = kernels.descending_score_key(score)[order]
         del order
         present = np.zeros(judgments.n_queries, dtype=bool)
         present[query] = True
         label = judgments.labels_of(query, doc_codes, doc_ids, doc_hashes)
-        return cls._ranked(query, label, present, judgments.n_queries)
+        return cls._ranked(query, label, present, judgments.n_queries, score_key)
 
     @classmethod
-    def _ranked(cls, query: np.ndarray, label: np.ndarray, present: np.ndarray, n_queries: int) -> Ranking:
+    def _ranked(cls, query: np.ndarray, label: np.ndarray, present: np.ndarray, n_queries: int,
+                score_key: np.ndarray | None = None) -> Ranking:
         rank = kernels.positions(kernels.segment_ptr(query, n_queries)) + 1
-        return cls(query=query, rank=rank, label=label, present=present)
+        return cls(query=query, rank=rank, label=label, present=present, score_key=score_key)
 
     def judged_only(self) -> Ranking:
         """The ranking without unjudged documents, ranks closed up (trec_eval's ``-J``)."""
         judged = ~np.isnan(self.label)
-        return Ranking._ranked(self.query[judged], self.label[judged], self.present, len(self.present))
+        key = None if self.score_key is None else self.score_key[judged]
+        return Ranking._ranked(self.query[judged], self.label[judged], self.present, len(self.present), key)
+
+    def tie_ptr(self) -> np.ndarray:
+        """Segmentation of the rows into tie groups: consecutive rows of a query with equal float32 scores."""
+        if self.score_key is None:  # no scores known: every row its own group
+            return np.arange(len(self.query) + 1, dtype=np.int64)
+        return kernels.tie_group_ptr(self.query, self.score_key)

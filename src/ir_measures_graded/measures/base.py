@@ -118,6 +118,12 @@ class GradedMeasure(measures.Measure):
 
     # --- evaluation -------------------------------------------------------------------------------
 
+    def tie_groups(self, ranking: Ranking) -> np.ndarray | None:
+        """The ranking's tie groups with ``ties='expected'``; None for trec_eval's order (by doc id)."""
+        if "ties" not in self.SUPPORTED_PARAMS or self.value("ties") != "expected":
+            return None
+        return ranking.tie_ptr()
+
     def per_query(self, judgments: Judgments, ranking: Ranking) -> np.ndarray:
         """This measure's value for every judged query (index = query code)."""
         raise NotImplementedError

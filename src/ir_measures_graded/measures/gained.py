@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from ir_measures_graded import kernels
 from ir_measures_graded.derived import GainFunction
 from ir_measures_graded.measures import base
 
 if TYPE_CHECKING:
-    from ir_measures_graded.prepare import Judgments
+    from ir_measures_graded.prepare import Judgments, Ranking
 
 
 class GainedMeasure(base.GradedMeasure):
@@ -19,3 +22,10 @@ class GainedMeasure(base.GradedMeasure):
         norm = self.value("norm") if "norm" in self.SUPPORTED_PARAMS else None  # meanNDCG: unnormalised
         return GainFunction(judgments, self.value("gains"), self.value("floor"), norm,
                             exponential=self.value("dcg") == "exp-log2")
+
+    def row_gain(self, gain: GainFunction, ranking: Ranking) -> np.ndarray:
+        """The gain of every ranked row; with ``ties='expected'`` its tie group's mean gain (the
+        expected gain at its rank, so DCG and its means over ranks are expectations too)."""
+        row_gain = gain(ranking.query, ranking.label)
+        groups = self.tie_groups(ranking)
+        return row_gain if groups is None else kernels.group_mean(row_gain, groups)

@@ -30,6 +30,7 @@ class _meanNDCG(GainedMeasure):
     SUPPORTED_PARAMS = {
         'cutoff': params.CUTOFF,
         'judged_only': params.JUDGED_ONLY,
+        'ties': params.TIES,
         'floor': params.FLOOR,
         'gains': params.GAINS,
         'dcg': params.DCG,
@@ -38,7 +39,7 @@ class _meanNDCG(GainedMeasure):
     def per_query(self, judgments, ranking):
         gain = self.gain(judgments)
         ideal_ptr, ideal_cum = gain.ideal()
-        row_gain = gain(ranking.query, ranking.label)
+        row_gain = self.row_gain(gain, ranking)
         return kernels.mean_ndcg(ranking.query, ranking.rank, row_gain, ideal_ptr, ideal_cum, self.value('cutoff'))
 
 
@@ -63,6 +64,7 @@ class _meanNDCNG(GainedMeasure):
     SUPPORTED_PARAMS = {
         'cutoff': params.CUTOFF,
         'judged_only': params.JUDGED_ONLY,
+        'ties': params.TIES,
         'floor': params.FLOOR,
         'gains': params.GAINS,
         'dcg': params.DCG,
@@ -72,7 +74,7 @@ class _meanNDCNG(GainedMeasure):
     def per_query(self, judgments, ranking):
         gain = self.gain(judgments)
         ideal_ptr, ideal_cum = gain.ideal()
-        row_gain = gain(ranking.query, ranking.label)
+        row_gain = self.row_gain(gain, ranking)
         return kernels.mean_ndcg(ranking.query, ranking.rank, row_gain, ideal_ptr, ideal_cum, self.value('cutoff'))
 
 

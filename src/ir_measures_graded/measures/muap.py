@@ -37,12 +37,17 @@ class _muAP(ThresholdedMeasure):
     SUPPORTED_PARAMS = {
         'cutoff': params.CUTOFF,
         'judged_only': params.JUDGED_ONLY,
+        'ties': params.TIES,
         'levels': params.LEVELS,
         'weights': params.WEIGHTS,
         'floor': params.FLOOR,
     }
 
     def values_at_thresholds(self, judgments, ranking, thr_ptr, reached, relevant):
+        groups = self.tie_groups(ranking)
+        if groups is not None:
+            return kernels.expected_thresholded_ap(ranking.query, ranking.rank, reached, thr_ptr, relevant, groups,
+                                                   self.value('cutoff'))
         return kernels.thresholded_ap(ranking.query, ranking.rank, reached, thr_ptr, relevant, self.value('cutoff'))
 
 

@@ -30,12 +30,17 @@ class _muP(ThresholdedMeasure):
     SUPPORTED_PARAMS = {
         'cutoff': params.CUTOFF_REQUIRED,
         'judged_only': params.JUDGED_ONLY,
+        'ties': params.TIES,
         'levels': params.LEVELS,
         'weights': params.WEIGHTS,
         'floor': params.FLOOR,
     }
 
     def values_at_thresholds(self, judgments, ranking, thr_ptr, reached, relevant):
+        groups = self.tie_groups(ranking)
+        if groups is not None:
+            return kernels.expected_thresholded_precision(ranking.query, ranking.rank, reached, thr_ptr, groups,
+                                                          self.value('cutoff'))
         return kernels.thresholded_precision(ranking.query, ranking.rank, reached, thr_ptr, self.value('cutoff'))
 
 

@@ -33,6 +33,7 @@ class _nDCNG(GainedMeasure):
     SUPPORTED_PARAMS = {
         'cutoff': params.CUTOFF,
         'judged_only': params.JUDGED_ONLY,
+        'ties': params.TIES,
         'floor': params.FLOOR,
         'gains': params.GAINS,
         'dcg': params.DCG,
@@ -43,7 +44,7 @@ class _nDCNG(GainedMeasure):
     def per_query(self, judgments, ranking):
         gain = self.gain(judgments)
         ideal_ptr, ideal_cum = gain.ideal()
-        row_gain = gain(ranking.query, ranking.label)
+        row_gain = self.row_gain(gain, ranking)
         return kernels.ndcg(ranking.query, ranking.rank, row_gain, ideal_ptr, ideal_cum, self.value('cutoff'))
 
 

@@ -251,6 +251,11 @@ class Probabilities(NumberMap):
 # The parameters measures share (one definition each).
 CUTOFF = Cutoff()
 CUTOFF_REQUIRED = Cutoff(required=True)
+TIES = Choice(
+    "order of documents with tied scores",
+    {"first": "by doc id, descending, as trec_eval", "expected": "the mean over every order of the tied "
+     "documents (McSherry & Najork, ECIR 2008)"},
+)
 JUDGED_ONLY = Flag("ignore returned documents that do not have relevance judgments (trec_eval -J)")
 FLOOR = Floor()
 LEVELS = Levels()
