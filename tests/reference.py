@@ -25,8 +25,11 @@ from collections.abc import Mapping
 
 
 def float32(x: float) -> float:
-    """``x`` rounded to a C ``float``, as trec_eval reads a score."""
-    return struct.unpack("f", struct.pack("f", x))[0]
+    """``x`` rounded to a C ``float``, as trec_eval reads a score (beyond its range: +-inf, as C)."""
+    try:
+        return struct.unpack("f", struct.pack("f", x))[0]
+    except OverflowError:  # struct refuses what C rounds to infinity
+        return math.copysign(math.inf, x)
 
 
 def ranking(qrels_q: Mapping[str, float], run_q: Mapping[str, float], judged_only: bool = False) -> list[str]:
@@ -156,12 +159,19 @@ def _dcg_inputs(qrels: Mapping, run: Mapping, qid: str, judged_only: bool, gains
                 floor: float, dcg_kind: str, norm: str | float | None) -> tuple[list[float], list[float]]:
     """(gains of the ranking in rank order, gains of the ideal ranking) after normalising and exp."""
     m = 1.0 if norm is None else normaliser(qrels, qid, gains, floor, norm)
+    qrels_q = qrels[qid]
+
+    def normalised(label: float | None) -> float:
+        return raw_gain(label, gains, floor) / m if m > 0 else 0.0
+
+    # nDCG is a ratio, so every gain may be divided by the same 2^top: (2^g - 1) / 2^top, which
+    # never overflows however large the labels (top: the query's highest exponent).
+    top = max([normalised(label) for label in qrels_q.values()] + [0.0])
 
     def gain(label: float | None) -> float:
-        g = raw_gain(label, gains, floor) / m if m > 0 else 0.0
-        return 2.0 ** g - 1.0 if dcg_kind == "exp-log2" else g
+        g = normalised(label)
+        return 2.0 ** (g - top) - 2.0 ** -top if dcg_kind == "exp-log2" else g
 
-    qrels_q = qrels[qid]
     ranked = ranking(qrels_q, run.get(qid, {}), judged_only)
     ranked_gains = [gain(qrels_q.get(d)) for d in ranked]
     ideal = sorted((g for g in (gain(label) for label in qrels_q.values()) if g > 0), reverse=True)
