@@ -52,10 +52,15 @@ def ap_numerators_by_pairs(
     inside its group is the number of relevant rows up to it. Time and memory are linear in the
     number of pairs, ``sum(level)``.
     """
-    pair_row = np.repeat(np.arange(len(level), dtype=np.int64), level)
-    ends = np.cumsum(level)
-    pair_flat = np.arange(len(pair_row), dtype=np.int64) - np.repeat(ends - level, level)
-    pair_flat += thr_ptr[query][pair_row]
+    n_pairs = int(level.sum())
+    # int32 pair arrays while they fit: the pairs can outnumber the run's rows
+    index = np.int32 if max(n_pairs, n_flat) < 2**31 else np.int64
+    levels = level.astype(index)
+    pair_row = np.repeat(np.arange(len(levels), dtype=index), levels)
+    first_flat = thr_ptr[query].astype(index)
+    ends = np.cumsum(levels, dtype=np.int64)
+    pair_flat = np.arange(n_pairs, dtype=index) - np.repeat((ends - levels).astype(index), levels)
+    pair_flat += first_flat[pair_row]
     by_threshold = np.argsort(pair_flat, kind="stable")
     flat_sorted = pair_flat[by_threshold]
     del pair_flat
