@@ -11,7 +11,7 @@ The contract (README, "What happens with bad input"): the values equal the slow 
 clean collection, or ``GradedInputError`` with one line naming the query and doc (or the column)
 — never another exception, NaN, a Python warning or a silently dropped or merged row.
 
-Cases per run: ``test_hostile_objects_through_the_api`` 200.
+Cases per run: ``test_hostile_objects_through_the_api`` 200, ``test_extreme_gain_parameters`` 60.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from ir_measures import Qrel, ScoredDoc
 
 import reference
-from ir_measures_graded import GradedInputError, meanNDCG, muAP, nDCNG
+from ir_measures_graded import GradedInputError, meanNDCG, meanNDCNG, muAP, nDCNG
 
 MEASURES = {muAP: ("muAP", {}), nDCNG @ 5: ("nDCNG", {"cutoff": 5}), meanNDCG: ("meanNDCG", {})}
 FUZZ = settings(max_examples=200, deadline=None,
@@ -184,3 +184,25 @@ def test_hostile_objects_through_the_api(data):
     if snapshot is not None:
         assert repr(qrels_obj) == snapshot  # inputs are never modified
 
+
+
+@settings(FUZZ, max_examples=60)
+@given(collections_(), st.sampled_from([1, 300, 1100, 5000]), st.data())
+def test_extreme_gain_parameters(collection, scale, data):
+    """Huge labels, gains and tiny norms give the finite, correct value (2^g itself is never needed)."""
+    qrels, run = collection
+    qrels = {q: {d: v * scale for d, v in docs.items()} for q, docs in qrels.items()}
+    name = data.draw(st.sampled_from(["nDCNG", "meanNDCG", "meanNDCNG"]))
+    params: dict = {"cutoff": data.draw(st.sampled_from([3, 10]))}
+    if data.draw(st.booleans()):
+        params["gains"] = {data.draw(st.sampled_from([1.0, 2.0, 3.0])) * scale: data.draw(st.sampled_from([2000, 1e6]))}
+    if name != "meanNDCG" and data.draw(st.booleans()):
+        params["norm"] = data.draw(st.sampled_from([0.001, 1e-6, 0.5]))
+    measure = {"nDCNG": nDCNG, "meanNDCG": meanNDCG, "meanNDCNG": meanNDCNG}[name](**params)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = {m.query_id: m.value for m in ir_measures.iter_calc([measure], qrels, run)}
+    expected = reference.per_query(name, params, qrels, run)
+    for qid, value in got.items():
+        assert math.isfinite(value), (str(measure), qid)
+        assert value == pytest.approx(expected[qid], rel=1e-9, abs=1e-12), (str(measure), qid)
