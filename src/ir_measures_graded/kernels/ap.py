@@ -26,7 +26,7 @@ def thresholded_ap(
 
     Rows must be sorted by query, then rank (1-based). A row of level ``l`` is relevant for the
     first ``l`` thresholds of its query. Memory is linear in the rows plus thresholds and time
-    ``O(rows log^2 rows)`` whatever the number of thresholds: see :func:`ap_numerators_by_counting`.
+    ``O(rows log rows)`` whatever the number of thresholds: see :func:`ap_numerators_by_counting`.
     """
     n_flat = len(n_relevant)
     keep = row_level > 0
@@ -101,7 +101,8 @@ def earlier_at_least(key: np.ndarray, weight: np.ndarray, strict: bool) -> np.nd
 
     A bottom-up merge sort over blocks of 1, 2, 4, ... positions: when a left and a right block
     merge, each element of the right block gains the weight of the left block's elements whose key
-    is at least its own. Memory ``O(n)``; ``log2 n`` passes, each one sort of nearly sorted rows.
+    is at least its own. Memory ``O(n)``; ``log2 n`` passes, each a stable sort of rows made of two
+    sorted runs, which timsort merges in linear time: ``O(n log n)`` in all.
     """
     n = len(key)
     size = 1 << max(n - 1, 0).bit_length()
