@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -192,3 +194,30 @@ def test_mu_ap_with_thousands_of_distinct_labels_in_one_query():
     assert ap.PAIRS_PER_ROW * n < level.sum()  # took the counting path
     expected = ap.ap_numerators_by_pairs(query, rank, level, thr_ptr, n) / n_relevant
     assert got == pytest.approx(expected, rel=1e-12)
+
+
+def test_mean_ndcg_cutoff_boundaries():
+    # One query, ideal gains 3, 1, 1, 1; the ranking has gains 0, 3 (length 2).
+    ptr, cum = kernels.ideal_dcg(np.zeros(4, dtype=np.int64), np.array([3.0, 1.0, 1.0, 1.0]), 1)
+    query, rank, gain = np.array([0, 0]), np.array([1, 2]), np.array([0.0, 3.0])
+    idcg = np.cumsum([3.0, 1 / np.log2(3), 0.5, 1 / np.log2(5)])
+    dcg2 = 3 / np.log2(3)
+    # cutoff = 2 keeps the relevant row at rank 2 exactly
+    assert kernels.mean_ndcg(query, rank, gain, ptr, cum, cutoff=2).tolist() == pytest.approx([(dcg2 / idcg[1]) / 2])
+    # cutoff 3, beyond the ranking (length 2) but within the ideal ranking (4): nDCG@3 keeps DCG@2
+    expected3 = (0 + dcg2 / idcg[1] + dcg2 / idcg[2]) / 3
+    assert kernels.mean_ndcg(query, rank, gain, ptr, cum, cutoff=3).tolist() == pytest.approx([expected3])
+    # cutoff 6, beyond both: the ideal DCG stops growing after rank 4
+    expected6 = (0 + dcg2 / idcg[1] + dcg2 / idcg[2] + 3 * dcg2 / idcg[3]) / 6
+    assert kernels.mean_ndcg(query, rank, gain, ptr, cum, cutoff=6).tolist() == pytest.approx([expected6])
+
+
+def test_mean_ndcg_without_positive_gains_is_zero_without_warnings():
+    # A query whose judgments are all irrelevant, ranked with a cutoff past its end: 0, and no
+    # division-by-zero warning on the way.
+    ptr, cum = kernels.ideal_dcg(np.zeros(2, dtype=np.int64), np.array([0.0, 0.0]), 2)
+    query, rank, gain = np.array([0, 1]), np.array([1, 1]), np.array([0.0, 0.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert kernels.mean_ndcg(query, rank, gain, ptr, cum, cutoff=5).tolist() == [0.0, 0.0]
+        assert kernels.ndcg(query, rank, gain, ptr, cum, cutoff=5).tolist() == [0.0, 0.0]
