@@ -30,7 +30,7 @@ from pathlib import Path
 
 import ir_measures
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import reference
@@ -41,7 +41,8 @@ MEASURES = [muAP, muP @ 3, nDCNG @ 5, meanNDCNG, meanNDCG @ 4]
 NAMES = {muAP: "muAP", muP @ 3: "muP", nDCNG @ 5: "nDCNG", meanNDCNG: "meanNDCNG", meanNDCG @ 4: "meanNDCG"}
 PARAMS = {muAP: {}, muP @ 3: {"cutoff": 3}, nDCNG @ 5: {"cutoff": 5}, meanNDCNG: {}, meanNDCG @ 4: {"cutoff": 4}}
 CLI_MEASURES = ["muMAP", "nDCNG@5", "meanNDCG@4"]
-FUZZ = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example])
+# No shrinking: a failing case is reported as generated, and the suite stays within its CI minute.
+FUZZ = settings(phases=(Phase.explicit, Phase.reuse, Phase.generate), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example])
 
 # --- number syntaxes ---------------------------------------------------------------------------------
 
@@ -273,7 +274,7 @@ def command(args: list[str], stdin: bytes | None = None) -> subprocess.Completed
     ("run from standard input", QRELS.encode(), RUN.encode(), True, None, True),
     ("empty qrels", b"", RUN.encode(), False, "qrels.txt", False),
     ("1_000 as a score", QRELS.encode(), RUN.encode().replace(b"2.5", b"1_000"), False, "run.txt:1", True),
-])
+], ids=["invalid-utf8", "score-beyond-float32", "run-from-stdin", "empty-qrels", "1_000-score"])
 def test_hostile_files_through_a_subprocess(tmp_path, name, qrels, run, stdin_run, error_at, value_ok):
     (tmp_path / "qrels.txt").write_bytes(qrels)
     (tmp_path / "run.txt").write_bytes(run)
