@@ -221,3 +221,14 @@ def test_mean_ndcg_without_positive_gains_is_zero_without_warnings():
         warnings.simplefilter("error")
         assert kernels.mean_ndcg(query, rank, gain, ptr, cum, cutoff=5).tolist() == [0.0, 0.0]
         assert kernels.ndcg(query, rank, gain, ptr, cum, cutoff=5).tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_earlier_at_least_on_a_long_array_full_of_ties(strict):
+    # Blocks longer than numpy's insertion-sort threshold, full of equal keys on both sides.
+    key = np.random.default_rng(3).integers(0, 4, 1000)
+    weight = np.arange(1.0, 1001.0)
+    earlier = np.tri(1000, k=-1, dtype=bool)  # earlier[a, b]: b < a
+    dominates = key[np.newaxis, :] > key[:, np.newaxis] if strict else key[np.newaxis, :] >= key[:, np.newaxis]
+    expected = (earlier & dominates) @ weight
+    assert ap.earlier_at_least(key, weight, strict).tolist() == pytest.approx(expected.tolist())
