@@ -23,11 +23,10 @@ def level_of_rows(
     """
     lo = thr_ptr[row_query].astype(np.int64)  # first threshold not known to be reached
     hi = thr_ptr[row_query + 1].astype(np.int64)  # one past the last that may be reached
-    label = np.where(np.isnan(row_label), -np.inf, row_label)
     active = np.flatnonzero(lo < hi)
     while len(active):
         mid = (lo[active] + hi[active]) // 2
-        reached = thr_values[mid] <= label[active]
+        reached = thr_values[mid] <= row_label[active]  # False for NaN: an unjudged row reaches nothing
         lo[active] = np.where(reached, mid + 1, lo[active])
         hi[active] = np.where(reached, hi[active], mid)
         active = active[lo[active] < hi[active]]
