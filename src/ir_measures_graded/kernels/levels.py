@@ -23,13 +23,13 @@ def level_of_rows(
     """
     lo = thr_ptr[row_query].astype(np.int64)  # first threshold not known to be reached
     hi = thr_ptr[row_query + 1].astype(np.int64)  # one past the last that may be reached
-    active = np.flatnonzero(lo < hi)
-    while len(active):
-        mid = (lo[active] + hi[active]) // 2
-        reached = thr_values[mid] <= row_label[active]  # False for NaN: an unjudged row reaches nothing
-        lo[active] = np.where(reached, mid + 1, lo[active])
-        hi[active] = np.where(reached, hi[active], mid)
-        active = active[lo[active] < hi[active]]
+    longest = int(np.diff(thr_ptr).max(initial=0))
+    for _ in range(longest.bit_length()):  # halves every row's interval: empty after these steps
+        mid = (lo + hi) // 2
+        open_ = lo < hi
+        reached = open_ & (thr_values[np.minimum(mid, len(thr_values) - 1)] <= row_label)  # NaN: never
+        lo = np.where(reached, mid + 1, lo)
+        hi = np.where(open_ & ~reached, mid, hi)
     return lo - thr_ptr[row_query]
 
 
