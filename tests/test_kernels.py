@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ir_measures_graded import kernels
+from ir_measures_graded.kernels import ap, levels
 
 
 def test_segments():
@@ -80,3 +85,150 @@ def test_mean_ndcg_with_cutoff_past_the_ranking():
     expected = (1 / idcg[0] + 1 / idcg[1] + 1 / idcg[2] + 1 / idcg[2] + 1 / idcg[2]) / 5
     assert kernels.mean_ndcg(query, rank, gain, ptr, cum, cutoff=5).tolist() == pytest.approx([expected])
     assert kernels.mean_ndcg(query, rank, gain, ptr, cum).tolist() == pytest.approx([1 / 3])
+
+
+# --- µAP in memory linear in the rows (many distinct labels per query) -----------------------------
+
+@st.composite
+def ranked_levels(draw):
+    """Rows sorted by query then rank, with per-query thresholds and each row's level."""
+    n_queries = draw(st.integers(1, 5))
+    n_thresholds = draw(st.lists(st.integers(0, 12), min_size=n_queries, max_size=n_queries))
+    thr_ptr = np.concatenate(([0], np.cumsum(n_thresholds))).astype(np.int64)
+    query, rank, level = [], [], []
+    for q in range(n_queries):
+        levels = draw(st.lists(st.integers(0, n_thresholds[q]), max_size=25))
+        query += [q] * len(levels)
+        rank += list(range(1, len(levels) + 1))
+        level += levels
+    return (np.array(query, dtype=np.int64), np.array(rank, dtype=np.int64),
+            np.array(level, dtype=np.int64), thr_ptr)
+
+
+def ap_numerators_by_loops(query, rank, level, thr_ptr):
+    """Textbook: for each flat threshold, sum P@rank over the rows of its query reaching it."""
+    out = np.zeros(thr_ptr[-1])
+    for q in range(len(thr_ptr) - 1):
+        for j in range(thr_ptr[q + 1] - thr_ptr[q]):
+            hits = 0
+            for i in np.flatnonzero(query == q):
+                if level[i] > j:
+                    hits += 1
+                    out[thr_ptr[q] + j] += hits / rank[i]
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(ranked_levels())
+def test_ap_by_counting_equals_the_pair_expansion_and_loops(case):
+    query, rank, level, thr_ptr = case
+    relevant = level > 0
+    query, rank, level = query[relevant], rank[relevant], level[relevant]
+    expected = ap_numerators_by_loops(query, rank, level, thr_ptr)
+    pairs = ap.ap_numerators_by_pairs(query, rank, level, thr_ptr, int(thr_ptr[-1]))
+    counting = ap.ap_numerators_by_counting(query, rank, level, thr_ptr) if len(level) else np.zeros(0)
+    assert pairs == pytest.approx(expected, rel=1e-12, abs=1e-12)
+    if len(level):
+        assert counting == pytest.approx(expected, rel=1e-12, abs=1e-12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(ranked_levels(), st.one_of(st.none(), st.integers(1, 30)))
+def test_thresholded_ap_takes_either_path_with_the_same_result(case, cutoff):
+    query, rank, level, thr_ptr = case
+    n_relevant = kernels.rows_reaching(query, level, thr_ptr) + 1  # as if one more were unretrieved
+    keep = (level > 0) & (rank <= (cutoff or 10**9))
+    expected = ap_numerators_by_loops(query[keep], rank[keep], level[keep], thr_ptr) / n_relevant
+    assert kernels.thresholded_ap(query, rank, level, thr_ptr, n_relevant, cutoff) == pytest.approx(expected)
+    with_counting = ap.PAIRS_PER_ROW
+    try:
+        ap.PAIRS_PER_ROW = 0  # every case through the counting path
+        got = kernels.thresholded_ap(query, rank, level, thr_ptr, n_relevant, cutoff)
+    finally:
+        ap.PAIRS_PER_ROW = with_counting
+    assert got == pytest.approx(expected)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(-3, 3), max_size=40), st.booleans())
+def test_earlier_at_least_is_a_dominance_sum(keys, strict):
+    key = np.array(keys, dtype=np.int64)
+    weight = np.arange(1.0, len(keys) + 1)
+    expected = [sum(weight[b] for b in range(a) if (key[b] > key[a] if strict else key[b] >= key[a]))
+                for a in range(len(keys))]
+    assert ap.earlier_at_least(key, weight, strict).tolist() == pytest.approx(expected)
+
+
+@settings(max_examples=150, deadline=None)
+@given(ranked_levels())
+def test_sum_reaching_and_level_of_rows_by_brute_force(case):
+    query, rank, level, thr_ptr = case
+    weights = 1.0 / rank if len(rank) else np.zeros(0)
+    counts, sums = [], []
+    for q in range(len(thr_ptr) - 1):
+        for j in range(thr_ptr[q + 1] - thr_ptr[q]):
+            reach = (query == q) & (level > j)
+            counts.append(int(reach.sum()))
+            sums.append(float(weights[reach].sum()))
+    assert kernels.rows_reaching(query, level, thr_ptr).tolist() == counts
+    assert levels.sum_reaching(query, level, thr_ptr, weights).tolist() == pytest.approx(sums)
+    # level_of_rows inverts it: thresholds 1..n of each query; a label equal to the level reaches it
+    thr_values = np.concatenate([np.arange(1.0, n + 1) for n in np.diff(thr_ptr)]) if thr_ptr[-1] else np.zeros(0)
+    label = level + 0.5 * (rank % 2)  # between two thresholds or exactly on one
+    label = np.where(rank % 5 == 0, np.nan, label)  # unjudged: level 0
+    got = kernels.level_of_rows(query, label, thr_ptr, thr_values)
+    assert got.tolist() == np.where(np.isnan(label), 0, level).tolist()
+
+
+def test_mu_ap_with_thousands_of_distinct_labels_in_one_query():
+    # 3,000 distinct real labels: the pair expansion would need 4.5 million pairs; the result is
+    # the same either way. (Memory before and after: see CHANGELOG, measured with /usr/bin/time.)
+    rng = np.random.default_rng(7)
+    n = 3000
+    label = rng.permutation(n) / 100 + 0.01
+    thr_ptr, thr_values = np.array([0, n]), np.sort(label)
+    query, rank = np.zeros(n, dtype=np.int64), np.arange(1, n + 1)
+    level = kernels.level_of_rows(query, label, thr_ptr, thr_values)
+    n_relevant = kernels.rows_reaching(query, level, thr_ptr)
+    got = kernels.thresholded_ap(query, rank, level, thr_ptr, n_relevant)
+    assert ap.PAIRS_PER_ROW * n < level.sum()  # took the counting path
+    expected = ap.ap_numerators_by_pairs(query, rank, level, thr_ptr, n) / n_relevant
+    assert got == pytest.approx(expected, rel=1e-12)
+
+
+def test_mean_ndcg_cutoff_boundaries():
+    # One query, ideal gains 3, 1, 1, 1; the ranking has gains 0, 3 (length 2).
+    ptr, cum = kernels.ideal_dcg(np.zeros(4, dtype=np.int64), np.array([3.0, 1.0, 1.0, 1.0]), 1)
+    query, rank, gain = np.array([0, 0]), np.array([1, 2]), np.array([0.0, 3.0])
+    idcg = np.cumsum([3.0, 1 / np.log2(3), 0.5, 1 / np.log2(5)])
+    dcg2 = 3 / np.log2(3)
+    # cutoff = 2 keeps the relevant row at rank 2 exactly
+    assert kernels.mean_ndcg(query, rank, gain, ptr, cum, cutoff=2).tolist() == pytest.approx([(dcg2 / idcg[1]) / 2])
+    # cutoff 3, beyond the ranking (length 2) but within the ideal ranking (4): nDCG@3 keeps DCG@2
+    expected3 = (0 + dcg2 / idcg[1] + dcg2 / idcg[2]) / 3
+    assert kernels.mean_ndcg(query, rank, gain, ptr, cum, cutoff=3).tolist() == pytest.approx([expected3])
+    # cutoff 6, beyond both: the ideal DCG stops growing after rank 4
+    expected6 = (0 + dcg2 / idcg[1] + dcg2 / idcg[2] + 3 * dcg2 / idcg[3]) / 6
+    assert kernels.mean_ndcg(query, rank, gain, ptr, cum, cutoff=6).tolist() == pytest.approx([expected6])
+
+
+def test_mean_ndcg_without_positive_gains_is_zero_without_warnings():
+    # A query whose judgments are all irrelevant, ranked with a cutoff past its end: 0, and no
+    # division-by-zero warning on the way.
+    ptr, cum = kernels.ideal_dcg(np.zeros(2, dtype=np.int64), np.array([0.0, 0.0]), 2)
+    query, rank, gain = np.array([0, 1]), np.array([1, 1]), np.array([0.0, 0.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert kernels.mean_ndcg(query, rank, gain, ptr, cum, cutoff=5).tolist() == [0.0, 0.0]
+        assert kernels.ndcg(query, rank, gain, ptr, cum, cutoff=5).tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_earlier_at_least_on_a_long_array_full_of_ties(strict):
+    # Blocks longer than numpy's insertion-sort threshold, full of equal keys on both sides.
+    key = np.random.default_rng(3).integers(0, 4, 1000)
+    weight = np.arange(1.0, 1001.0)
+    earlier = np.tri(1000, k=-1, dtype=bool)  # earlier[a, b]: b < a
+    dominates = key[np.newaxis, :] > key[:, np.newaxis] if strict else key[np.newaxis, :] >= key[:, np.newaxis]
+    expected = (earlier & dominates) @ weight
+    assert ap.earlier_at_least(key, weight, strict).tolist() == pytest.approx(expected.tolist())

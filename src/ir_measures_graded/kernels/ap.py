@@ -1,8 +1,14 @@
-"""Average precision at every threshold of every query, in one pass."""
+"""Average precision at every threshold of every query, in memory linear in the rows."""
 
 from __future__ import annotations
 
 import numpy as np
+
+from ir_measures_graded.kernels.levels import sum_reaching
+
+#: Expanding rows into (row, threshold) pairs is the fastest way while the pairs number at most
+#: this many times the rows (few thresholds per query); beyond, a sort-based count is used.
+PAIRS_PER_ROW = 8
 
 
 def thresholded_ap(
@@ -19,22 +25,41 @@ def thresholded_ap(
     P@rank_i``, where ``R^t = n_relevant[t]`` counts *all* judged documents >= t, retrieved or not.
 
     Rows must be sorted by query, then rank (1-based). A row of level ``l`` is relevant for the
-    first ``l`` thresholds of its query; it is expanded into those ``l`` (row, threshold) pairs,
-    which are grouped by threshold keeping rank order, so the position of a pair inside its group
-    is the number of relevant rows up to it. The work is linear in the number of such pairs.
+    first ``l`` thresholds of its query. Memory is linear in the rows plus thresholds and time
+    ``O(rows log rows)`` whatever the number of thresholds: see :func:`ap_numerators_by_counting`.
     """
     n_flat = len(n_relevant)
     keep = row_level > 0
     if cutoff is not None:
         keep &= row_rank <= cutoff
-    levels = row_level[keep].astype(np.int32)
-    if len(levels) == 0:
+    query, rank, level = row_query[keep], row_rank[keep], row_level[keep].astype(np.int64)
+    if len(level) == 0:
         return np.zeros(n_flat)
-    # int32 pair arrays: the pairs can outnumber the run's rows when there are many levels
-    pair_row = np.repeat(np.arange(len(levels), dtype=np.int32), levels)
-    first_flat = thr_ptr[row_query[keep]].astype(np.int32)
+    if level.sum() <= PAIRS_PER_ROW * len(level):
+        sums = ap_numerators_by_pairs(query, rank, level, thr_ptr, n_flat)
+    else:
+        sums = ap_numerators_by_counting(query, rank, level, thr_ptr)
+    return np.divide(sums, n_relevant, out=np.zeros(n_flat), where=n_relevant > 0)
+
+
+def ap_numerators_by_pairs(
+    query: np.ndarray, rank: np.ndarray, level: np.ndarray, thr_ptr: np.ndarray, n_flat: int
+) -> np.ndarray:
+    """``sum of P@rank_i`` over the relevant rows of every flat threshold, by expanding rows into pairs.
+
+    Rows (all of level >= 1) are sorted by query, then rank. A row of level ``l`` becomes ``l``
+    (row, threshold) pairs, grouped by threshold keeping rank order, so the position of a pair
+    inside its group is the number of relevant rows up to it. Time and memory are linear in the
+    number of pairs, ``sum(level)``.
+    """
+    n_pairs = int(level.sum())
+    # int32 pair arrays while they fit: the pairs can outnumber the run's rows
+    index = np.int32 if max(n_pairs, n_flat) < 2**31 else np.int64
+    levels = level.astype(index)
+    pair_row = np.repeat(np.arange(len(levels), dtype=index), levels)
+    first_flat = thr_ptr[query].astype(index)
     ends = np.cumsum(levels, dtype=np.int64)
-    pair_flat = np.arange(len(pair_row), dtype=np.int32) - np.repeat((ends - levels).astype(np.int32), levels)
+    pair_flat = np.arange(n_pairs, dtype=index) - np.repeat((ends - levels).astype(index), levels)
     pair_flat += first_flat[pair_row]
     by_threshold = np.argsort(pair_flat, kind="stable")
     flat_sorted = pair_flat[by_threshold]
@@ -42,6 +67,68 @@ def thresholded_ap(
     new_group = np.flatnonzero(np.concatenate(([True], flat_sorted[1:] != flat_sorted[:-1])))
     group_sizes = np.diff(np.append(new_group, len(flat_sorted)))
     relevant_so_far = np.arange(1, len(flat_sorted) + 1) - np.repeat(new_group, group_sizes)
-    precision = relevant_so_far / row_rank[keep][pair_row[by_threshold]]
-    sums = np.bincount(flat_sorted, weights=precision, minlength=n_flat)
-    return np.divide(sums, n_relevant, out=np.zeros(n_flat), where=n_relevant > 0)
+    precision = relevant_so_far / rank[pair_row[by_threshold]]
+    return np.bincount(flat_sorted, weights=precision, minlength=n_flat)
+
+
+def ap_numerators_by_counting(
+    query: np.ndarray, rank: np.ndarray, level: np.ndarray, thr_ptr: np.ndarray
+) -> np.ndarray:
+    """The same sums as :func:`ap_numerators_by_pairs`, in memory linear in the rows (plus the output).
+
+    Lower the threshold one level at a time: the rows of level ``l`` join the relevant set at the
+    ``l``-th threshold. When row ``r`` joins, the numerator grows by ``r``'s own precision,
+    ``C_r / rank_r`` with ``C_r`` the relevant rows ranked up to ``r`` (those of level >= its
+    level), plus one more relevant row above every relevant row ranked below ``r``: ``T_r``, the
+    sum of ``1 / rank_i`` over rows ranked below ``r`` of a higher level. (Rows of the same level
+    join in rank order.) The numerator at threshold ``j`` is the sum of these increments over the
+    rows of level > ``j``: a suffix sum per query. ``C`` and ``T`` are dominance counts, found by
+    one merge sort (:func:`earlier_at_least`).
+    """
+    top = int(level.max()) + 1
+    n_queries = int(query.max()) + 1
+    # Keys that order (query, level) so that no row ever dominates a row of another query.
+    forward = query * top + level
+    backward = ((n_queries - 1 - query) * top + level)[::-1]
+    ones = np.ones(len(level))
+    covered = 1.0 + earlier_at_least(forward, ones, strict=False)
+    below = earlier_at_least(backward, (1.0 / rank)[::-1], strict=True)[::-1]
+    return sum_reaching(query, level, thr_ptr, weights=covered / rank + below)
+
+
+def earlier_at_least(key: np.ndarray, weight: np.ndarray, strict: bool) -> np.ndarray:
+    """For every position ``a``: ``sum(weight[b] for b < a if key[b] >= key[a])`` (``>`` if strict).
+
+    A bottom-up merge sort over blocks of 1, 2, 4, ... positions: when a left and a right block
+    merge, each element of the right block gains the weight of the left block's elements whose key
+    is at least its own. Memory ``O(n)``; ``log2 n`` passes, each a stable sort of rows made of two
+    sorted runs, which timsort merges in linear time: ``O(n log n)`` in all.
+    """
+    n = len(key)
+    size = 1 << max(n - 1, 0).bit_length()
+    # Keys shifted left by one bit leave room for the tie-break: on equal keys, right elements sort
+    # before left ones for ">=" (so equal left keys count), after them for ">".
+    keys = np.zeros(size, dtype=np.int64)
+    keys[:n] = key.astype(np.int64) << 1
+    weights = np.zeros(size)
+    weights[:n] = weight
+    position = np.arange(size, dtype=np.int64)  # original position of what sits at each slot
+    result = np.zeros(size)
+    width = 1
+    while width < size:
+        rows = (size // (2 * width), 2 * width)
+        is_left = (np.arange(2 * width) < width)[np.newaxis, :]
+        tie = np.where(is_left, 0 if strict else 1, 1 if strict else 0)
+        order = np.argsort((keys.reshape(rows) | tie), axis=1, kind="stable")
+        keys = np.take_along_axis(keys.reshape(rows), order, axis=1)
+        position = np.take_along_axis(position.reshape(rows), order, axis=1)
+        left = np.take_along_axis(np.broadcast_to(is_left, rows), order, axis=1)
+        w = np.take_along_axis(weights.reshape(rows), order, axis=1)
+        left_weight = np.where(left, w, 0.0)
+        before = np.cumsum(left_weight, axis=1) - left_weight  # left weight sorted before each slot
+        gained = left_weight.sum(axis=1, keepdims=True) - before
+        right = ~left
+        result[position[right]] += gained[right]
+        keys, position, weights = keys.ravel(), position.ravel(), w.ravel()
+        width *= 2
+    return result[:n]

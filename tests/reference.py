@@ -1,0 +1,232 @@
+"""A slow, obviously-correct reference for every measure of the package: textbook loops, one query at a time.
+
+Written from the definitions (Scheel, Lommatzsch & Albayrak 2011, Eq. 4 and 5; trec_eval's ``map``,
+``P_k`` and ``ndcg``), not from the vectorised code, so that a test comparing the two can catch a
+mistake in either. Inputs are dicts of dicts: ``qrels = {query: {doc: label}}``,
+``run = {query: {doc: score}}`` with string ids.
+
+Conventions (trec_eval, as ir_measures' default provider):
+
+- a ranking sorts a query's documents by score descending, scores compared as float32, ties broken
+  by doc id as a string, descending;
+- a query only in the run is skipped; a query of the qrels absent from the run (or with no
+  retrieved document) scores 0;
+- AP@k divides by every relevant judged document, retrieved or not; P@k divides by k;
+- an unjudged document is irrelevant and has gain 0 (``judged_only=True`` removes it first).
+
+Every parameter is a plain keyword argument with the package's default.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Mapping
+
+
+def float32(x: float) -> float:
+    """``x`` rounded to a C ``float``, as trec_eval reads a score (beyond its range: +-inf, as C)."""
+    try:
+        return struct.unpack("f", struct.pack("f", x))[0]
+    except OverflowError:  # struct refuses what C rounds to infinity
+        return math.copysign(math.inf, x)
+
+
+def ranking(qrels_q: Mapping[str, float], run_q: Mapping[str, float], judged_only: bool = False) -> list[str]:
+    """The query's retrieved doc ids in rank order."""
+    docs = [d for d in run_q if not judged_only or d in qrels_q]
+    # Two stable sorts: doc id descending first, then float32 score descending.
+    docs.sort(reverse=True)
+    docs.sort(key=lambda d: float32(run_q[d]), reverse=True)
+    return docs
+
+
+# --- relevance thresholds (µAP, µP) -----------------------------------------------------------------
+
+def thresholds(qrels: Mapping, qid: str, levels: str | tuple = "query", floor: float = 0) -> list[float]:
+    """The thresholds t of a query: relevant means label >= t."""
+    if levels == "query":
+        return sorted({label for label in qrels[qid].values() if label > floor})
+    if levels == "collection":
+        return sorted({label for judged in qrels.values() for label in judged.values() if label > floor})
+    return sorted(set(levels))
+
+
+def threshold_weights(ts: list[float], floor: float = 0, weights: str = "distance") -> list[float]:
+    """d_t: the distance from each threshold to the one below it (to the floor for the lowest), or 1."""
+    if weights == "uniform":
+        return [1.0] * len(ts)
+    result, below = [], floor
+    for t in ts:
+        result.append(t - below)
+        below = t
+    return result
+
+
+def average_precision(ranked: list[str], qrels_q: Mapping, t: float, cutoff: int | None = None) -> float:
+    """AP^t (trec_eval's map / map_cut_k with relevant meaning label >= t)."""
+    n_relevant = sum(1 for label in qrels_q.values() if label >= t)
+    if n_relevant == 0:
+        return 0.0
+    hits, total = 0, 0.0
+    for i, doc in enumerate(ranked, start=1):
+        if cutoff is not None and i > cutoff:
+            break
+        if doc in qrels_q and qrels_q[doc] >= t:
+            hits += 1
+            total += hits / i
+    return total / n_relevant
+
+
+def precision(ranked: list[str], qrels_q: Mapping, t: float, cutoff: int) -> float:
+    """P^t@k: documents with label >= t among the first k, divided by k."""
+    return sum(1 for doc in ranked[:cutoff] if doc in qrels_q and qrels_q[doc] >= t) / cutoff
+
+
+def weighted_mean(values: list[float], weights: list[float]) -> float:
+    total = sum(weights)
+    if not values or total <= 0:
+        return 0.0
+    return sum(w * v for w, v in zip(weights, values, strict=True)) / total
+
+
+def mu_ap(qrels: Mapping, run: Mapping, qid: str, cutoff: int | None = None, judged_only: bool = False,
+          levels: str | tuple = "query", weights: str = "distance", floor: float = 0) -> float:
+    """µAP of one query (Eq. 4): the d_t-weighted mean of AP^t over its thresholds."""
+    if qid not in run or not run[qid]:
+        return 0.0
+    ranked = ranking(qrels[qid], run[qid], judged_only)
+    ts = thresholds(qrels, qid, levels, floor)
+    return weighted_mean([average_precision(ranked, qrels[qid], t, cutoff) for t in ts],
+                         threshold_weights(ts, floor, weights))
+
+
+def mu_p(qrels: Mapping, run: Mapping, qid: str, cutoff: int, judged_only: bool = False,
+         levels: str | tuple = "query", weights: str = "distance", floor: float = 0) -> float:
+    """µP@k of one query: the d_t-weighted mean of P^t@k over its thresholds."""
+    if qid not in run or not run[qid]:
+        return 0.0
+    ranked = ranking(qrels[qid], run[qid], judged_only)
+    ts = thresholds(qrels, qid, levels, floor)
+    return weighted_mean([precision(ranked, qrels[qid], t, cutoff) for t in ts],
+                         threshold_weights(ts, floor, weights))
+
+
+def mu_map_collection_paper(qrels: Mapping, run: Mapping, cutoff: int | None = None, judged_only: bool = False,
+                            weights: str = "distance", floor: float = 0) -> float:
+    """µMAP over a collection as the paper reads it (Sec. 3.1): MAP^t per threshold, then weighted.
+
+    The thresholds are every label above the floor found in the qrels; MAP^t is the mean of AP^t
+    over the queries that have at least one judged document with label >= t; µMAP is the
+    d_t-weighted mean of those MAP^t.
+    """
+    ts = thresholds(qrels, "", "collection", floor)
+    maps = []
+    for t in ts:
+        having = [q for q, judged in qrels.items() if any(label >= t for label in judged.values())]
+        aps = [average_precision(ranking(qrels[q], run[q], judged_only), qrels[q], t, cutoff)
+               if run.get(q) else 0.0 for q in having]
+        maps.append(sum(aps) / len(aps))
+    return weighted_mean(maps, threshold_weights(ts, floor, weights))
+
+
+# --- gains (nDCNG, meanNDCG, meanNDCNG) -------------------------------------------------------------
+
+def raw_gain(label: float | None, gains: Mapping | None = None, floor: float = 0) -> float:
+    """g = max(gains.get(label, label) - floor, 0); an unjudged document (None) has gain 0."""
+    if label is None:
+        return 0.0
+    if gains:
+        label = gains.get(label, label)
+    return max(label - floor, 0.0)
+
+
+def normaliser(qrels: Mapping, qid: str, gains: Mapping | None, floor: float, norm: str | float) -> float:
+    """m_q: the highest gain of the query ('query'), of the qrels ('collection'), or the given number."""
+    if norm == "query":
+        return max((raw_gain(label, gains, floor) for label in qrels[qid].values()), default=0.0)
+    if norm == "collection":
+        return max((raw_gain(label, gains, floor) for judged in qrels.values() for label in judged.values()),
+                   default=0.0)
+    return float(norm)
+
+
+def dcg(gains_in_order: list[float], depth: int) -> float:
+    return sum(g / math.log2(i + 1) for i, g in enumerate(gains_in_order[:depth], start=1))
+
+
+def _dcg_inputs(qrels: Mapping, run: Mapping, qid: str, judged_only: bool, gains: Mapping | None,
+                floor: float, dcg_kind: str, norm: str | float | None) -> tuple[list[float], list[float]]:
+    """(gains of the ranking in rank order, gains of the ideal ranking) after normalising and exp."""
+    m = 1.0 if norm is None else normaliser(qrels, qid, gains, floor, norm)
+    qrels_q = qrels[qid]
+
+    def normalised(label: float | None) -> float:
+        return raw_gain(label, gains, floor) / m if m > 0 else 0.0
+
+    # nDCG is a ratio, so every gain may be divided by the same 2^top: (2^g - 1) / 2^top, which
+    # never overflows however large the labels (top: the query's highest exponent).
+    top = max([normalised(label) for label in qrels_q.values()] + [0.0])
+
+    def gain(label: float | None) -> float:
+        g = normalised(label)
+        return 2.0 ** (g - top) - 2.0 ** -top if dcg_kind == "exp-log2" else g
+
+    ranked = ranking(qrels_q, run.get(qid, {}), judged_only)
+    ranked_gains = [gain(qrels_q.get(d)) for d in ranked]
+    ideal = sorted((g for g in (gain(label) for label in qrels_q.values()) if g > 0), reverse=True)
+    return ranked_gains, ideal
+
+
+def ndcng(qrels: Mapping, run: Mapping, qid: str, cutoff: int | None = None, judged_only: bool = False,
+          floor: float = 0, gains: Mapping | None = None, dcg_kind: str = "exp-log2",
+          norm: str | float = "query") -> float:
+    """NDCNG@k of one query (Eq. 5): nDCG@k of the gains normalised by m_q; 0 if the ideal DCG is 0."""
+    if qid not in run or not run[qid]:
+        return 0.0
+    ranked, ideal = _dcg_inputs(qrels, run, qid, judged_only, gains, floor, dcg_kind, norm)
+    depth = cutoff if cutoff is not None else max(len(ranked), len(ideal))
+    best = dcg(ideal, depth)
+    return dcg(ranked, depth) / best if best > 0 else 0.0
+
+
+def _mean_over_depths(ranked: list[float], ideal: list[float], cutoff: int | None) -> float:
+    n = cutoff if cutoff is not None else len(ranked)
+    total = 0.0
+    for depth in range(1, n + 1):
+        best = dcg(ideal, depth)
+        total += dcg(ranked, depth) / best if best > 0 else 0.0
+    return total / n if n else 0.0
+
+
+def mean_ndcg(qrels: Mapping, run: Mapping, qid: str, cutoff: int | None = None, judged_only: bool = False,
+              floor: float = 0, gains: Mapping | None = None, dcg_kind: str = "exp-log2") -> float:
+    """meanNDCG of one query: the mean of nDCG@1 .. nDCG@N of the unnormalised gains (N: cutoff or length)."""
+    if qid not in run or not run[qid]:
+        return 0.0
+    ranked, ideal = _dcg_inputs(qrels, run, qid, judged_only, gains, floor, dcg_kind, None)
+    return _mean_over_depths(ranked, ideal, cutoff)
+
+
+def mean_ndcng(qrels: Mapping, run: Mapping, qid: str, cutoff: int | None = None, judged_only: bool = False,
+               floor: float = 0, gains: Mapping | None = None, dcg_kind: str = "exp-log2",
+               norm: str | float = "query") -> float:
+    """meanNDCNG of one query: the mean of NDCNG@1 .. NDCNG@N (N: cutoff or length)."""
+    if qid not in run or not run[qid]:
+        return 0.0
+    ranked, ideal = _dcg_inputs(qrels, run, qid, judged_only, gains, floor, dcg_kind, norm)
+    return _mean_over_depths(ranked, ideal, cutoff)
+
+
+# --- by measure name --------------------------------------------------------------------------------
+
+REFERENCE = {"muAP": mu_ap, "muP": mu_p, "nDCNG": ndcng, "meanNDCG": mean_ndcg, "meanNDCNG": mean_ndcng}
+
+
+def per_query(name: str, params: Mapping, qrels: Mapping, run: Mapping) -> dict[str, float]:
+    """{query: value} for every query of the qrels, for the measure ``name`` with ``params``
+    (the measure's parameter names; ``dcg`` is passed as ``dcg_kind``; levels as a tuple or string)."""
+    kwargs = {("dcg_kind" if k == "dcg" else k): v for k, v in params.items()}
+    if "floor" in kwargs:
+        kwargs["floor"] = float(kwargs["floor"])
+    return {qid: REFERENCE[name](qrels, run, qid, **kwargs) for qid in qrels}

@@ -1,0 +1,293 @@
+"""Fuzz: hostile TREC qrels and run files, through the API (readers + ir_measures) and the command line.
+
+Each generated case is a small clean collection written out with harmless noise (BOM, CRLF, blank
+and whitespace-only lines, tabs, every number syntax that C and Python read alike, non-ASCII ids,
+gzip) and at most one defect (wrong column count, a number no reader should take, a number only
+one of C and Python reads, a duplicate (query, doc), invalid UTF-8). The contract (README, "What
+happens with bad input"): the values equal the slow reference on the clean collection, or the
+reader raises ``GradedInputError`` (the CLI exits 2) with one line naming ``file:line`` of the
+defect — never another exception, a traceback, NaN, a Python warning or a silently dropped line.
+
+Cases per run: ``test_hostile_files_through_the_api`` 150, ``test_hostile_files_through_the_cli``
+(in-process ``main``) 40, plus the subprocess cases below.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import io
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import ir_measures
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+import reference
+from ir_measures_graded import GradedInputError, cli, meanNDCG, meanNDCNG, muAP, muP, nDCNG
+from ir_measures_graded.formats import read_qrels, read_run
+
+MEASURES = [muAP, muP @ 3, nDCNG @ 5, meanNDCNG, meanNDCG @ 4]
+NAMES = {muAP: "muAP", muP @ 3: "muP", nDCNG @ 5: "nDCNG", meanNDCNG: "meanNDCNG", meanNDCG @ 4: "meanNDCG"}
+PARAMS = {muAP: {}, muP @ 3: {"cutoff": 3}, nDCNG @ 5: {"cutoff": 5}, meanNDCNG: {}, meanNDCG @ 4: {"cutoff": 4}}
+CLI_MEASURES = ["muMAP", "nDCNG@5", "meanNDCG@4"]
+# No shrinking: a failing case is reported as generated, and the suite stays within its CI minute.
+FUZZ = settings(phases=(Phase.explicit, Phase.reuse, Phase.generate), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example])
+
+# --- number syntaxes ---------------------------------------------------------------------------------
+
+#: Read alike by C (strtod, as trec_eval) and Python (float): (text, value).
+SAME_IN_C_AND_PYTHON = [
+    ("2", 2.0), ("2.0", 2.0), ("+2", 2.0), ("2e0", 2.0), ("2E+0", 2.0), ("0.5", 0.5), (".5", 0.5),
+    ("+.5", 0.5), ("5.", 5.0), ("-0", 0.0), ("-0.0", 0.0), ("007", 7.0), ("1e2", 100.0), ("1.7e308", 1.7e308),
+    ("4e-320", 4e-320), ("1e20", 1e20), ("0.30000000000000004", 0.30000000000000004), ("-3.25", -3.25),
+]
+#: No reader may take these (not numbers, or not finite): the line must be reported.
+REJECTED = ["inf", "-inf", "Infinity", "nan", "NaN", "1e400", "-1e400", "high", "1,5", "0b1", "--1", "1e",
+            "e1", ".", "+", "1.2.3", "nan(1)", "0x", "1e+", "½"]
+#: Read by only one of C and Python, or beyond what a reader may store exactly: either the value
+#: shown, or the line is reported.
+EITHER = [("1_000", 1000.0), ("0x1p3", 8.0), ("0x10", 16.0), ("99999999999999999999", 1e20),
+          ("1e-400", 0.0), ("١٢", 12.0), ("１", 1.0), ("1e39", 1e39)]
+
+ids = st.sampled_from(["1", "01", "d1", "d2", "D2", "d10", "d9", "dé", "文档", "x-1", "a.b", "q:1"])
+
+
+@dataclass
+class Case:
+    """A clean collection and the text of its two files, with the one defect (if any) described."""
+
+    qrels: dict = field(default_factory=dict)  # the clean collection the values must match
+    run: dict = field(default_factory=dict)
+    qrels_bytes: bytes = b""
+    run_bytes: bytes = b""
+    gzip_qrels: bool = False
+    defect: str = "none"
+    defect_file: str = ""  # "qrels" or "run"
+    defect_lines: tuple = ()  # acceptable 1-based line numbers of the message
+    either_value: float | None = None  # EITHER: the value if the reader takes the token
+    either_at: tuple = ()  # (query, doc) whose value becomes either_value
+
+
+def number_token(draw, value: float) -> str:
+    """A text for ``value`` in one of the syntaxes C and Python read alike."""
+    same = [text for text, v in SAME_IN_C_AND_PYTHON if v == value]
+    return draw(st.sampled_from(same)) if same and draw(st.booleans()) else repr(float(value))
+
+
+@st.composite
+def cases(draw) -> Case:
+    case = Case()
+    values = st.sampled_from([v for _, v in SAME_IN_C_AND_PYTHON if abs(v) < 1e300] + [1.0, 3.0, 4.0, 0.0])
+    lines: dict[str, list[list[str]]] = {"qrels": [], "run": []}
+    for q in draw(st.lists(ids, min_size=1, max_size=3, unique=True)):
+        judged = draw(st.dictionaries(ids, values, min_size=1, max_size=5))
+        case.qrels[q] = judged
+        for d, v in judged.items():
+            lines["qrels"].append([q, "0", d, number_token(draw, v)])
+        retrieved = draw(st.dictionaries(ids, values, max_size=6))
+        if retrieved:
+            case.run[q] = retrieved
+        for rank, (d, v) in enumerate(retrieved.items(), start=1):
+            lines["run"].append([q, "Q0", d, str(rank), number_token(draw, v), "tag"])
+    if draw(st.booleans()):  # a run-only query
+        case.run["only_in_run"] = {"d1": 1.0}
+        lines["run"].append(["only_in_run", "Q0", "d1", "1", "1", "tag"])
+
+    kind = draw(st.sampled_from(["none", "none", "columns", "rejected", "either", "duplicate", "utf8"]))
+    target = draw(st.sampled_from(["qrels", "run"])) if lines["run"] else "qrels"
+    rows = lines[target]
+    at = draw(st.integers(0, len(rows) - 1))
+    value_col = 3 if target == "qrels" else 4
+    case.defect, case.defect_file = kind, target
+    defect_rows: tuple = ()
+    if kind == "columns":
+        row = rows[at]
+        rows[at] = row[:-1] if draw(st.booleans()) else row + ["extra"]
+        defect_rows = (at,)
+    elif kind == "rejected":
+        rows[at][value_col] = draw(st.sampled_from(REJECTED))
+        defect_rows = (at,)
+    elif kind == "either":
+        text, value = draw(st.sampled_from(EITHER))
+        rows[at][value_col] = text
+        case.either_value = value
+        case.either_at = (rows[at][0], rows[at][2])
+        defect_rows = (at,)
+    elif kind == "duplicate":
+        row = list(rows[at])
+        row[value_col] = "1" if row[value_col] != "1" else "2"
+        rows.append(row)
+        defect_rows = (len(rows) - 1,)  # the second occurrence (the first may be named too)
+    elif kind == "utf8":
+        rows[at][2] = rows[at][2] + "\udcff"  # becomes the invalid byte 0xff
+        defect_rows = (at,)
+    else:
+        case.defect_file = ""
+
+    for name in ("qrels", "run"):
+        sep = draw(st.sampled_from([" ", "\t", "  ", " \t"]))
+        eol = draw(st.sampled_from(["\n", "\r\n"]))
+        physical, row_line = [], {}
+        for i, row in enumerate(lines[name]):
+            while draw(st.integers(0, 9)) == 0:  # blank and whitespace-only lines
+                physical.append(draw(st.sampled_from(["", "  ", "\t"])))
+            row_line[i] = len(physical) + 1
+            physical.append(sep.join(row) + draw(st.sampled_from(["", " ", "\t"])))
+        text = eol.join(physical) + (eol if draw(st.booleans()) else "")
+        data = text.encode("utf-8", errors="surrogateescape")
+        if draw(st.booleans()):
+            data = b"\xef\xbb\xbf" + data  # BOM
+        if name == case.defect_file:
+            case.defect_lines = tuple(row_line[r] for r in defect_rows)
+            if kind == "duplicate":
+                first = next(i for i, r in enumerate(lines[name]) if r[0] == lines[name][-1][0]
+                             and r[2] == lines[name][-1][2])
+                case.defect_lines += (row_line[first],)
+        setattr(case, f"{name}_bytes", data)
+    case.gzip_qrels = draw(st.booleans())
+    return case
+
+
+def write(case: Case, folder: Path) -> tuple[Path, Path]:
+    qrels_path = folder / ("qrels.txt.gz" if case.gzip_qrels else "qrels.txt")
+    qrels_path.write_bytes(gzip.compress(case.qrels_bytes) if case.gzip_qrels else case.qrels_bytes)
+    run_path = folder / "run.txt"
+    run_path.write_bytes(case.run_bytes)
+    return qrels_path, run_path
+
+
+def expected_values(qrels: dict, run: dict) -> dict:
+    return {(qid, m): value for m in MEASURES
+            for qid, value in reference.per_query(NAMES[m], PARAMS[m], qrels, run).items()}
+
+
+def either_collection(case: Case) -> tuple[dict, dict]:
+    """The clean collection with the EITHER token read as its value."""
+    qrels = {q: dict(d) for q, d in case.qrels.items()}
+    run = {q: dict(d) for q, d in case.run.items()}
+    q, d = case.either_at
+    (qrels if case.defect_file == "qrels" else run)[q][d] = case.either_value
+    return qrels, run
+
+
+def check_error_message(message: str, path: Path, case: Case) -> None:
+    assert "\n" not in message.strip(), message
+    assert "Traceback" not in message and ".py\"" not in message, message
+    named = [int(n) for n in re.findall(re.escape(str(path)) + r":(\d+)", message)]
+    assert named and set(named) <= set(case.defect_lines) | {0} and named[0] in case.defect_lines, \
+        (message, case.defect_lines)
+
+
+def check_values(got: dict, case: Case) -> None:
+    """The values equal the reference on the clean collection (or on the EITHER reading)."""
+    if case.defect == "either":
+        qrels, run = either_collection(case)
+    else:
+        qrels, run = case.qrels, case.run
+    expected = expected_values(qrels, run)
+    assert got.keys() == expected.keys()
+    for key, value in got.items():
+        assert not math.isnan(value), key
+        assert value == pytest.approx(expected[key], rel=1e-9, abs=1e-12), key
+
+
+@settings(FUZZ, max_examples=150)
+@given(cases())
+def test_hostile_files_through_the_api(case):
+    with tempfile.TemporaryDirectory() as tmp:
+        qrels_path, run_path = write(case, Path(tmp))
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")  # a warning is a failure
+                qrels, run = read_qrels(qrels_path), read_run(run_path)
+                got = {(m.query_id, m.measure): m.value for m in ir_measures.iter_calc(MEASURES, qrels, run)}
+        except GradedInputError as ex:
+            assert case.defect in ("columns", "rejected", "either", "duplicate", "utf8"), str(ex)
+            path = qrels_path if case.defect_file == "qrels" else run_path
+            check_error_message(str(ex), path, case)
+            return
+        assert case.defect in ("none", "either"), f"{case.defect} in {case.defect_file} was not reported"
+        check_values(got, case)
+
+
+def run_cli(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        status = cli.main(argv)
+    return status, out.getvalue(), err.getvalue()
+
+
+@settings(FUZZ, max_examples=40)
+@given(cases())
+def test_hostile_files_through_the_cli(case):
+    with tempfile.TemporaryDirectory() as tmp:
+        qrels_path, run_path = write(case, Path(tmp))
+        status, out, err = run_cli([str(qrels_path), str(run_path), *CLI_MEASURES, "-q", "-p", "-1", "-o", "jsonl"])
+    for line in err.splitlines():  # only our own one-line messages on stderr
+        assert line.startswith(("ir-measures-graded: error:", "ir-measures-graded: warning:")), err
+    if status == 2:
+        assert case.defect in ("columns", "rejected", "either", "duplicate", "utf8"), err
+        assert len(err.splitlines()) == 1, err
+        check_error_message(err, qrels_path if case.defect_file == "qrels" else run_path, case)
+        return
+    assert status == 0, err
+    assert case.defect in ("none", "either"), f"{case.defect} in {case.defect_file} was not reported"
+    qrels, run = either_collection(case) if case.defect == "either" else (case.qrels, case.run)
+    by_name = {"muAP": ("muAP", {}), "nDCNG@5": ("nDCNG", {"cutoff": 5}), "meanNDCG@4": ("meanNDCG", {"cutoff": 4})}
+    for record in map(json.loads, out.splitlines()):
+        name, params = by_name[record["measure"]]
+        if record["query_id"] == "all":
+            expected = reference.per_query(name, params, qrels, run)
+            value = sum(expected.values()) / len(expected)
+        else:
+            value = reference.per_query(name, params, qrels, run)[record["query_id"]]
+        assert record["value"] == pytest.approx(value, rel=1e-9, abs=1e-12), record
+
+
+# --- a few cases through a real subprocess (stdin, stderr as the user sees it) ---------------------
+
+QRELS = "q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 1\nq2 0 d1 1\n"
+RUN = "q1 Q0 d1 1 2.5 t\nq1 Q0 d2 2 1.5 t\nq1 Q0 d4 3 0.5 t\nq2 Q0 d1 1 1 t\n"
+
+
+def command(args: list[str], stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONWARNINGS="default")  # a warning would be shown, not hidden
+    return subprocess.run([sys.executable, "-m", "ir_measures_graded", *args], input=stdin,
+                          capture_output=True, env=env, timeout=120)
+
+
+@pytest.mark.parametrize("name, qrels, run, stdin_run, error_at, value_ok", [
+    ("invalid UTF-8 in the run", QRELS.encode(), RUN.encode().replace(b"d4", b"d\xff4"), False, "run.txt:3", False),
+    ("score beyond float32", QRELS.encode(), RUN.encode().replace(b"0.5", b"1e39"), False, "run.txt:3", True),
+    ("run from standard input", QRELS.encode(), RUN.encode(), True, None, True),
+    ("empty qrels", b"", RUN.encode(), False, "qrels.txt", False),
+    ("1_000 as a score", QRELS.encode(), RUN.encode().replace(b"2.5", b"1_000"), False, "run.txt:1", True),
+], ids=["invalid-utf8", "score-beyond-float32", "run-from-stdin", "empty-qrels", "1_000-score"])
+def test_hostile_files_through_a_subprocess(tmp_path, name, qrels, run, stdin_run, error_at, value_ok):
+    (tmp_path / "qrels.txt").write_bytes(qrels)
+    (tmp_path / "run.txt").write_bytes(run)
+    run_arg = "-" if stdin_run else str(tmp_path / "run.txt")
+    done = command([str(tmp_path / "qrels.txt"), run_arg, "muMAP", "nDCNG@5"], stdin=run if stdin_run else None)
+    err = done.stderr.decode("utf-8", errors="replace")
+    assert "Traceback" not in err and "Warning" not in err and ".py:" not in err, (name, err)
+    if done.returncode == 2:
+        assert len(err.splitlines()) == 1 and err.startswith("ir-measures-graded: error:"), (name, err)
+        assert error_at is not None and error_at in err, (name, err)
+        return
+    assert done.returncode == 0, (name, err)
+    assert value_ok, f"{name}: expected an error naming {error_at}, got {done.stdout!r}"
+    values = dict(row.split("\t") for row in done.stdout.decode().splitlines())
+    assert values.keys() == {"muAP", "nDCNG@5"} and all(v.strip() and v != "nan" for v in values.values()), \
+        (name, done.stdout)

@@ -1,0 +1,209 @@
+"""Fuzz: hostile in-memory qrels and runs (DataFrame dtypes, dict key types, named tuples) through the API.
+
+Each case is a small clean collection (string ids, float values) presented as a dict of dicts,
+a DataFrame (ids as object, categorical, pandas or Arrow strings, integers; values in several
+integer, float, nullable and object dtypes, extra columns) or named tuples (ir_measures' own, a
+custom one, a generator), with at most one defect: ids that collide once made strings (1 and '1'),
+an int query id in the qrels and a float one in the run (1 vs 1.0), bytes or tuple ids, a bool,
+complex, missing or non-finite value, a numeric string or Decimal value, the score column twice.
+
+The contract (README, "What happens with bad input"): the values equal the slow reference on the
+clean collection, or ``GradedInputError`` with one line naming the query and doc (or the column)
+— never another exception, NaN, a Python warning or a silently dropped or merged row.
+
+Cases per run: ``test_hostile_objects_through_the_api`` 200, ``test_extreme_gain_parameters`` 60.
+"""
+
+from __future__ import annotations
+
+import collections
+import decimal
+import math
+import re
+import warnings
+
+import ir_measures
+import pandas as pd
+import pyarrow as pa
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from ir_measures import Qrel, ScoredDoc
+
+import reference
+from ir_measures_graded import GradedInputError, meanNDCG, meanNDCNG, muAP, nDCNG
+
+MEASURES = {muAP: ("muAP", {}), nDCNG @ 5: ("nDCNG", {"cutoff": 5}), meanNDCG: ("meanNDCG", {})}
+# No shrinking: a failing case is reported as generated, and the suite stays within its CI minute.
+FUZZ = settings(phases=(Phase.explicit, Phase.reuse, Phase.generate), max_examples=200, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
+
+#: Defects that must be refused, that may be refused or read as the clean value, and none.
+MUST_FAIL = ["collide", "int_vs_float_ids", "tuple_id", "bool_value", "complex_value", "missing_value",
+             "nan_value", "inf_value", "score_twice", "none_id"]
+EITHER = ["bytes_ids", "numeric_string", "decimal_value"]
+DEFECTS = ["none"] * 4 + MUST_FAIL + EITHER
+MyQrel = collections.namedtuple("MyQrel", "query_id doc_id relevance iteration extra")
+MyDoc = collections.namedtuple("MyDoc", "extra query_id doc_id score")
+
+numeric_ids = st.sampled_from(["1", "2", "10", "3"])
+text_ids = st.sampled_from(["q", "d1", "d2", "D2", "dé", "d10"])
+
+
+@st.composite
+def collections_(draw) -> tuple[dict, dict]:
+    qrels, run = {}, {}
+    query_ids = draw(st.lists(st.one_of(numeric_ids, text_ids), min_size=1, max_size=3, unique=True))
+    values = st.sampled_from([0.0, 1.0, 2.0, 3.0, 0.5, -1.0])
+    for q in query_ids:
+        qrels[q] = draw(st.dictionaries(st.one_of(numeric_ids, text_ids), values, min_size=1, max_size=5))
+        retrieved = draw(st.dictionaries(st.one_of(numeric_ids, text_ids), values, min_size=1, max_size=5))
+        run[q] = retrieved
+    return qrels, run
+
+
+def rows(nested: dict) -> list[tuple]:
+    return [(q, d, v) for q, docs in nested.items() for d, v in docs.items()]
+
+
+def as_int_if_numeric(x):
+    return int(x) if isinstance(x, str) and x.isdigit() and not x.startswith("0") else x
+
+
+@st.composite
+def presented(draw, nested: dict, kind: str, defect: str | None) -> object:
+    """``nested`` ({query: {doc: value}}) in a random container, with ``defect`` applied to one row."""
+    value_field = "relevance" if kind == "qrels" else "score"
+    table = [list(r) for r in rows(nested)]
+    ids_as_ints = draw(st.booleans())  # numeric-looking ids given as Python ints
+    if ids_as_ints:
+        table = [[as_int_if_numeric(q), as_int_if_numeric(d), v] for q, d, v in table]
+    at = draw(st.integers(0, len(table) - 1))
+    if defect == "tuple_id":
+        table[at][1] = ("d", 1)
+    elif defect == "none_id":
+        table[at][0] = None
+    elif defect == "bool_value":
+        table[at][2] = True
+    elif defect == "complex_value":
+        table[at][2] = complex(table[at][2], 1)
+    elif defect == "missing_value":
+        table[at][2] = None
+    elif defect == "nan_value":
+        table[at][2] = math.nan
+    elif defect == "inf_value":
+        table[at][2] = -math.inf
+    elif defect == "numeric_string":
+        table[at][2] = repr(table[at][2])
+    elif defect == "decimal_value":
+        table[at][2] = decimal.Decimal(repr(table[at][2]))
+    elif defect == "bytes_ids":
+        table = [[q, str(d).encode(), v] for q, d, v in table]
+    container = draw(st.sampled_from(["dict", "frame", "frame", "tuples", "generator", "custom tuples"]))
+    if defect == "score_twice":
+        container = "frame"
+    if defect == "collide":
+        container = "dict"
+    if container == "dict":
+        out: dict = {}
+        for q, d, v in table:
+            out.setdefault(q, {})[d] = v
+        if defect == "collide":  # the same doc as 1 and '1' in one query
+            q = next(iter(out))
+            out[q][7] = 1.0
+            out[q]["7"] = 0.0
+        return out
+    if container in ("tuples", "generator"):
+        make = Qrel if kind == "qrels" else ScoredDoc
+        items = [make(q, d, v) for q, d, v in table]
+        return iter(items) if container == "generator" else items
+    if container == "custom tuples":
+        if kind == "qrels":
+            return [MyQrel(q, d, v, "0", None) for q, d, v in table]
+        return [MyDoc("x", q, d, v) for q, d, v in table]
+    frame = pd.DataFrame({"query_id": [r[0] for r in table], "doc_id": [r[1] for r in table],
+                          value_field: pd.Series([r[2] for r in table], dtype=object)})
+    id_dtype = draw(st.sampled_from(["object", "category", "string", "arrow", "as is"]))
+    plain_ids = not any(isinstance(x, (tuple, bytes)) or x is None for r in table for x in r[:2])
+    if plain_ids and id_dtype != "as is" and not ids_as_ints:
+        for col in ("query_id", "doc_id"):
+            frame[col] = (frame[col].astype(pd.ArrowDtype(pa.string())) if id_dtype == "arrow"
+                          else frame[col].astype(id_dtype))
+    plain_values = all(type(r[2]) is float and math.isfinite(r[2]) for r in table)
+    if plain_values:
+        value_dtype = draw(st.sampled_from(["float64", "float32", "Float64", "object", "arrow"]
+                                           + (["int64", "int8", "Int64"] if all(r[2] == int(r[2]) for r in table)
+                                              else [])))
+        frame[value_field] = (frame[value_field].astype(float).astype(pd.ArrowDtype(pa.float64()))
+                              if value_dtype == "arrow" else frame[value_field].astype(float).astype(value_dtype))
+    elif defect == "missing_value" and draw(st.booleans()):
+        frame[value_field] = frame[value_field].astype("Float64")  # pd.NA in a nullable column
+    if draw(st.booleans()):
+        frame["iteration"] = "0"  # extra columns are ignored
+    if defect == "score_twice":
+        frame = pd.concat([frame, frame[[value_field]]], axis=1)
+    if draw(st.booleans()):
+        frame = frame.sample(frac=1.0, random_state=0)  # row order and index do not matter
+    return frame
+
+
+def clean_values(qrels: dict, run: dict) -> dict:
+    return {(qid, measure): value for measure, (name, params) in MEASURES.items()
+            for qid, value in reference.per_query(name, params, qrels, run).items()}
+
+
+@settings(FUZZ)
+@given(st.data())
+def test_hostile_objects_through_the_api(data):
+    qrels, run = data.draw(collections_())
+    defect = data.draw(st.sampled_from(DEFECTS))
+    in_qrels = data.draw(st.booleans()) and defect != "score_twice"
+    qrels_obj = data.draw(presented(qrels, "qrels", defect if in_qrels else None))
+    run_obj = data.draw(presented(run, "run", None if in_qrels else defect))
+    if defect == "int_vs_float_ids":  # the same query as 1 in the qrels and 1.0 in the run
+        qrels = {"1": {"d1": 1.0}, **{k: v for k, v in qrels.items() if k != "1"}}
+        run = {"1": {"d1": 2.0}, **{k: v for k, v in run.items() if k != "1"}}
+        qrels_obj = {(1 if k == "1" else k): v for k, v in qrels.items()}
+        run_obj = {(1.0 if k == "1" else k): v for k, v in run.items()}
+    snapshot = repr(qrels_obj) if not hasattr(qrels_obj, "__next__") else None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # a warning is a failure
+            got = {(m.query_id, m.measure): m.value for m in ir_measures.iter_calc(list(MEASURES), qrels_obj, run_obj)}
+    except GradedInputError as ex:
+        message = str(ex)
+        assert defect in MUST_FAIL + EITHER, f"clean input refused: {message}"
+        assert "\n" not in message and message.strip(), message
+        assert re.search(r"query|doc|column|row|id", message), message
+        return
+    assert defect not in MUST_FAIL, f"{defect} ({'qrels' if in_qrels else 'run'}) was accepted: {got}"
+    expected = clean_values(qrels, run)
+    assert got.keys() == expected.keys()
+    for key, value in got.items():
+        assert not math.isnan(value), key
+        assert value == pytest.approx(expected[key], rel=1e-9, abs=1e-12), (defect, key)
+    if snapshot is not None:
+        assert repr(qrels_obj) == snapshot  # inputs are never modified
+
+
+
+@settings(FUZZ, max_examples=60)
+@given(collections_(), st.sampled_from([1, 300, 1100, 5000]), st.data())
+def test_extreme_gain_parameters(collection, scale, data):
+    """Huge labels, gains and tiny norms give the finite, correct value (2^g itself is never needed)."""
+    qrels, run = collection
+    qrels = {q: {d: v * scale for d, v in docs.items()} for q, docs in qrels.items()}
+    name = data.draw(st.sampled_from(["nDCNG", "meanNDCG", "meanNDCNG"]))
+    params: dict = {"cutoff": data.draw(st.sampled_from([3, 10]))}
+    if data.draw(st.booleans()):
+        params["gains"] = {data.draw(st.sampled_from([1.0, 2.0, 3.0])) * scale: data.draw(st.sampled_from([2000, 1e6]))}
+    if name != "meanNDCG" and data.draw(st.booleans()):
+        params["norm"] = data.draw(st.sampled_from([0.001, 1e-6, 0.5]))
+    measure = {"nDCNG": nDCNG, "meanNDCG": meanNDCG, "meanNDCNG": meanNDCNG}[name](**params)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = {m.query_id: m.value for m in ir_measures.iter_calc([measure], qrels, run)}
+    expected = reference.per_query(name, params, qrels, run)
+    for qid, value in got.items():
+        assert math.isfinite(value), (str(measure), qid)
+        assert value == pytest.approx(expected[qid], rel=1e-9, abs=1e-12), (str(measure), qid)

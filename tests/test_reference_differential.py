@@ -1,0 +1,161 @@
+"""Differential test: the vectorised provider against the slow reference (tests/reference.py), per query.
+
+Hypothesis draws small collections that hit every convention at once — score ties (exact, after the
+float32 cast, and -0.0 vs 0.0), doc ids whose string order differs from their numeric order,
+unjudged retrieved and judged unretrieved documents, real and negative labels, queries only in the
+qrels, only in the run, with no judgments or no retrieved document — and a measure with random
+parameters (cutoffs beyond the ranking, judged_only, levels, weights, negative floors, gains, dcg,
+norm). Only public API is used: measure objects and ``ir_measures.iter_calc`` / ``calc_aggregate``.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import ir_measures
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import reference
+from ir_measures_graded import meanNDCG, meanNDCNG, muAP, muP, nDCNG
+
+MEASURES = {"muAP": muAP, "muP": muP, "nDCNG": nDCNG, "meanNDCG": meanNDCG, "meanNDCNG": meanNDCNG}
+FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+DOCS = [f"d{i}" for i in (1, 2, 9, 10, 11, 100)] + ["a", "B", "b"]
+int_label = st.integers(-2, 4).map(float)
+real_label = st.floats(-2, 10, allow_nan=False).map(lambda x: round(x, 2))
+label = st.one_of(int_label, int_label, real_label)
+# A coarse grid gives exact ties; +1e-9 gives ties once read as float32; -0.0 ties with 0.0.
+score = st.one_of(st.sampled_from([0.0, -0.0, 0.5, 1.0, 1.0 + 1e-9, 2.0, -1.0]),
+                  st.floats(-5, 5, allow_nan=False, width=32))
+
+
+@st.composite
+def collections(draw) -> tuple[dict, dict]:
+    qrels: dict = {}
+    run: dict = {}
+    for q in range(draw(st.integers(1, 5))):
+        qid = f"q{q}"
+        kind = draw(st.sampled_from(["both", "both", "both", "qrels only", "run only"]))
+        if kind != "run only":
+            qrels[qid] = draw(st.dictionaries(st.sampled_from(DOCS), label, max_size=8))  # may be empty
+        if kind != "qrels only":
+            run[qid] = draw(st.dictionaries(st.sampled_from(DOCS), score, max_size=9))  # may be empty
+    if not qrels:
+        qrels["q_only"] = {"d1": 1.0}
+    return qrels, run
+
+
+@st.composite
+def measures(draw, qrels: dict) -> tuple[str, dict]:
+    """A measure name and parameters valid for it (only non-default ones are set)."""
+    name = draw(st.sampled_from(list(MEASURES)))
+    params: dict = {}
+    cutoff = draw(st.one_of(st.none(), st.integers(1, 12)))  # up to beyond every ranking
+    if name == "muP" and cutoff is None:
+        cutoff = draw(st.integers(1, 12))
+    if cutoff is not None:
+        params["cutoff"] = cutoff
+    if draw(st.booleans()):
+        params["judged_only"] = True
+    floor = draw(st.sampled_from([0, 0, -1, -2.5, 1, 0.25]))
+    if floor != 0:
+        params["floor"] = floor
+    if name in ("muAP", "muP"):
+        levels = draw(st.sampled_from(["query", "query", "collection", "explicit"]))
+        if levels == "explicit":
+            above = st.floats(floor + 0.01, floor + 6, allow_nan=False).map(lambda x: round(x, 2))
+            params["levels"] = tuple(sorted(set(draw(st.lists(above.filter(lambda t: t > floor),
+                                                              min_size=1, max_size=4)))))
+        elif levels == "collection":
+            params["levels"] = "collection"
+        if draw(st.booleans()):
+            params["weights"] = "uniform"
+    else:
+        if draw(st.booleans()):
+            source = st.one_of(st.integers(-2, 4), st.sampled_from([0.5, 2.5]))
+            params["gains"] = draw(st.dictionaries(source, st.integers(-2, 10), min_size=1, max_size=4))
+        if draw(st.booleans()):
+            params["dcg"] = "log2"
+        if name != "meanNDCG":
+            norm = draw(st.sampled_from(["query", "query", "collection", 0.5, 1, 3, 7.5]))
+            if norm != "query":
+                params["norm"] = norm
+    return name, params
+
+
+def provider_per_query(measure, qrels: dict, run: dict) -> dict[str, float]:
+    return {m.query_id: m.value for m in ir_measures.iter_calc([measure], qrels, run)}
+
+
+@FAST
+@given(st.data())
+def test_every_measure_and_parameter_equals_the_reference(data):
+    qrels, run = data.draw(collections())
+    name, params = data.draw(measures(qrels))
+    measure = MEASURES[name](**params)
+    expected = reference.per_query(name, params, qrels, run)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no numpy warning on the way to a value
+        got = provider_per_query(measure, qrels, run)
+    assert got.keys() == expected.keys(), measure  # every qrels query; run-only queries skipped
+    for qid, value in got.items():
+        assert value == pytest.approx(expected[qid], rel=1e-9, abs=1e-12), (str(measure), qid)
+    aggregate = ir_measures.calc_aggregate([measure], qrels, run)[measure]
+    assert aggregate == pytest.approx(sum(expected.values()) / len(expected), rel=1e-9, abs=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(collections())
+def test_parse_measure_of_the_printed_name_gives_the_same_values(collection):
+    # The measure written as text (as on the command line) is the same measure.
+    qrels, run = collection
+    for measure in (muAP(floor=-1, cutoff=3), nDCNG(norm="collection", gains={1: 3}) @ 5, muP(levels=(0.5, 2)) @ 4):
+        parsed = ir_measures.parse_measure(str(measure))
+        assert provider_per_query(parsed, qrels, run) == provider_per_query(measure, qrels, run)
+
+
+@pytest.mark.xfail(strict=True, reason="levels='collection' aggregates as the mean of per-query µAP until the "
+                   "paper's reading (MAP^t over queries reaching t, then weighted) is merged; remove this "
+                   "marker then (strict: an unexpected pass fails)")
+@settings(max_examples=60, deadline=None)
+@given(collections(), st.sampled_from([0, -1]), st.sampled_from([None, 3]))
+def test_collection_levels_aggregate_follows_the_paper(collection, floor, cutoff):
+    qrels, run = collection
+    measure = muAP(levels="collection", floor=floor) if cutoff is None else muAP(levels="collection", floor=floor) @ cutoff
+    expected = reference.mu_map_collection_paper(qrels, run, cutoff=cutoff, floor=floor)
+    got = ir_measures.calc_aggregate([measure], qrels, run)[measure]
+    assert got == pytest.approx(expected, rel=1e-9, abs=1e-12)
+
+
+# --- the reference itself, on hand-checked numbers ---------------------------------------------------
+
+def test_reference_reproduces_table1_of_the_paper():
+    # Table 1: labels 1 0 3 3 2 0 1 4 ranked A..H; AP^1..AP^4 = 0.780 0.483 0.403 0.125, µAP = 0.446.
+    qrels = {"q": dict(zip("ABCDEFGH", [1, 0, 3, 3, 2, 0, 1, 4], strict=True))}
+    run = {"q": {d: 8.0 - i for i, d in enumerate("ABCDEFGH")}}
+    ranked = reference.ranking(qrels["q"], run["q"])
+    assert ranked == list("ABCDEFGH")
+    aps = [reference.average_precision(ranked, qrels["q"], t) for t in (1, 2, 3, 4)]
+    assert [round(a, 3) for a in aps] == [0.780, 0.483, 0.403, 0.125]
+    assert reference.mu_ap(qrels, run, "q") == pytest.approx(sum(aps) / 4)
+
+
+def test_reference_ranking_conventions():
+    run_q = {"d9": 1.0, "d10": 1.0 + 1e-9, "x": -0.0, "y": 0.0, "top": 2.0}
+    assert reference.ranking({}, run_q) == ["top", "d9", "d10", "y", "x"]
+    assert reference.ranking({"x": 1}, run_q, judged_only=True) == ["x"]
+
+
+def test_reference_ndcng_by_hand():
+    qrels = {"q": {"a": 2, "b": 1, "c": 0}}
+    run = {"q": {"c": 3.0, "a": 2.0, "z": 1.0}}
+    # gains normalised by m = 2: a -> 2^1 - 1 = 1, b -> 2^0.5 - 1; ranking c, a, z
+    dcg = 1 / reference.math.log2(3)
+    ideal = 1 + (2 ** 0.5 - 1) / reference.math.log2(3)
+    assert reference.ndcng(qrels, run, "q") == pytest.approx(dcg / ideal)
+    assert reference.ndcng(qrels, run, "q", cutoff=1) == 0.0
+    assert reference.mean_ndcg(qrels, run, "q", cutoff=2) == pytest.approx((0 + (3 / reference.math.log2(3))
+                                                                            / (3 + 1 / reference.math.log2(3))) / 2)
