@@ -47,7 +47,7 @@ def thresholds(qrels: Mapping, qid: str, levels: str | tuple = "query", floor: f
     """The thresholds t of a query: relevant means label >= t."""
     if levels == "query":
         return sorted({label for label in qrels[qid].values() if label > floor})
-    if levels == "collection":
+    if levels in ("collection", "collection-all"):
         return sorted({label for judged in qrels.values() for label in judged.values() if label > floor})
     return sorted(set(levels))
 
@@ -61,6 +61,19 @@ def threshold_weights(ts: list[float], floor: float = 0, weights: str = "distanc
         result.append(t - below)
         below = t
     return result
+
+
+def scored_thresholds(qrels: Mapping, qid: str, levels: str | tuple, floor: float,
+                      weights: str) -> tuple[list[float], list[float]]:
+    """The thresholds a query is scored at, with their weights d_t. With ``levels='collection'`` a
+    query is scored at the qrels' thresholds it reaches (some label >= t), weighted as among all of
+    them; ``'collection-all'`` scores it at every one (AP^t = 0 where it has nothing >= t)."""
+    ts = thresholds(qrels, qid, levels, floor)
+    ws = threshold_weights(ts, floor, weights)
+    if levels == "collection":
+        reached = [i for i, t in enumerate(ts) if any(label >= t for label in qrels[qid].values())]
+        ts, ws = [ts[i] for i in reached], [ws[i] for i in reached]
+    return ts, ws
 
 
 def average_precision(ranked: list[str], qrels_q: Mapping, t: float, cutoff: int | None = None) -> float:
@@ -96,9 +109,8 @@ def mu_ap(qrels: Mapping, run: Mapping, qid: str, cutoff: int | None = None, jud
     if qid not in run or not run[qid]:
         return 0.0
     ranked = ranking(qrels[qid], run[qid], judged_only)
-    ts = thresholds(qrels, qid, levels, floor)
-    return weighted_mean([average_precision(ranked, qrels[qid], t, cutoff) for t in ts],
-                         threshold_weights(ts, floor, weights))
+    ts, ws = scored_thresholds(qrels, qid, levels, floor, weights)
+    return weighted_mean([average_precision(ranked, qrels[qid], t, cutoff) for t in ts], ws)
 
 
 def mu_p(qrels: Mapping, run: Mapping, qid: str, cutoff: int, judged_only: bool = False,
@@ -107,13 +119,12 @@ def mu_p(qrels: Mapping, run: Mapping, qid: str, cutoff: int, judged_only: bool 
     if qid not in run or not run[qid]:
         return 0.0
     ranked = ranking(qrels[qid], run[qid], judged_only)
-    ts = thresholds(qrels, qid, levels, floor)
-    return weighted_mean([precision(ranked, qrels[qid], t, cutoff) for t in ts],
-                         threshold_weights(ts, floor, weights))
+    ts, ws = scored_thresholds(qrels, qid, levels, floor, weights)
+    return weighted_mean([precision(ranked, qrels[qid], t, cutoff) for t in ts], ws)
 
 
 def mu_map_collection_paper(qrels: Mapping, run: Mapping, cutoff: int | None = None, judged_only: bool = False,
-                            weights: str = "distance", floor: float = 0) -> float:
+                            weights: str = "distance", floor: float = 0, precision_at: bool = False) -> float:
     """µMAP over a collection as the paper reads it (Sec. 3.1): MAP^t per threshold, then weighted.
 
     The thresholds are every label above the floor found in the qrels; MAP^t is the mean of AP^t
@@ -124,10 +135,11 @@ def mu_map_collection_paper(qrels: Mapping, run: Mapping, cutoff: int | None = N
     maps = []
     for t in ts:
         having = [q for q, judged in qrels.items() if any(label >= t for label in judged.values())]
-        aps = [average_precision(ranking(qrels[q], run[q], judged_only), qrels[q], t, cutoff)
+        score = precision if precision_at else average_precision  # µP@k: P^t@k in place of AP^t
+        aps = [score(ranking(qrels[q], run[q], judged_only), qrels[q], t, cutoff)
                if run.get(q) else 0.0 for q in having]
         maps.append(sum(aps) / len(aps))
-    return weighted_mean(maps, threshold_weights(ts, floor, weights))
+    return weighted_mean(maps, threshold_weights(ts, floor, weights))  # no threshold reached: 0
 
 
 # --- gains (nDCNG, meanNDCG, meanNDCNG) -------------------------------------------------------------
@@ -137,7 +149,7 @@ def raw_gain(label: float | None, gains: Mapping | None = None, floor: float = 0
     if label is None:
         return 0.0
     if gains:
-        label = gains.get(label, label)
+        label = dict(gains).get(label, label)  # a dict, or the measure's normal form: (label, gain) pairs
     return max(label - floor, 0.0)
 
 

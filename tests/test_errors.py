@@ -80,7 +80,7 @@ def test_wrong_container_types():
 
 
 @pytest.mark.parametrize("measure, pattern", [
-    (muAP(foo=1), r"muAP: unknown parameter\(s\) \['foo'\]; supported: cutoff, judged_only, levels, weights, floor"),
+    (muAP(foo=1), r"muAP: unknown parameter\(s\) \['foo'\]; supported: cutoff, judged_only, ties, levels, weights, floor"),
     (muAP(levels="some"), r"muAP: invalid levels='some'; expected 'query': every label above the floor"),
     (muAP(levels=()), r"muAP: invalid levels=\(\)"),
     (muAP(levels=(0, 1)), r"muAP: levels=\(0, 1\) must all lie above floor=0"),
