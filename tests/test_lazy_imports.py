@@ -27,6 +27,17 @@ def test_light_paths_load_no_heavy_module(code):
     assert loaded_after(code) == []
 
 
+@pytest.mark.parametrize("code", [
+    "import ir_measures_graded",
+    "import ir_measures, ir_measures_graded; ir_measures.parse_measure('muMAP'); ir_measures.parse_measure('GAP@5')",
+])
+def test_importing_and_parsing_do_not_load_numpy(code):
+    # measures reach numpy (kernels, prepared arrays) only when a value is computed
+    probe = f"{code}\nimport sys\nprint('numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.split()[-1] == "False"
+
+
 def test_datasets_register_when_ir_datasets_is_imported_later():
     code = ("import ir_measures_graded, ir_datasets\n"
             "print(ir_datasets.load('ohsumed/letor2').documentation()['pretty_name'])")

@@ -14,8 +14,10 @@ import ir_measures
 from ir_measures import Metric, providers
 from ir_measures.providers.base import Any as AnyParam
 
+from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import MEASURES, GradedMeasure
-from ir_measures_graded.prepare import Judgments, Ranking
+
+prepare = lazy_module("ir_measures_graded.prepare")  # numpy, the readers: loaded when a run is scored
 
 
 class GradedProvider(providers.Provider):
@@ -47,7 +49,7 @@ class GradedProvider(providers.Provider):
         for measure in measures:
             if not self.supports(measure):
                 raise ValueError(f"the graded provider does not compute {measure}")
-        return GradedEvaluator(measures, Judgments.from_qrels(qrels))
+        return GradedEvaluator(measures, prepare.Judgments.from_qrels(qrels))
 
 
 class GradedEvaluator(providers.Evaluator):
@@ -57,7 +59,7 @@ class GradedEvaluator(providers.Evaluator):
     judgments is computed once under a lock and read-only.
     """
 
-    def __init__(self, measures: list[GradedMeasure], judgments: Judgments):
+    def __init__(self, measures: list[GradedMeasure], judgments: prepare.Judgments):
         super().__init__(measures, list(judgments.query_ids))
         self.judgments = judgments
 
@@ -67,7 +69,7 @@ class GradedEvaluator(providers.Evaluator):
         if scan.is_streamable(run):  # files, record batch readers, iterators: query batch by batch
             yield from scan.iter_metrics(self.measures, self.judgments, run)
             return
-        rankings = {False: Ranking.from_run(run, self.judgments)}
+        rankings = {False: prepare.Ranking.from_run(run, self.judgments)}
         query_ids = self.judgments.query_ids
         for measure in self.measures:
             judged_only = measure.value("judged_only")

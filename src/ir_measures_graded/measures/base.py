@@ -18,13 +18,14 @@ from collections.abc import Iterator
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from ir_measures import measures
 
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.measures.params import Param
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ir_measures_graded.prepare import Judgments, Ranking
 
 #: Every registered measure of this package, by NAME, in registration order.
@@ -131,7 +132,7 @@ class GradedMeasure(measures.Measure):
     def results(self, judgments: Judgments, ranking: Ranking) -> Iterator[tuple[int, float]]:
         """``(query code, value)`` for the queries the run ranks something for (others score DEFAULT)."""
         values = self.per_query(judgments, ranking)
-        for q in np.flatnonzero(ranking.present):
+        for q in ranking.present.nonzero()[0]:
             yield int(q), float(values[q])
 
 

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from ir_measures_graded import kernels
-from ir_measures_graded.derived import GainFunction
+from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import base
 
+kernels = lazy_module("ir_measures_graded.kernels")  # numpy loads when a value is computed
+derived = lazy_module("ir_measures_graded.derived")
+
 if TYPE_CHECKING:
+    import numpy as np
+
+    from ir_measures_graded.derived import GainFunction
     from ir_measures_graded.prepare import Judgments, Ranking
 
 
@@ -20,7 +23,7 @@ class GainedMeasure(base.GradedMeasure):
     def gain(self, judgments: Judgments) -> GainFunction:
         """The gain of a (query, label) pair, with its ideal DCG (cached on ``judgments``)."""
         norm = self.value("norm") if "norm" in self.SUPPORTED_PARAMS else None  # meanNDCG: unnormalised
-        return GainFunction(judgments, self.value("gains"), self.value("floor"), norm,
+        return derived.GainFunction(judgments, self.value("gains"), self.value("floor"), norm,
                             exponential=self.value("dcg") == "exp-log2")
 
     def row_gain(self, gain: GainFunction, ranking: Ranking) -> np.ndarray:

@@ -1,10 +1,12 @@
 """GAP, graded average precision (Robertson, Kanoulas & Yilmaz, SIGIR 2010)."""
 
-import numpy as np
 
-from ir_measures_graded import derived, kernels
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import base, params
+
+derived = lazy_module("ir_measures_graded.derived")  # numpy loads when a value is computed
+kernels = lazy_module("ir_measures_graded.kernels")
 
 
 class _GAP(base.GradedMeasure):
@@ -49,6 +51,7 @@ class _GAP(base.GradedMeasure):
                                    f"{self.params.get('floor', 0)!r} (labels <= floor are irrelevant)")
 
     def per_query(self, judgments, ranking):
+        import numpy as np
         floor = self.value('floor')
         thr_ptr, thr_values = derived.thresholds(judgments, 'query', floor)
         relevant = derived.relevant_counts(judgments, 'query', floor)

@@ -1,8 +1,10 @@
 """µAP / µMAP (Scheel, Lommatzsch & Albayrak, 2011, Eq. 4)."""
 
-from ir_measures_graded import kernels
+from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import base, params
 from ir_measures_graded.measures.thresholded import ThresholdedMeasure
+
+kernels = lazy_module("ir_measures_graded.kernels")  # numpy loads when a value is computed
 
 
 class _muAP(ThresholdedMeasure):

@@ -1,8 +1,10 @@
 """µP@k (Scheel, Lommatzsch & Albayrak, 2011, Sec. 1 and 3.1)."""
 
-from ir_measures_graded import kernels
+from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import base, params
 from ir_measures_graded.measures.thresholded import ThresholdedMeasure
+
+kernels = lazy_module("ir_measures_graded.kernels")  # numpy loads when a value is computed
 
 
 class _muP(ThresholdedMeasure):

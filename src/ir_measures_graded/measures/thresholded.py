@@ -17,14 +17,18 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
 from ir_measures.measures.base import Agg
 
-from ir_measures_graded import derived, kernels
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import base
 
+derived = lazy_module("ir_measures_graded.derived")  # numpy loads when a value is computed
+kernels = lazy_module("ir_measures_graded.kernels")
+
 if TYPE_CHECKING:
+    import numpy as np
+
     from ir_measures_graded.prepare import Judgments, Ranking
 
 
@@ -75,17 +79,20 @@ class ThresholdedMeasure(base.GradedMeasure):
 
     def collection_weights(self, judgments: Judgments) -> tuple[np.ndarray, np.ndarray]:
         """``(thresholds, weights)``: the qrels' labels above the floor and their weights w_t."""
+        import numpy as np
         labels = derived.collection_labels(judgments, self.floor())
         ptr = np.array([0, len(labels)])
         return labels, kernels.level_weights(ptr, labels, self.floor(), self.value("weights"))
 
     def per_query(self, judgments: Judgments, ranking: Ranking) -> np.ndarray:
+        import numpy as np
         if self.levels() == "collection":
             return np.fromiter((float(v) for _, v in self.results(judgments, ranking)), float, judgments.n_queries)
         p = self.per_threshold(judgments, ranking)
         return kernels.segment_weighted_mean(p.values, p.weights, p.thr_ptr)
 
     def results(self, judgments: Judgments, ranking: Ranking) -> Iterator[tuple[int, float]]:
+        import numpy as np
         if self.levels() != "collection":
             yield from super().results(judgments, ranking)
             return
@@ -146,6 +153,7 @@ class CollectionMean(Agg):
         self.weights: np.ndarray | None = None
 
     def add(self, value: float) -> None:
+        import numpy as np
         if not isinstance(value, ThresholdValues):
             raise GradedInputError(
                 "levels='collection' aggregates M^t per threshold over the queries that reach it; it needs "
@@ -162,6 +170,7 @@ class CollectionMean(Agg):
 
     def by_threshold(self) -> tuple[np.ndarray, np.ndarray]:
         """``(M^t, number of queries behind it)``; M^t = 0 where no query reaches t."""
+        import numpy as np
         if self.sums is None:
             return np.zeros(0), np.zeros(0, dtype=np.int64)
         means = np.divide(self.sums, self.counts, out=np.zeros(len(self.sums)), where=self.counts > 0)
