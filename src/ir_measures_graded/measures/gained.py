@@ -18,7 +18,20 @@ if TYPE_CHECKING:
 
 
 class GainedMeasure(base.GradedMeasure):
-    """Base of the DCG family: parameters ``gains``, ``floor``, ``dcg`` and (if supported) ``norm``."""
+    """Base of the DCG family: parameters ``gains``, ``floor``, ``dcg`` and (if supported) ``norm``.
+
+    A subclass names its DCG kernel in ``KERNEL`` (a function of :mod:`ir_measures_graded.kernels`
+    taking the ranked rows' gains and the ideal DCG prefix).
+    """
+
+    KERNEL: str
+
+    def per_query(self, judgments: Judgments, ranking: Ranking) -> np.ndarray:
+        gain = self.gain(judgments)
+        ideal_ptr, ideal_cum = gain.ideal()
+        kernel = getattr(kernels, self.KERNEL)
+        return kernel(ranking.query, ranking.rank, self.row_gain(gain, ranking), ideal_ptr, ideal_cum,
+                      self.value("cutoff"))
 
     def gain(self, judgments: Judgments) -> GainFunction:
         """The gain of a (query, label) pair, with its ideal DCG (cached on ``judgments``)."""

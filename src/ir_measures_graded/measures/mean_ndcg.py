@@ -1,10 +1,7 @@
 """meanNDCG and meanNDCNG: nDCG@n and NDCNG@n averaged over n = 1 ... N (LETOR; Scheel et al. 2011, Table 2)."""
 
-from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import base, params
 from ir_measures_graded.measures.gained import GainedMeasure
-
-kernels = lazy_module("ir_measures_graded.kernels")  # numpy loads when a value is computed
 
 
 class _meanNDCG(GainedMeasure):
@@ -38,11 +35,7 @@ class _meanNDCG(GainedMeasure):
         'dcg': params.DCG,
     }
 
-    def per_query(self, judgments, ranking):
-        gain = self.gain(judgments)
-        ideal_ptr, ideal_cum = gain.ideal()
-        row_gain = self.row_gain(gain, ranking)
-        return kernels.mean_ndcg(ranking.query, ranking.rank, row_gain, ideal_ptr, ideal_cum, self.value('cutoff'))
+    KERNEL = 'mean_ndcg'  # the mean of nDCG@1..N
 
 
 class _meanNDCNG(GainedMeasure):
@@ -73,11 +66,7 @@ class _meanNDCNG(GainedMeasure):
         'norm': params.NORM,
     }
 
-    def per_query(self, judgments, ranking):
-        gain = self.gain(judgments)
-        ideal_ptr, ideal_cum = gain.ideal()
-        row_gain = self.row_gain(gain, ranking)
-        return kernels.mean_ndcg(ranking.query, ranking.rank, row_gain, ideal_ptr, ideal_cum, self.value('cutoff'))
+    KERNEL = 'mean_ndcg'  # the mean of nDCG@1..N
 
 
 meanNDCG = base.register(_meanNDCG())

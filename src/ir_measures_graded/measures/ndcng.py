@@ -1,10 +1,7 @@
 """NDCNG@k (Scheel, Lommatzsch & Albayrak, 2011, Eq. 5)."""
 
-from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import base, params
 from ir_measures_graded.measures.gained import GainedMeasure
-
-kernels = lazy_module("ir_measures_graded.kernels")  # numpy loads when a value is computed
 
 
 class _nDCNG(GainedMeasure):
@@ -41,13 +38,7 @@ class _nDCNG(GainedMeasure):
         'dcg': params.DCG,
         'norm': params.NORM,
     }
-
-
-    def per_query(self, judgments, ranking):
-        gain = self.gain(judgments)
-        ideal_ptr, ideal_cum = gain.ideal()
-        row_gain = self.row_gain(gain, ranking)
-        return kernels.ndcg(ranking.query, ranking.rank, row_gain, ideal_ptr, ideal_cum, self.value('cutoff'))
+    KERNEL = 'ndcg'
 
 
 nDCNG = base.register(_nDCNG())
