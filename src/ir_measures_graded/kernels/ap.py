@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ir_measures_graded.kernels.levels import sum_reaching
+from ir_measures_graded.kernels.ties import expected_thresholded_ap
 
 #: Expanding rows into (row, threshold) pairs is the fastest way while the pairs number at most
 #: this many times the rows (few thresholds per query); beyond, a sort-based count is used.
@@ -18,8 +19,12 @@ def thresholded_ap(
     thr_ptr: np.ndarray,
     n_relevant: np.ndarray,
     cutoff: int | None = None,
+    tie_ptr: np.ndarray | None = None,
 ) -> np.ndarray:
     """``AP^t`` for every flat threshold ``t`` (trec_eval's ``map`` / ``map_cut_k`` at level ``t``).
+
+    With ``tie_ptr`` (the rows' tie groups) the expected ``AP^t`` over every order of tied rows
+    (:func:`~ir_measures_graded.kernels.ties.expected_thresholded_ap`).
 
     ``AP^t = (1 / R^t) * sum over retrieved rows i with label >= t (and rank <= cutoff) of
     P@rank_i``, where ``R^t = n_relevant[t]`` counts *all* judged documents >= t, retrieved or not.
@@ -28,6 +33,8 @@ def thresholded_ap(
     first ``l`` thresholds of its query. Memory is linear in the rows plus thresholds and time
     ``O(rows log rows)`` whatever the number of thresholds: see :func:`ap_numerators_by_counting`.
     """
+    if tie_ptr is not None:
+        return expected_thresholded_ap(row_query, row_rank, row_level, thr_ptr, n_relevant, tie_ptr, cutoff)
     n_flat = len(n_relevant)
     keep = row_level > 0
     if cutoff is not None:

@@ -67,12 +67,8 @@ class _GAP(base.GradedMeasure):
         at_or_below = cumulative[np.searchsorted(grades, thr_values, side='right')]
         g = kernels.level_weights(thr_ptr, at_or_below, 0.0, 'distance')
         reached = kernels.level_of_rows(ranking.query, ranking.label, thr_ptr, thr_values)
-        groups = self.tie_groups(ranking)
-        if groups is None:
-            ap = kernels.thresholded_ap(ranking.query, ranking.rank, reached, thr_ptr, relevant, self.value('cutoff'))
-        else:
-            ap = kernels.expected_thresholded_ap(ranking.query, ranking.rank, reached, thr_ptr, relevant, groups,
-                                                 self.value('cutoff'))
+        ap = kernels.thresholded_ap(ranking.query, ranking.rank, reached, thr_ptr, relevant, self.value('cutoff'),
+                                    self.tie_groups(ranking))
         return kernels.segment_weighted_mean(ap, g * relevant, thr_ptr)
 
 

@@ -46,11 +46,8 @@ class _muAP(ThresholdedMeasure):
     }
 
     def values_at_thresholds(self, judgments, ranking, thr_ptr, reached, relevant):
-        groups = self.tie_groups(ranking)
-        if groups is not None:
-            return kernels.expected_thresholded_ap(ranking.query, ranking.rank, reached, thr_ptr, relevant, groups,
-                                                   self.value('cutoff'))
-        return kernels.thresholded_ap(ranking.query, ranking.rank, reached, thr_ptr, relevant, self.value('cutoff'))
+        return kernels.thresholded_ap(ranking.query, ranking.rank, reached, thr_ptr, relevant, self.value('cutoff'),
+                                      self.tie_groups(ranking))
 
 
 muAP = base.register(_muAP())

@@ -39,11 +39,8 @@ class _muP(ThresholdedMeasure):
     }
 
     def values_at_thresholds(self, judgments, ranking, thr_ptr, reached, relevant):
-        groups = self.tie_groups(ranking)
-        if groups is not None:
-            return kernels.expected_thresholded_precision(ranking.query, ranking.rank, reached, thr_ptr, groups,
-                                                          self.value('cutoff'))
-        return kernels.thresholded_precision(ranking.query, ranking.rank, reached, thr_ptr, self.value('cutoff'))
+        return kernels.thresholded_precision(ranking.query, ranking.rank, reached, thr_ptr, self.value('cutoff'),
+                                             self.tie_groups(ranking))
 
 
 muP = base.register(_muP())
