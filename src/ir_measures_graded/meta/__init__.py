@@ -179,35 +179,49 @@ def scale_dependence(
             if moved[m] is None or after is None or np.isnan(after[str(moved[m])].to_numpy()).any():
                 note = ("its label threshold is not an integer after the transform" if moved[m] is None
                         else "the measure cannot take real-valued labels")
-                rows.append({**row, "kendall_tau": np.nan, "tau_ap": np.nan, "max_abs_delta": np.nan,
+                rows.append({**row, "kendall_tau": np.nan, "tau_ap_b": np.nan, "max_abs_delta": np.nan,
                              "same_ranking": None, "note": note})
                 continue
             new = after[str(moved[m])].to_numpy()
             rows.append({**row, "kendall_tau": statistics.kendall_tau(before, new),
-                         "tau_ap": statistics.tau_ap(before, new),
+                         "tau_ap_b": statistics.tau_ap_b(before, new),
                          "max_abs_delta": float(np.max(np.abs(new - before))) if len(new) else np.nan,
                          "same_ranking": bool(np.array_equal(_ranks(before), _ranks(new))),
                          "note": "" if str(moved[m]) == str(m) else f"computed as {moved[m]}"})
-    return pd.DataFrame(rows, columns=["transform", "measure", "kendall_tau", "tau_ap", "max_abs_delta",
+    return pd.DataFrame(rows, columns=["transform", "measure", "kendall_tau", "tau_ap_b", "max_abs_delta",
                                        "same_ranking", "note"])
 
 
 def _ranks(values: np.ndarray) -> np.ndarray:
-    from scipy import stats
+    return statistics.tied_ranks(values)
 
-    return stats.rankdata(-np.round(values, 12), method="min")
+
+def query_halves(n_queries: int, samples: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``samples`` random splits of ``n_queries`` query positions into two disjoint halves of
+    ``n_queries // 2`` each: two (samples × half) index arrays. The same seed gives the same splits."""
+    order = np.argsort(np.random.default_rng(seed).random((samples, n_queries)), axis=1)  # a permutation per sample
+    half = n_queries // 2
+    return order[:, :half], order[:, half:2 * half]
+
+
+def _half_means(values: np.ndarray, halves: np.ndarray) -> np.ndarray:
+    """(samples × runs) means of ``values`` (runs × queries) over each row of query positions ``halves``."""
+    mask = np.zeros((len(halves), values.shape[1]))
+    np.put_along_axis(mask, halves, 1.0, axis=1)
+    return mask @ values.T / halves.shape[1]  # rounding noise is left to the tolerance of the comparisons
 
 
 def stability(
     table: pd.DataFrame, samples: int = 200, seed: int = 0
 ) -> pd.DataFrame:
-    """Kendall's τ between the system rankings on two random, disjoint halves of the queries.
+    """Kendall's τ-b between the system rankings on two random, disjoint halves of the queries.
 
     ``table`` is :func:`per_query`'s output. One row per measure: the mean, standard deviation
     and minimum of τ over ``samples`` splits, and the mean share of run pairs whose order differs
-    between the halves (the swap rate).
+    between the halves (the swap rate). Every measure is split the same way (the splits depend on
+    ``seed`` and the number of queries only), and half-means that differ by less than
+    :func:`statistics.tolerance` are ties.
     """
-    rng = np.random.default_rng(seed)
     rows = []
     for measure in pd.unique(table["measure"]):
         runs, values = _matrix(table, measure)
@@ -216,16 +230,13 @@ def stability(
             rows.append({"measure": measure, "samples": 0, "tau_mean": np.nan, "tau_sd": np.nan,
                          "tau_min": np.nan, "swap_rate": np.nan})
             continue
-        half = n_queries // 2
-        order = np.argsort(rng.random((samples, n_queries)), axis=1)  # a random permutation per sample
-        first = np.zeros((samples, n_queries))
-        np.put_along_axis(first, order[:, :half], 1.0 / half, axis=1)
-        second = np.zeros((samples, n_queries))
-        np.put_along_axis(second, order[:, half:2 * half], 1.0 / half, axis=1)
-        a, b = first @ values.T, second @ values.T  # samples × runs: mean per half
-        taus = np.array([statistics.kendall_tau(x, y) for x, y in zip(a, b, strict=True)])
+        first, second = query_halves(n_queries, samples, seed)
+        a, b = _half_means(values, first), _half_means(values, second)  # samples × runs
+        tol = statistics.tolerance(values)
+        taus = statistics.kendall_tau_rows(a, b, tol)
+        ra, rb = statistics.tied_ranks(a, tol), statistics.tied_ranks(b, tol)
         i, j = np.triu_indices(len(runs), k=1)
-        swaps = np.sign(a[:, i] - a[:, j]) * np.sign(b[:, i] - b[:, j]) < 0
+        swaps = np.sign(ra[:, i] - ra[:, j]) * np.sign(rb[:, i] - rb[:, j]) < 0
         rows.append({"measure": measure, "samples": samples, "tau_mean": float(np.nanmean(taus)),
                      "tau_sd": float(np.nanstd(taus)), "tau_min": float(np.nanmin(taus)),
                      "swap_rate": float(swaps.mean())})
