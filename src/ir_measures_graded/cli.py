@@ -36,6 +36,8 @@ from ir_measures_graded.formats import read_run_table
 from ir_measures_graded.measures import GradedMeasure
 
 pd = LazyModule("pandas")  # --help and argument errors never load pandas
+#: meta.statistics.PAIRED_TESTS, written out so that --help does not load meta (a test keeps them equal).
+COMPARE_TESTS = ("t", "randomization", "bootstrap", "wilcoxon", "sign")
 
 PROG = "ir-measures-graded"
 SUMMARY_QID = "all"
@@ -94,10 +96,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--compare", metavar="BASELINE",
                         help="after the results: every other run against this one (path, file name or run tag) "
                         "per measure: mean, delta, paired p-value and the p-value corrected for multiple runs")
-    parser.add_argument("--test", choices=("t", "randomization"), default="t",
-                        help="with --compare: paired t-test (default, as PyTerrier) or randomization test")
+    parser.add_argument("--test", choices=COMPARE_TESTS, default="t",
+                        help="with --compare: paired t-test (default, as PyTerrier), randomization, bootstrap "
+                        "(Sakai's), wilcoxon (signed-rank) or sign test")
+    parser.add_argument("--alternative", choices=("two-sided", "greater", "less"), default="two-sided",
+                        help="with --compare: two-sided (default) or one-sided, greater = the run beats the baseline")
     parser.add_argument("--correction", choices=("holm", "bonferroni", "fdr_bh", "none"), default="holm",
-                        help="with --compare: multiple-testing correction across the runs (default holm)")
+                        help="with --compare: multiple-testing correction (default holm) across the runs of "
+                        "each measure, or across runs x measures with --family all")
+    parser.add_argument("--family", choices=("runs", "all"), default="runs",
+                        help="with --compare: the family of the correction, the runs of each measure (default) "
+                        "or all runs x measures")
     parser.add_argument("--version", action="version",
                         version=f"%(prog)s {ir_measures_graded.__version__} (ir_measures {ir_measures.__version__})")
     parser.add_argument("--engine", choices=("local", "spark"), default="local",
@@ -509,23 +518,22 @@ def comparison_table(results: list[RunResult], measures: list[ir_measures.Measur
     table = wide.stack().rename("value").reset_index()[["run", "query_id", "measure", "value"]]
     order = {str(m): i for i, m in enumerate(measures)}
     table = table.sort_values("measure", key=lambda c: c.map(order), kind="stable")
-    return meta.compare_runs(table, matches[0], test=args.test, correction=args.correction)
+    return meta.compare_runs(table, matches[0], test=args.test, correction=args.correction,
+                             alternative=args.alternative, family=args.family)
 
 
 def write_comparison(table: pd.DataFrame, args: argparse.Namespace, out: TextIO) -> None:
     """The ``--compare`` table after the normal output: a blank line and a table, or more records."""
-    places = DEFAULT_PLACES if args.places is None else args.places
+    from ir_measures_graded.meta import tables
+
     if args.output_format == "jsonl":
-        for rec in table.to_dict("records"):
-            out.write(json.dumps({"comparison": True, **{k: json_value(v, args.places) if isinstance(v, float)
-                                                         else v for k, v in rec.items()}}) + "\n")
+        for record in tables.comparison_records(table, args.places):
+            out.write(json.dumps({"comparison": True, **record}) + "\n")
         return
     out.write("\n")
     sep = "," if args.output_format == "csv" else "\t"
-    float_format = None if places < 0 else f"%.{places}f"
-    shown = table.assign(p_value=table["p_value"].map(lambda p: "" if np.isnan(p) else f"{p:.3g}"),
-                         p_adjusted=table["p_adjusted"].map(lambda p: "" if np.isnan(p) else f"{p:.3g}"))
-    shown.to_csv(out, sep=sep, index=False, float_format=float_format, lineterminator="\n")
+    tables.formatted(table, DEFAULT_PLACES if args.places is None else args.places).to_csv(
+        out, sep=sep, index=False, lineterminator="\n")
 
 
 def write_breakdown(table: pd.DataFrame, args: argparse.Namespace, out: TextIO) -> None:

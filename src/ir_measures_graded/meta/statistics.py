@@ -506,3 +506,40 @@ def correct(p_values: np.ndarray, method: str) -> np.ndarray:
 
         out[made] = stats.false_discovery_control(q, method="bh")
     return out
+
+
+# --- one entry point per kind of test ---------------------------------------------------------------------
+
+#: Paired tests of two systems (one row of per-query values each): the names the API and command line take.
+PAIRED_TESTS = ("t", "randomization", "bootstrap", "wilcoxon", "sign")
+#: Tests of all pairs of many systems at once, family-wise over the pairs.
+MULTI_TESTS = ("tukey", "randomized_tukey")
+#: Tests whose p-values come from random draws (below 1e-4 they are printed as "< 1e-4").
+RESAMPLED = ("randomization", "bootstrap", "randomized_tukey")
+
+TEST_NAMES = {
+    "t": "paired t-test", "randomization": "paired randomization test", "bootstrap": "paired bootstrap test",
+    "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test", "tukey": "Tukey HSD",
+    "randomized_tukey": "randomised Tukey HSD",
+}
+
+
+def paired_test(
+    test: str, a: np.ndarray, b: np.ndarray, alternative: str = "two-sided",
+    permutations: int | None = 10_000, seed: int = 0,
+) -> np.ndarray:
+    """p-values of ``test`` (one of :data:`PAIRED_TESTS`) for every row pair of ``a`` and ``b``
+    (rows × queries): does A differ from B (``greater``: is A better; ``less``: is A worse)?
+    ``permutations``: sign vectors or resamples of the randomization and bootstrap tests."""
+    a, b = np.atleast_2d(np.asarray(a, dtype=np.float64)), np.atleast_2d(np.asarray(b, dtype=np.float64))
+    if test == "t":
+        return paired_t_test(a, b, alternative)
+    if test == "randomization":
+        return randomization_test(a - b, permutations, seed, alternative)
+    if test == "bootstrap":
+        return bootstrap_test(a - b, permutations, seed, alternative)
+    if test == "wilcoxon":
+        return wilcoxon_test(a, b, alternative)
+    if test == "sign":
+        return sign_test(a, b, alternative)
+    raise ValueError(f"unknown paired test {test!r}; expected one of {', '.join(PAIRED_TESTS)}")
