@@ -136,7 +136,7 @@ def test_generated_latex_compiles(tmp_path):
     body = (tables.render(paper, "latex", title="paper", legend=legend)
             + tables.render(comparison, "latex", title="detail")
             + tables.render(meta.discriminative_power(table, permutations=200)[1], "latex"))
-    (tmp_path / "table.tex").write_text("\\documentclass{article}\n\\usepackage[T1]{fontenc}\n"
+    (tmp_path / "table.tex").write_text("\\documentclass{article}\n"
                                         "\\usepackage{booktabs}\n\\usepackage{graphicx}\n\\begin{document}\n"
                                         f"\\resizebox{{\\textwidth}}{{!}}{{\\begin{{minipage}}{{2\\textwidth}}\n{body}"
                                         "\\end{minipage}}\n\\end{document}\n", encoding="utf-8")
