@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -245,3 +246,31 @@ def test_command_line_choices_are_the_statistics_lists():
     choices = {a.dest: a.choices for a in parser._actions}
     assert tuple(choices["alternative"]) == statistics.ALTERNATIVES
     assert tuple(choices["correction"]) == statistics.CORRECTIONS
+
+
+# --- the README shows what the code prints ------------------------------------------------------------------
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+SECTION = README.split("## Meta-evaluation", 1)[1].split("\n## ", 1)[0]
+
+
+def test_readme_paper_table_is_the_python_blocks_output():
+    """The rendered table equals the `# -> ` lines, which tests/test_readme.py checks against the code."""
+    printed = [line[len("# -> "):] for line in SECTION.splitlines() if line.startswith("# -> |")]
+    rendered = SECTION.split("which renders as\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert printed and rendered == printed
+    (header, rows), = markdown_tables("\n".join(rendered))
+    assert header[1:] == ["muAP", "Δ muAP [CI]", "nDCNG@10", "Δ nDCNG@10 [CI]", "P@5", "Δ P@5 [CI]"] and len(rows) == 3
+
+
+def test_readme_scale_table_is_what_the_command_prints(tmp_path):
+    for name in ("random", "strong", "weak"):
+        shutil.copy(SAMPLE / f"{name}.run", tmp_path / f"{name}.run")
+    done = subprocess.run(
+        [sys.executable, "-m", "ir_measures_graded", "compare", str(SAMPLE / "qrels.txt"), "random.run",
+         "strong.run", "weak.run", "-m", "muMAP", "nDCNG@10", "nDCG@10", "meanNDCG", "--transform", "scale:2",
+         "--transform", "shift:1", "-o", "markdown", "--samples", "5", "--permutations", "100"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    printed = done.stdout.split("### Scale dependence", 1)[1].split("\n\n", 2)[1]
+    assert printed in SECTION
