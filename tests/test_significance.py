@@ -54,15 +54,19 @@ def test_bootstrap_test_exact_equals_enumeration(d, alternative):
     assert got == pytest.approx(slow_bootstrap_p(d, alternative), abs=1e-12)
 
 
-def test_bootstrap_test_sampled_is_close_to_exact_seeded_and_never_zero():
+@pytest.mark.parametrize("test, n, draws, within", [
+    (statistics.randomization_test, 12, 20_000, 0.02),  # 2^12 sign vectors
+    (statistics.bootstrap_test, 7, 40_000, 0.01),  # 7^7 resamples
+])
+def test_sampled_tests_are_close_to_exact_seeded_and_never_zero(test, n, draws, within):
     rng = np.random.default_rng(4)
-    d = rng.normal(0.03, 0.2, size=(3, 7))
-    exact = statistics.bootstrap_test(d, samples=None)
-    sampled = statistics.bootstrap_test(d, samples=40_000, seed=2)
-    assert np.all(np.abs(sampled - exact) < 0.01)
-    assert np.array_equal(sampled, statistics.bootstrap_test(d, samples=40_000, seed=2))
-    big = statistics.bootstrap_test(np.full((1, 30), 0.5) + rng.normal(0, 0.01, (1, 30)), samples=999)
-    assert big[0] == pytest.approx(1 / 1000)
+    d = rng.normal(0.03, 0.2, size=(3, n))
+    exact = test(d, None)
+    sampled = test(d, draws, seed=2)
+    assert np.all(np.abs(sampled - exact) < within)
+    assert np.array_equal(sampled, test(d, draws, seed=2))
+    far = test(np.full((1, 30), 0.5) + rng.normal(0, 0.01, (1, 30)), 999)
+    assert far[0] == pytest.approx(1 / 1000)  # (count + 1) / (draws + 1), never 0
 
 
 def test_bootstrap_test_agrees_with_the_t_test_on_normal_data():
