@@ -350,12 +350,16 @@ def tukey_hsd(values: np.ndarray, blocked: bool = True) -> np.ndarray:
     m, n = x.shape
     mse, df = residual_variance(x, blocked)
     means = x.mean(axis=1)
+    p = np.full((m, m), np.nan)
+    i, j = np.triu_indices(m, k=1)
+    gap = np.abs(means[i] - means[j])
     with np.errstate(invalid="ignore", divide="ignore"):
-        q = np.abs(means[:, None] - means[None, :]) / np.sqrt(mse / n)
-    p = np.where(q == 0, 1.0, stats.studentized_range.sf(q, m, df)) if m >= 2 and df > 0 else np.full((m, m), np.nan)
-    p = np.where(np.isnan(q) & (means[:, None] == means[None, :]), 1.0, p)  # no residual variance, equal means
-    p = np.where(np.isnan(p) & np.isinf(q), 0.0, p)
-    np.fill_diagonal(p, np.nan)
+        q = gap / np.sqrt(mse / n)
+    if df > 0 and len(q):
+        upper = np.ones(len(q))  # equal means (with or without residual variance): no evidence
+        differs = gap > 0
+        upper[differs] = stats.studentized_range.sf(q[differs], m, df) if mse > 0 else 0.0  # one numerical integral per pair
+        p[i, j] = p[j, i] = upper
     return p
 
 
