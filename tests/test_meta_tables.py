@@ -80,6 +80,10 @@ def test_compare_runs_intervals_effect_sizes_and_counts(sample_table):
     both = meta.compare_runs(sample_table, "random", family="all", correction="bonferroni")
     tested = both["p_value"].notna()
     assert np.allclose(both.loc[tested, "p_adjusted"], np.minimum(1, both.loc[tested, "p_value"] * tested.sum()))
+    exact = meta.compare_runs(sample_table[sample_table["query_id"].isin(["S01", "S02", "S03", "S04", "S05"])],
+                              "random", test="randomization", permutations=None)
+    assert (exact["p_value"].dropna() * 2**5).round(9).apply(float.is_integer).all()  # exact: k / 2^5
+    assert meta.compare_runs(sample_table, "random", permutations=None)["boot_low"].notna().sum() == 6  # 30 queries
     with pytest.raises(Exception, match="unknown family"):
         meta.compare_runs(sample_table, "random", family="measures")
 

@@ -44,6 +44,8 @@ __all__ = [
 
 TESTS = statistics.PAIRED_TESTS + statistics.MULTI_TESTS
 FAMILIES = ("runs", "all")
+#: Resamples of compare_runs' bootstrap interval when ``permutations=None`` (an exact randomization test).
+BOOTSTRAP_SAMPLES = 10_000
 
 
 def _measures(measures: Iterable[Any]) -> list:
@@ -349,7 +351,8 @@ def compare_runs(
         d = runs_values - bases
         p = statistics.paired_test(test, runs_values, bases, alternative, permutations, seed)
         ci = statistics.t_interval(d, level)
-        boot = statistics.bootstrap_interval(d, level, samples=permutations, seed=seed)
+        boot = statistics.bootstrap_interval(d, level, samples=BOOTSTRAP_SAMPLES if permutations is None else permutations,
+                                             seed=seed)  # exact when few resamples; None asks exact tests only
         counts = statistics.win_tie_loss(runs_values, bases)
         for k, row in enumerate(others):
             rows.append({"run": names[row], "measure": measure, "value": float(means[row]),
