@@ -138,9 +138,16 @@ def test_generated_latex_compiles(tmp_path):
     table = odd_names_table()
     comparison = meta.compare_runs(table, "base_line")
     paper, legend = tables.paper_table(comparison)
+    runs = [str(SAMPLE / f"{n}.run") for n in ("random", "strong", "weak")]
+    command = subprocess.run(  # every section of the compare command, as a user would paste it
+        [sys.executable, "-m", "ir_measures_graded", "compare", str(SAMPLE / "qrels.txt"), *runs, "-m", "muMAP",
+         "nDCNG@10", "P@5", "--transform", "shift:1", "--samples", "5", "--permutations", "200", "-o", "latex"],
+        capture_output=True, text=True, timeout=300)
+    assert command.returncode == 0, command.stderr
     body = (tables.render(paper, "latex", title="paper", legend=legend)
             + tables.render(comparison, "latex", title="detail")
-            + tables.render(meta.discriminative_power(table, permutations=200)[1], "latex"))
+            + tables.render(meta.discriminative_power(table, permutations=200)[1], "latex")
+            + command.stdout)
     (tmp_path / "table.tex").write_text("\\documentclass{article}\n"
                                         "\\usepackage{booktabs}\n\\usepackage{graphicx}\n\\begin{document}\n"
                                         f"\\resizebox{{\\textwidth}}{{!}}{{\\begin{{minipage}}{{2\\textwidth}}\n{body}"
