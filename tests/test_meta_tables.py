@@ -215,6 +215,10 @@ def test_run_names_are_the_same_in_every_mode(tmp_path):
         assert done.returncode == 0, done.stderr
         return done.stdout
 
+    trec_summary, trec_comparison = run("qrels.txt", *runs, "muMAP", "-o", "trec", "--compare", "random").split("\n\n")
+    tags = [line.split("\t")[2] for line in trec_summary.splitlines() if line.startswith("runid")]
+    assert tags == ["strong", "weak", "random"]  # column 6 of the sample runs
+    assert sorted(pd.read_csv(pd.io.common.StringIO(trec_comparison), sep="\t")["run"]) == sorted(tags)
     main_out = run("qrels.txt", *runs, "muMAP", "--compare", "random")
     summary, comparison = main_out.split("\n\n")
     summary_names = list(pd.read_csv(pd.io.common.StringIO(summary), sep="\t")["run"])

@@ -518,8 +518,11 @@ def comparison_table(results: list[RunResult], measures: list[ir_measures.Measur
     table = wide.stack().rename("value").reset_index()[["run", "query_id", "measure", "value"]]
     order = {str(m): i for i, m in enumerate(measures)}
     table = table.sort_values("measure", key=lambda c: c.map(order), kind="stable")
-    return meta.compare_runs(table, matches[0], test=args.test, correction=args.correction,
-                             alternative=args.alternative, family=args.family)
+    result = meta.compare_runs(table, matches[0], test=args.test, correction=args.correction,
+                               alternative=args.alternative, family=args.family)
+    if args.output_format == "trec":  # runs named as the summary names them: by tag
+        result["run"] = result["run"].map({r.name: r.tag for r in results})
+    return result
 
 
 def write_comparison(table: pd.DataFrame, args: argparse.Namespace, out: TextIO) -> None:
