@@ -289,3 +289,15 @@ def test_readme_scale_table_is_what_the_command_prints(tmp_path):
     assert done.returncode == 0, done.stderr
     printed = done.stdout.split("### Scale dependence", 1)[1].split("\n\n", 2)[1]
     assert printed in SECTION
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--baseline", "nope"], "--baseline 'nope' is none of the runs"),
+    (["--min-difference", "0"], "--min-difference must be positive"),
+    (["--power", "1.5"], "--power between 0 and 1"),
+])
+def test_compare_command_refuses_bad_options_in_one_line(extra, message):
+    done = subprocess.run(
+        [sys.executable, "-m", "ir_measures_graded", "compare", str(SAMPLE / "qrels.txt"), str(SAMPLE / "strong.run"),
+         str(SAMPLE / "weak.run"), "-m", "muMAP", "--samples", "5", *extra], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
