@@ -23,8 +23,8 @@ import pytest
 from ir_measures import Qrel, ScoredDoc
 
 from ir_measures_graded import meanNDCG, muAP, muMAP, muP, nDCNG
-from ir_measures_graded.formats import read_qrels, read_qrels_table, read_run, read_run_table
-from ir_measures_graded.scan import scan_run
+from ir_measures_graded.io.readers import read_qrels, read_qrels_table, read_run, read_run_table
+from ir_measures_graded.io.stream import scan_run
 from random_collections import random_collection
 
 MEASURES = [muMAP, nDCNG @ 10, muP @ 5, meanNDCG @ 10, muAP(judged_only=True)]

@@ -14,8 +14,9 @@ import pandas as pd
 import pytest
 
 from ir_measures_graded import GradedInputError, muMAP, nDCNG
-from ir_measures_graded.formats import RUN, iter_blocks, read_qrels_table, read_run_table
-from ir_measures_graded.scan import scan_run
+from ir_measures_graded.io.readers import iter_blocks, read_qrels_table, read_run_table
+from ir_measures_graded.io.stream import scan_run
+from ir_measures_graded.io.trec import RUN
 
 CLI = [sys.executable, "-m", "ir_measures_graded"]
 

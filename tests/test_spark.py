@@ -266,7 +266,7 @@ def readme_section() -> str:
 @pytest.fixture()
 def sample_as_parquet(tmp_path, monkeypatch):
     """The bundled sample collection (qrels, strong run) as qrels.parquet / run.parquet in the working folder."""
-    from ir_measures_graded.formats import read_qrels, read_run
+    from ir_measures_graded.io.readers import read_qrels, read_run
     from ir_measures_graded.sample import data_path
 
     sample = data_path("graded_sample")

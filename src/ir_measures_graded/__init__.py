@@ -31,9 +31,9 @@ from ir_measures_graded.measures import *  # noqa: F403 - every measure and alia
 from ir_measures_graded.provider import GradedEvaluator, GradedProvider, install
 
 if TYPE_CHECKING:  # loaded on first use, see _LAZY
-    from ir_measures_graded.formats import read_qrels, read_qrels_table, read_run, read_run_table
+    from ir_measures_graded.io.readers import read_qrels, read_qrels_table, read_run, read_run_table
+    from ir_measures_graded.io.stream import scan_run
     from ir_measures_graded.per_level import by_level, by_threshold
-    from ir_measures_graded.scan import scan_run
 
 __version__ = "0.1.0"
 
@@ -45,11 +45,11 @@ trec_names.install()  # our names as PyTerrier's metric strings: eval_metrics=['
 _LAZY = {
     "by_level": "ir_measures_graded.per_level",
     "by_threshold": "ir_measures_graded.per_level",
-    "scan_run": "ir_measures_graded.scan",
-    "read_qrels": "ir_measures_graded.formats",
-    "read_run": "ir_measures_graded.formats",
-    "read_qrels_table": "ir_measures_graded.formats",
-    "read_run_table": "ir_measures_graded.formats",
+    "scan_run": "ir_measures_graded.io.stream",
+    "read_qrels": "ir_measures_graded.io.readers",
+    "read_run": "ir_measures_graded.io.readers",
+    "read_qrels_table": "ir_measures_graded.io.readers",
+    "read_run_table": "ir_measures_graded.io.readers",
 }
 
 

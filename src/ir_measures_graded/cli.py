@@ -32,7 +32,7 @@ import ir_measures_graded
 from ir_measures_graded import files
 from ir_measures_graded._lazy import LazyModule
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.formats import read_run_table
+from ir_measures_graded.io.readers import read_run_table
 from ir_measures_graded.measures import GradedMeasure
 
 pd = LazyModule("pandas")  # --help and argument errors never load pandas
@@ -509,7 +509,8 @@ def comparison_table(results: list[RunResult], measures: list[ir_measures.Measur
     table = wide.stack().rename("value").reset_index()[["run", "query_id", "measure", "value"]]
     order = {str(m): i for i, m in enumerate(measures)}
     table = table.sort_values("measure", key=lambda c: c.map(order), kind="stable")
-    return meta.compare_runs(table, matches[0], test=args.test, correction=args.correction)
+    aggregates = {(r.name, str(m)): float(v) for r in results for m, v in r.summary.items()}
+    return meta.compare_runs(table, matches[0], test=args.test, correction=args.correction, aggregates=aggregates)
 
 
 def write_comparison(table: pd.DataFrame, args: argparse.Namespace, out: TextIO) -> None:

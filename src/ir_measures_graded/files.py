@@ -14,8 +14,10 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import ir_measures
+import numpy as np
 
-from ir_measures_graded.formats import read_qrels_table, read_run_table
+from ir_measures_graded.io import columns as validated
+from ir_measures_graded.io.readers import read_qrels_table, read_run_table
 from ir_measures_graded.measures import GradedMeasure
 
 __all__ = ["evaluate_runs", "read_qrels_table", "qrels_columns", "run_columns", "progress_bar"]
@@ -45,9 +47,8 @@ def evaluate_runs(qrels: Any, run_paths: list[str], measures: list, provider: st
     whole instead of streamed). ``names``: how the runs are named (default: their paths). A
     progress bar is shown on stderr when it is a terminal and ``progress`` is true.
     """
-    from ir_measures_graded.inputs import dict_of_dict
+    from ir_measures_graded.io.stream import RunScan
     from ir_measures_graded.provider import GradedProvider
-    from ir_measures_graded.scan import RunScan
 
     ours_only = provider == GradedProvider.NAME
     graded = [m for m in measures if ours_only or (provider is None and isinstance(m, GradedMeasure))]
@@ -82,10 +83,40 @@ def evaluate_runs(qrels: Any, run_paths: list[str], measures: list, provider: st
             report(name, rows, matched)
 
 
-def _query_ids(qrels: Any) -> list[str]:
-    from ir_measures_graded.inputs import qrels_columns as columns_of
+def dict_of_dict(obj: Any, value_field: str) -> dict:
+    """``{query_id: {doc_id: value}}`` (the form ir_measures' pytrec_eval provider takes, so it
+    converts nothing) from any accepted input; integral labels as int, as trec_eval needs them."""
+    if isinstance(obj, Mapping):
+        return obj
+    import pyarrow as pa
 
-    return columns_of(qrels).query_ids.tolist()
+    kind = "qrels" if value_field == "relevance" else "run"
+    cols = (validated.qrels_columns if kind == "qrels" else validated.run_columns)(obj, encode_docs=False)
+    if np.all(cols.query_codes[1:] >= cols.query_codes[:-1]):  # grouped by query already
+        per_row, values = cols.doc_codes, cols.values
+    else:
+        order = np.argsort(cols.query_codes, kind="stable")
+        per_row, values = cols.doc_codes[order], cols.values[order]
+    identity = np.array_equal(per_row, np.arange(len(per_row)))
+    docs = (cols.doc_ids if identity else cols.doc_ids.take(pa.array(per_row))).to_pylist()
+    if kind == "qrels" and len(values) and validated.integral_labels(values):
+        values = values.astype(np.int64)
+    values = values.tolist()
+    ptr = np.zeros(len(cols.query_ids) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(cols.query_codes, minlength=len(cols.query_ids)), out=ptr[1:])
+    bounds = ptr.tolist()
+    return {q: dict(zip(docs[bounds[i]:bounds[i + 1]], values[bounds[i]:bounds[i + 1]], strict=True))
+            for i, q in enumerate(cols.query_ids.tolist())}
+
+
+def _arrow_indices(codes: np.ndarray) -> Any:
+    import pyarrow as pa
+
+    return pa.array(codes)
+
+
+def _query_ids(qrels: Any) -> list[str]:
+    return validated.qrels_columns(qrels).query_ids.tolist()
 
 
 @contextlib.contextmanager

@@ -6,14 +6,17 @@ threshold t, and µMAP as their distance-weighted mean.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import ir_measures
 import numpy as np
 import pandas as pd
 
+from ir_measures_graded.core import evaluate
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.measures.thresholded import CollectionMean, ThresholdedMeasure
+from ir_measures_graded.io.readers import read_qrels_table
+from ir_measures_graded.measures.thresholded import ThresholdedMeasure
 from ir_measures_graded.prepare import Judgments, Ranking
 
 
@@ -39,19 +42,21 @@ def by_level(measure: str | ir_measures.Measure, qrels: Any, run: Any) -> pd.Dat
     measure.validate_params()
     if measure.levels() == "query":
         measure = measure(levels="collection")
+    if isinstance(qrels, (str, os.PathLike)):
+        qrels = read_qrels_table(qrels)
     judgments = Judgments.from_qrels(qrels)
     ranking = Ranking.from_run(run, judgments)
-    if measure.value("judged_only"):
-        ranking = ranking.judged_only()
-    if measure.levels() == "collection":  # the aggregate ir_measures computes, threshold by threshold
-        aggregate = CollectionMean()
-        for _, value in measure.results(judgments, ranking):
+    if measure.levels() == "collection":  # the measure's own aggregate, threshold by threshold
+        aggregate = measure.aggregator()
+        for _, _, value in evaluate([measure], judgments, ranking):
             aggregate.add(value)
         thresholds, weights = measure.collection_weights(judgments)
         values, queries = aggregate.by_threshold()
         if len(values) < len(thresholds):  # no query at all
             values, queries = np.zeros(len(thresholds)), np.zeros(len(thresholds), dtype=np.int64)
     else:  # every query at every threshold
+        if measure.value("judged_only"):
+            ranking = ranking.judged_only()
         p = measure.per_threshold(judgments, ranking)
         n = int(p.thr_ptr[1] - p.thr_ptr[0]) if judgments.n_queries else 0
         thresholds, weights = p.thr_values[:n], p.weights[:n]

@@ -17,7 +17,9 @@ from ir_measures.providers.base import Any as AnyParam
 from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import MEASURES, GradedMeasure
 
-prepare = lazy_module("ir_measures_graded.prepare")  # numpy, the readers: loaded when a run is scored
+core = lazy_module("ir_measures_graded.core")  # numpy, the readers: loaded when a run is scored
+prepare = lazy_module("ir_measures_graded.prepare")
+columns = lazy_module("ir_measures_graded.io.columns")
 
 
 class GradedProvider(providers.Provider):
@@ -49,7 +51,7 @@ class GradedProvider(providers.Provider):
         for measure in measures:
             if not self.supports(measure):
                 raise ValueError(f"the graded provider does not compute {measure}")
-        return GradedEvaluator(measures, prepare.Judgments.from_qrels(qrels))
+        return GradedEvaluator(measures, prepare.Judgments.from_columns(columns.qrels_columns(qrels, encode_docs=False)))
 
 
 class GradedEvaluator(providers.Evaluator):
@@ -64,19 +66,11 @@ class GradedEvaluator(providers.Evaluator):
         self.judgments = judgments
 
     def _iter_calc(self, run: Any) -> Iterator[Metric]:
-        from ir_measures_graded import scan
+        from ir_measures_graded.io.stream import is_streamable
 
-        if scan.is_streamable(run):  # files, record batch readers, iterators: query batch by batch
-            yield from scan.iter_metrics(self.measures, self.judgments, run)
-            return
-        rankings = {False: prepare.Ranking.from_run(run, self.judgments)}
-        query_ids = self.judgments.query_ids
-        for measure in self.measures:
-            judged_only = measure.value("judged_only")
-            if judged_only not in rankings:
-                rankings[judged_only] = rankings[False].judged_only()
-            for q, value in measure.results(self.judgments, rankings[judged_only]):
-                yield Metric(query_id=query_ids[q], measure=measure, value=value)
+        # files, record batch readers, iterators: query batch by batch; anything else whole
+        evaluate = core.evaluate_stream if is_streamable(run) else core.evaluate_run
+        yield from core.metrics(self.measures, self.judgments, evaluate(self.measures, self.judgments, run))
 
 
 def install(provider: GradedProvider | None = None) -> GradedProvider:

@@ -32,7 +32,6 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import ir_measures
-import numpy as np
 
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.measures import GradedMeasure, muAP, muP, nDCNG
@@ -194,33 +193,21 @@ def _with_labels_query(qrels: Any, labels: list[float]) -> tuple[Any, str]:
 
 
 def _partial_aggregates(evaluator: Any, run: Any, names_by_measure: dict[str, list[str]], reserved: str) -> Any:
-    """One partition's share of every aggregate: ``(measure, threshold, total, n)`` rows."""
+    """One partition's share of every aggregate: the measure's own aggregator's partial sums, as
+    ``(measure, threshold, total, n, weight)`` rows (threshold -1: a plain mean)."""
     import pyarrow as pa
 
     aggregators = {str(m): m.aggregator() for m in evaluator.measures}
-    plain = {key: [0.0, 0] for key, agg in aggregators.items() if not hasattr(agg, "by_threshold")}
     for metric in evaluator.iter_calc(run):
-        if metric.query_id == reserved:
-            continue
-        key = str(metric.measure)
-        if key in plain:
-            plain[key][0] += float(metric.value)
-            plain[key][1] += 1
-        else:
-            aggregators[key].add(metric.value)
-    rows: list[tuple[str, int, float, int]] = []
-    for key, agg in aggregators.items():
-        if key in plain:
-            parts = [(-1, *plain[key])]
-        else:  # the paper's collection reading: a mean of M^t per threshold t over the queries reaching t
-            means, counts = agg.by_threshold()
-            parts = [(i, float(m * c), int(c)) for i, (m, c) in enumerate(zip(means, counts, strict=True))]
-        for name in names_by_measure[key]:
-            rows.extend((name, *part) for part in parts)
-    columns = list(zip(*rows, strict=True)) if rows else [[], [], [], []]
+        if metric.query_id != reserved:
+            aggregators[str(metric.measure)].add(metric.value)
+    rows = [(name, *part) for key, agg in aggregators.items() for part in agg.partials()
+            for name in names_by_measure[key]]
+    columns = list(zip(*rows, strict=True)) if rows else [[], [], [], [], []]
     return pa.RecordBatch.from_arrays(
         [pa.array(columns[0], pa.string()), pa.array(columns[1], pa.int64()), pa.array(columns[2], pa.float64()),
-         pa.array(columns[3], pa.int64())], names=["measure", "threshold", "total", "n"])
+         pa.array(columns[3], pa.int64()), pa.array(columns[4], pa.float64())],
+        names=["measure", "threshold", "total", "n", "weight"])
 
 
 def _frame(table: Any, value_name: str) -> pd.DataFrame:
@@ -238,7 +225,7 @@ def _evaluated(measures: list[ir_measures.Measure | str], qrels: DataFrame, run:
     judged, rows = _union(qrels, run, *columns)
     labels = _labels(judged)
     by_query = rows.repartition(partitions, _QUERY) if partitions else rows.repartition(_QUERY)
-    schema = "measure string, threshold long, total double, n long" if aggregate else _RESULT_SCHEMA
+    schema = "measure string, threshold long, total double, n long, weight double" if aggregate else _RESULT_SCHEMA
     evaluate = _partition_evaluator(computed, [str(m) for m in originals], labels, aggregate)
     return originals, computed, labels, by_query.mapInArrow(evaluate, schema)
 
@@ -277,36 +264,19 @@ def calc_aggregate(measures: Iterable[ir_measures.Measure | str], qrels: DataFra
     from pyspark.sql import functions as F
 
     columns = (query_col, doc_col, relevance_col, score_col)
-    originals, computed, labels, parts = _evaluated(list(measures), qrels, run, columns, partitions, aggregate=True)
+    originals, computed, _, parts = _evaluated(list(measures), qrels, run, columns, partitions, aggregate=True)
     with _clear_errors(), _large_arrow_batches(parts.sparkSession):
-        totals = parts.groupBy("measure", "threshold").agg(F.sum("total").alias("total"), F.sum("n").alias("n"))
-        sums: dict[str, dict[int, tuple[float, int]]] = {}
+        totals = parts.groupBy("measure", "threshold").agg(F.sum("total").alias("total"), F.sum("n").alias("n"),
+                                                           F.max("weight").alias("weight"))
+        partials: dict[str, list] = {}
         for r in totals.collect():
-            sums.setdefault(r["measure"], {})[r["threshold"]] = (r["total"], r["n"])
+            partials.setdefault(r["measure"], []).append((r["threshold"], r["total"], r["n"], r["weight"]))
     result = {}
     for original, measure in zip(originals, computed, strict=True):
-        by_threshold = sums.get(str(original), {})
-        if -1 in by_threshold or not by_threshold:
-            total, n = by_threshold.get(-1, (0.0, 0))
-            result[original] = total / n if n else float("nan")
-        else:
-            result[original] = _collection_mean(measure, labels, by_threshold)
+        aggregate = measure.aggregator()  # the measure's own aggregate, from the partitions' partial sums
+        aggregate.merge(sorted(partials.get(str(original), [])))
+        result[original] = aggregate.result()
     return result
-
-
-def _collection_mean(measure: GradedMeasure, labels: list[float], by_threshold: dict[int, tuple[float, int]]) -> float:
-    """Σ_t w_t · M^t / Σ_t w_t over the thresholds some query reaches, M^t over the queries reaching t."""
-    floor = measure.floor()
-    thresholds = np.array([t for t in labels if t > floor])
-    weights = (np.ones(len(thresholds)) if measure.value("weights") == "uniform"
-               else np.diff(np.concatenate([[floor], thresholds])))
-    total = np.array([by_threshold.get(i, (0.0, 0))[0] for i in range(len(thresholds))])
-    n = np.array([by_threshold.get(i, (0.0, 0))[1] for i in range(len(thresholds))], dtype=np.float64)
-    if not n.any():
-        return 0.0
-    means = np.divide(total, n, out=np.zeros(len(n)), where=n > 0)
-    weights = weights * (n > 0)
-    return float(np.sum(weights * means) / np.sum(weights))
 
 
 _ARROW_BATCH = "spark.sql.execution.arrow.maxRecordsPerBatch"

@@ -19,6 +19,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ir_measures import measures
+from ir_measures.measures.base import MeanAgg
 
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.measures.params import Param
@@ -129,11 +130,35 @@ class GradedMeasure(measures.Measure):
         """This measure's value for every judged query (index = query code)."""
         raise NotImplementedError
 
+    def aggregator(self) -> Mean:
+        """How per-query values combine into the measure's value: the mean over the queries."""
+        return Mean()
+
     def results(self, judgments: Judgments, ranking: Ranking) -> Iterator[tuple[int, float]]:
         """``(query code, value)`` for the queries the run ranks something for (others score DEFAULT)."""
         values = self.per_query(judgments, ranking)
         for q in ranking.present.nonzero()[0]:
             yield int(q), float(values[q])
+
+
+#: One partial aggregate: (threshold index or -1, sum of values, number of values, threshold weight).
+Partial = tuple[int, float, int, float]
+
+
+class Mean(MeanAgg):
+    """ir_measures' mean of the per-query values, also computed from partial sums (Spark partitions).
+
+    ``partials()`` is this aggregator's share; ``merge()`` adds shares (summed or not) into it, so
+    ``result()`` of the merged aggregator is the mean over every value added anywhere.
+    """
+
+    def partials(self) -> list[Partial]:
+        return [(-1, float(self.sum), int(self.count), 0.0)] if self.count else []
+
+    def merge(self, partials: list[Partial]) -> None:
+        for _, total, count, _ in partials:
+            self.sum += total
+            self.count += count
 
 
 def register(measure: GradedMeasure) -> GradedMeasure:

@@ -275,12 +275,14 @@ def discriminative_power(
 
 def compare_runs(
     table: pd.DataFrame, baseline: str, test: str = "t", correction: str = "holm",
-    permutations: int | None = 10_000, seed: int = 0,
+    permutations: int | None = 10_000, seed: int = 0, aggregates: Mapping[tuple[str, str], float] | None = None,
 ) -> pd.DataFrame:
-    """Every run against ``baseline``, per measure: mean, delta, p-value and corrected p-value.
+    """Every run against ``baseline``, per measure: value, delta, p-value and corrected p-value.
 
     ``test``: 't' (paired t-test, as PyTerrier) or 'randomization'; ``correction`` across the runs
-    compared for one measure: 'holm' (default), 'bonferroni', 'fdr_bh' or 'none'.
+    compared for one measure: 'holm' (default), 'bonferroni', 'fdr_bh' or 'none'. ``aggregates``:
+    ``{(run, measure): value}`` as each measure's own aggregator computed it (``calc_aggregate``);
+    without it, a run's value is the mean of its per-query values (what the tests compare).
     """
     if test not in TESTS:
         raise GradedInputError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
@@ -295,6 +297,8 @@ def compare_runs(
         base = values[names.index(baseline)]
         others = [k for k, n in enumerate(names) if n != baseline]
         means = values.mean(axis=1)
+        if aggregates is not None:
+            means = np.array([aggregates[(name, measure)] for name in names], dtype=np.float64)
         rows.append({"run": baseline, "measure": measure, "value": float(means[names.index(baseline)]),
                      "delta": 0.0, "p_value": np.nan, "p_adjusted": np.nan})
         if not others:

@@ -69,7 +69,7 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     from ir_measures_graded import cli, meta
-    from ir_measures_graded.formats import read_run
+    from ir_measures_graded.io.readers import read_run
 
     if len(args.runs) < 2:
         raise cli.UsageError("compare needs at least two runs")
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     measures = [m for text in args.measures for m in cli.parse_measures(text)]
     qrels = cli.load_qrels(args.qrels)
     if hasattr(qrels, "to_pandas"):  # an Arrow table from our reader: the meta-evaluation mixes in pytrec_eval
-        from ir_measures_graded.formats import to_pandas
+        from ir_measures_graded.io.readers import to_pandas
 
         qrels = to_pandas(qrels)
     runs = dict(zip(run_names(args.runs), (read_run(p) for p in args.runs), strict=True))
