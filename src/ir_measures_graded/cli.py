@@ -32,8 +32,10 @@ import ir_measures_graded
 from ir_measures_graded import files
 from ir_measures_graded._lazy import LazyModule
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.io.columns import integral_labels
 from ir_measures_graded.io.readers import read_run_table
-from ir_measures_graded.measures import GradedMeasure
+from ir_measures_graded.measures import MEASURES, GradedMeasure
+from ir_measures_graded.measures.thresholded import ThresholdedMeasure
 
 pd = LazyModule("pandas")  # --help and argument errors never load pandas
 
@@ -43,7 +45,6 @@ DEFAULT_PLACES = 4
 FORMATS = ("tsv", "jsonl", "trec", "csv")
 STDIN = "-"
 USAGE_ORDER = "the arguments are QRELS RUN [RUN ...] MEASURE [MEASURE ...]"
-BREAKDOWN = ("muAP", "muP")  # measures --thresholds breaks down into their per-level parts
 
 
 class UsageError(Exception):
@@ -258,15 +259,12 @@ def run_source(spec: str) -> str:
 
 
 def check_label_types(qrels: Any, measures: list[ir_measures.Measure], provider: str | None) -> None:
-    labels = np.asarray(qrels.column("relevance") if hasattr(qrels, "column") else qrels["relevance"],
-                        dtype=np.float64)
-    if np.all(labels == np.round(labels)):
+    if integral_labels(qrels.column("relevance") if hasattr(qrels, "column") else qrels["relevance"]):
         return
     integer_only = [str(m) for m in measures if provider not in (None, "graded") or not isinstance(m, GradedMeasure)]
     if integer_only:
         raise UsageError(f"the qrels have real-valued labels, which {', '.join(integer_only)} cannot take "
-                         "(trec_eval-based measures need integers); muMAP, nDCNG, muP, meanNDCG and "
-                         "meanNDCNG accept them")
+                         f"(trec_eval-based measures need integers); {', '.join(MEASURES)} accept them")
 
 
 def check_options(args: argparse.Namespace, measures: list[ir_measures.Measure]) -> None:
@@ -277,11 +275,18 @@ def check_options(args: argparse.Namespace, measures: list[ir_measures.Measure])
     if args.compare is not None and len(split_inputs(args.inputs)[0]) < 2:
         raise UsageError("--compare needs at least two runs: the baseline and one to compare with it")
     if args.thresholds and not broken_down(measures):
-        raise UsageError("--thresholds breaks down muMAP (muAP) or muP@k: add one of them to the measures")
+        raise UsageError(f"--thresholds breaks down a measure over relevance thresholds ({thresholded_names()}): "
+                         "add one of them to the measures")
 
 
-def broken_down(measures: list[ir_measures.Measure]) -> list[GradedMeasure]:
-    return [m for m in measures if isinstance(m, GradedMeasure) and m.NAME in BREAKDOWN]
+def broken_down(measures: list[ir_measures.Measure]) -> list[ThresholdedMeasure]:
+    """The measures --thresholds breaks down: every measure combined over relevance thresholds."""
+    return [m for m in measures if isinstance(m, ThresholdedMeasure)]
+
+
+def thresholded_names() -> str:
+    """The registered measures --thresholds breaks down, for messages: ``muAP, muP``."""
+    return ", ".join(name for name, m in MEASURES.items() if isinstance(m, ThresholdedMeasure))
 
 
 # --- evaluation -----------------------------------------------------------------------------------
@@ -404,7 +409,7 @@ def breakdown_table(qrels: Any, run_paths: list[str], kept: dict[str, Any], meas
         frame = kept[path] if path in kept else read_run_table(run_source(path))
         for measure in broken_down(measures):
             levels = ir_measures_graded.by_level(measure, qrels, frame)
-            label = "MAP" if measure.NAME == "muAP" else f"P@{measure['cutoff']}"
+            label = measure.at_threshold()
             rest = [c for c in levels.columns if c != "value"]  # threshold, weight and whatever by_level adds
             part = pd.DataFrame({"run": path, "of": str(measure),
                                  "measure": [f"{label}(rel>={t:g})" for t in levels[rest[0]]]})

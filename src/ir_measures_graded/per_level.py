@@ -16,6 +16,7 @@ import pandas as pd
 from ir_measures_graded.core import evaluate
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.readers import read_qrels_table
+from ir_measures_graded.measures import MEASURES
 from ir_measures_graded.measures.thresholded import ThresholdedMeasure
 from ir_measures_graded.prepare import Judgments, Ranking
 
@@ -38,7 +39,9 @@ def by_level(measure: str | ir_measures.Measure, qrels: Any, run: Any) -> pd.Dat
     """
     measure = ir_measures.parse_measure(measure)
     if not isinstance(measure, ThresholdedMeasure):
-        raise GradedInputError(f"by_level needs muAP (muMAP) or muP@k, got {measure}")
+        thresholded = ", ".join(name for name, m in MEASURES.items() if isinstance(m, ThresholdedMeasure))
+        raise GradedInputError(f"by_level needs a measure combined over relevance thresholds ({thresholded}), "
+                               f"got {measure}")
     measure.validate_params()
     if measure.levels() == "query":
         measure = measure(levels="collection")

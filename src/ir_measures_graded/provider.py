@@ -1,8 +1,9 @@
 """How ir_measures calls us: the ``graded`` provider and its evaluator.
 
-The provider is registered in ``ir_measures.providers.registry`` and appended to
+:mod:`.integration` registers the provider in ``ir_measures.providers.registry`` and appends it to
 ``ir_measures.DefaultPipeline``, so ``ir_measures.calc_aggregate([muMAP, nDCNG@10, AP], ...)``
-sends our measures here and the others to their usual providers.
+sends our measures here and the others to their usual providers. Every value comes from
+:func:`.core.evaluate`.
 """
 
 from __future__ import annotations
@@ -71,14 +72,3 @@ class GradedEvaluator(providers.Evaluator):
         # files, record batch readers, iterators: query batch by batch; anything else whole
         evaluate = core.evaluate_stream if is_streamable(run) else core.evaluate_run
         yield from core.metrics(self.measures, self.judgments, evaluate(self.measures, self.judgments, run))
-
-
-def install(provider: GradedProvider | None = None) -> GradedProvider:
-    """Register the provider and append it to ``ir_measures.DefaultPipeline`` (once; idempotent)."""
-    existing = providers.registry.get(GradedProvider.NAME)
-    provider = existing if isinstance(existing, GradedProvider) else (provider or GradedProvider())
-    providers.registry[GradedProvider.NAME] = provider
-    pipeline = ir_measures.DefaultPipeline.providers
-    if not any(getattr(p, "NAME", None) == GradedProvider.NAME for p in pipeline):
-        pipeline.append(provider)
-    return provider

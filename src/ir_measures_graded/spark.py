@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import ir_measures
 
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.measures import GradedMeasure, muAP, muP, nDCNG
+from ir_measures_graded.measures import MEASURES, GradedMeasure, muAP, muP, nDCNG
 
 if TYPE_CHECKING:  # pyspark is optional: imported where a function needs it
     import pandas as pd
@@ -66,8 +66,8 @@ def _as_graded(measure: ir_measures.Measure) -> GradedMeasure:
         extra = {"gains": params["gains"]} if params.get("gains") is not None else {}
         return nDCNG(dcg="log2", **extra, **common)
     raise GradedInputError(
-        f"{measure} is not available on the Spark engine; it computes muAP/muMAP, muP@k, nDCNG@k, meanNDCG, "
-        "meanNDCNG (every parameter) and AP, P@k, nDCG@k (dcg='log2') with trec_eval's conventions"
+        f"{measure} is not available on the Spark engine; it computes every measure of this package "
+        f"({', '.join(MEASURES)}; every parameter) and AP, P@k, nDCG@k (dcg='log2') with trec_eval's conventions"
     )
 
 

@@ -290,15 +290,28 @@ class _PackageYamlDocumentation(YamlDocumentation):
         return self._contents.get(key)
 
 
-def _register() -> None:
+#: Dataset ids this module registered with ir_datasets (removed again by :func:`unregister`).
+_registered: list[str] = []
+
+
+def register() -> None:
+    """Register OHSUMED and its LETOR versions with ir_datasets (once; importing this module does it)."""
     if NAME in ir_datasets.registry._registered:  # importing twice is harmless
         return
     documentation = _PackageYamlDocumentation("ohsumed.yaml")
     docs, queries = OhsumedDocs(), OhsumedQueries()
     ir_datasets.registry.register(NAME, Dataset(docs, queries, OhsumedQrels(), documentation("_")))
+    _registered.append(NAME)
     for dataset_id, (version, variant) in LETOR_DATASETS.items():
         ir_datasets.registry.register(dataset_id, Dataset(
             docs, queries, LetorQrels(version, variant), documentation(dataset_id.split("/", 1)[1])))
+        _registered.append(dataset_id)
 
 
-_register()
+def unregister() -> None:
+    """Remove what :func:`register` added to ir_datasets' registry."""
+    while _registered:
+        ir_datasets.registry._registered.pop(_registered.pop(), None)
+
+
+register()

@@ -13,8 +13,7 @@ so they compose with ``@``, ``(...)``, ``parse_measure`` and mixed measure lists
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +21,7 @@ from ir_measures import measures
 from ir_measures.measures.base import MeanAgg
 
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.measures.params import Param
+from ir_measures_graded.measures.params import NEITHER, Param
 
 if TYPE_CHECKING:
     import numpy as np
@@ -84,6 +83,22 @@ class GradedMeasure(measures.Measure):
 
     def __getitem__(self, name: str) -> Any:
         return self.value(name)
+
+    def relabelled(self, move: Callable[[float], float]) -> GradedMeasure:
+        """This measure after a monotone relabelling ``move`` of the qrels: every parameter whose
+        values are labels or thresholds (its ``role``) moved alike, so it selects the same documents.
+
+        Raises ``ValueError`` where that cannot be said (labels with different gains merged).
+        """
+        self.validate_params()
+        changes = {}
+        for name, param in self.SUPPORTED_PARAMS.items():
+            if param.role == NEITHER or self._values[name] is None:
+                continue
+            moved = param.relabel(self._values[name], move, self._values)
+            if moved != self._values[name]:
+                changes[name] = moved
+        return self(**changes) if changes else self
 
     # --- printing: parse_measure(str(m)) == m -----------------------------------------------------
 
@@ -161,20 +176,18 @@ class Mean(MeanAgg):
             self.count += count
 
 
-def register(measure: GradedMeasure) -> GradedMeasure:
-    """Register ``measure`` under its NAME and ALIASES; registering again is a no-op.
+#: Called with every measure registered (the ir_measures integration names it there).
+on_register: list[Callable[[GradedMeasure], None]] = []
 
-    PyTerrier copies ir_measures' registry into ``pyterrier.measures`` when it is imported; if it
-    was imported first, the measure is added there too, so ``pt.measures.muMAP`` works either way.
+
+def register(measure: GradedMeasure) -> GradedMeasure:
+    """Register ``measure`` under its NAME (its ALIASES are names too); registering again is a no-op.
+
+    The provider serves, and the ir_measures integration (:mod:`ir_measures_graded.integration`)
+    names in ``ir_measures``, every measure registered here; nothing else needs to list it.
     """
-    pt_measures = sys.modules.get("pyterrier.measures")
-    for name in [measure.NAME, *measure.ALIASES]:
-        existing = measures.registry.get(name)
-        if existing is None:
-            measures.registry[name] = measure
-        elif type(existing).__name__ != type(measure).__name__ or existing.NAME != measure.NAME:
-            raise RuntimeError(f"measure name {name!r} is already registered to {existing!r}")
-        if pt_measures is not None:
-            setattr(pt_measures, name, measures.registry[name])
-    MEASURES.setdefault(measure.NAME, measure)
+    if measure.NAME not in MEASURES:
+        MEASURES[measure.NAME] = measure
+        for listener in list(on_register):
+            listener(measure)
     return measure

@@ -51,6 +51,10 @@ class ThresholdedMeasure(base.GradedMeasure):
         """M_q^t for every flat threshold; ``reached[i]`` = how many of its query's thresholds row i reaches."""
         raise NotImplementedError
 
+    def at_threshold(self) -> str:
+        """What the aggregate is at one threshold, as tables name it (``MAP``, ``P@10``)."""
+        raise NotImplementedError
+
     def check(self, values: dict) -> None:
         levels = values["levels"]
         if isinstance(levels, tuple) and levels[0] <= values["floor"]:

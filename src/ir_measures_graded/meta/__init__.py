@@ -30,6 +30,8 @@ import numpy as np
 import pandas as pd
 
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.io.columns import integral_labels
+from ir_measures_graded.measures import GradedMeasure
 from ir_measures_graded.meta import statistics
 from ir_measures_graded.meta.transforms import Transform, parse_transform
 
@@ -73,7 +75,7 @@ def per_query(qrels: Any, runs: Mapping[str, Any], measures: Iterable[Any]) -> p
     frame = _qrels_frame(qrels)
     query_ids = pd.unique(frame["query_id"].astype(str))
     labels = frame["relevance"].to_numpy(dtype=np.float64)
-    integral = bool(np.all(labels == np.round(labels)))
+    integral = integral_labels(labels)
     computable = [m for m in measures if integral or _takes_real_labels(m)]
     parts = []
     evaluator = ir_measures.evaluator(computable, frame) if computable else None
@@ -95,8 +97,6 @@ def per_query(qrels: Any, runs: Mapping[str, Any], measures: Iterable[Any]) -> p
 
 
 def _takes_real_labels(measure: Any) -> bool:
-    from ir_measures_graded.measures import GradedMeasure
-
     return isinstance(measure, GradedMeasure)
 
 
@@ -125,29 +125,29 @@ def default_transforms(qrels: Any) -> list[str]:
 
 
 def _adjusted(measure: Any, transform: Transform) -> Any | None:
-    """The measure with its label thresholds moved by ``transform``; None if that cannot be said."""
-    supported = measure.SUPPORTED_PARAMS
-    changes: dict[str, Any] = {}
-    if "floor" in supported:
-        changes["floor"] = _plain(transform.threshold(float(measure["floor"])))
-    if "rel" in supported:
-        rel = transform.threshold(float(measure["rel"]))
-        if rel != round(rel):
-            return None  # trec_eval's rel is an integer
-        changes["rel"] = int(rel)
-    if "levels" in supported and not isinstance(measure["levels"], str):
-        changes["levels"] = tuple(_plain(transform.threshold(float(t))) for t in measure["levels"])
-    changed = {k: v for k, v in changes.items() if k in measure.params or v != supported[k].default}
-    return measure(**changed) if changed else measure
+    """The measure with its labels and thresholds moved by ``transform``; None if that cannot be said.
 
-
-def _plain(value: float) -> float | int:
-    return int(value) if value == round(value) and abs(value) < 2**53 else value
+    Our measures move every parameter whose values are labels or thresholds (each parameter
+    declares which); of ir_measures' parameters, ``rel`` is a threshold (an integer for trec_eval).
+    """
+    if isinstance(measure, GradedMeasure):
+        try:
+            return measure.relabelled(transform.threshold)
+        except ValueError:
+            return None
+    if "rel" not in measure.SUPPORTED_PARAMS:
+        return measure
+    rel = transform.threshold(float(measure["rel"]))
+    if rel != round(rel):
+        return None  # trec_eval's rel is an integer
+    if "rel" not in measure.params and rel == measure.SUPPORTED_PARAMS["rel"].default:
+        return measure
+    return measure(rel=int(rel))
 
 
 def _transformed(frame: pd.DataFrame, transform: Transform) -> pd.DataFrame:
     labels = transform.apply(frame["relevance"].to_numpy(dtype=np.float64))
-    if np.all(labels == np.round(labels)):
+    if integral_labels(labels):
         labels = labels.astype(np.int64)
     return frame.assign(relevance=labels)
 
