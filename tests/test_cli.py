@@ -399,7 +399,7 @@ def test_argument_mistakes_get_their_own_message(capsys, tmp_path):
 
 
 def test_standard_input_and_other_non_file_paths_are_runs(tmp_path):
-    from ir_measures_graded.cli import split_inputs
+    from ir_measures_graded.cli.args import split_inputs
 
     read, write = os.pipe()  # what a shell's <(...) passes: /dev/fd/N, a pipe, not a regular file
     try:

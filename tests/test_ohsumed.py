@@ -24,7 +24,7 @@ import pytest
 from conftest import OHSUMED_FIXTURE as FIXTURE
 from ir_measures_graded import GradedInputError, meanNDCG, meanNDCNG, muMAP, nDCNG
 from ir_measures_graded.datasets import ohsumed
-from ir_measures_graded.datasets.formats import OhsumedDoc
+from ir_measures_graded.datasets.letor import OhsumedDoc
 
 ORIGINAL = ["ohsumed.87", "ohsumed.88", "ohsumed.89", "ohsumed.90", "ohsumed.91", "queries", "judged"]
 

@@ -69,3 +69,22 @@ def by_level(measure: str | ir_measures.Measure, qrels: Any, run: Any) -> pd.Dat
 
 
 by_threshold = by_level
+
+
+def threshold_table(measures: list[ir_measures.Measure], qrels: Any, run: Any) -> pd.DataFrame:
+    """Each thresholded measure of ``measures`` (µMAP, µP@k, ...) at every relevance threshold, for one run.
+
+    Columns ``of`` (the measure), ``measure`` (e.g. ``MAP(rel>=2)``), then :func:`by_level`'s
+    columns with ``value`` last. Measures that are not combined over thresholds are left out.
+    """
+    frames = []
+    for measure in measures:
+        if not isinstance(measure, ThresholdedMeasure):
+            continue
+        levels = by_level(measure, qrels, run)
+        rest = [c for c in levels.columns if c != "value"]  # threshold, weight and whatever by_level adds
+        part = pd.DataFrame({"of": str(measure),
+                             "measure": [f"{measure.at_threshold()}(rel>={t:g})" for t in levels[rest[0]]]})
+        frames.append(pd.concat([part, levels[rest].reset_index(drop=True),
+                                 levels[["value"]].reset_index(drop=True)], axis=1))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["of", "measure", "value"])

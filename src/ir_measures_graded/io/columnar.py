@@ -46,14 +46,17 @@ def columnar_blocks(path: Any, stream: IO[bytes], head: bytes, layout: Layout,
 
 
 def record_blocks(batches: Iterable[Any], name: str, layout: Layout, source: list[str] | None = None,
-                  progress: Any = None) -> Iterator[Block]:
-    """Record batches (columns ``source``: query, doc, value) checked and turned into blocks."""
+                  progress: Any = None, first_row: int = 0) -> Iterator[Block]:
+    """Record batches (columns ``source``: query, doc, value) checked and turned into blocks.
+
+    ``first_row``: the number of the first batch's first row in the whole input (for messages).
+    """
     import pyarrow as pa
 
     source = source or ["query_id", "doc_id", layout.value]
-    row = 0
-    for batch in batches:
-        if row == 0:
+    row = first_row
+    for i, batch in enumerate(batches):
+        if i == 0:
             check_columns(name, layout, batch.schema.names, source)
         if progress is not None:
             progress.update(batch.nbytes)

@@ -37,7 +37,7 @@ from ir_measures_graded.meta.transforms import Transform, parse_transform
 
 __all__ = [
     "Transform", "parse_transform", "per_query", "scores", "scale_dependence", "stability",
-    "discriminative_power", "compare_runs", "meta_evaluate", "MetaReport", "default_transforms",
+    "discriminative_power", "compare_runs", "compare_results", "meta_evaluate", "MetaReport", "default_transforms",
 ]
 
 TESTS = ("randomization", "t")
@@ -313,6 +313,37 @@ def compare_runs(
                          "delta": float(means[k] - means[names.index(baseline)]), "p_value": float(pk),
                          "p_adjusted": float(pa)})
     return pd.DataFrame(rows, columns=["run", "measure", "value", "delta", "p_value", "p_adjusted"])
+
+
+def compare_results(results: Sequence[Any], measures: Sequence[Any], baseline: str, test: str = "t",
+                    correction: str = "holm") -> pd.DataFrame:
+    """:func:`compare_runs` on an engine's results (:class:`ir_measures_graded.engines.RunResult`).
+
+    ``baseline`` names one run: its path, file name, file name without extension or run tag. A
+    run's value is the measure's own aggregate (its summary); the tests take the per-query values,
+    0 where a run has no value for a query another run has (trec_eval's ``-c``).
+    """
+    import os
+
+    names: dict[str, list[str]] = {}
+    for result in results:
+        for key in (result.name, result.tag, os.path.basename(result.name),
+                    os.path.basename(result.name).split(".")[0]):
+            names.setdefault(key, []).append(result.name)
+    matches = list(dict.fromkeys(names.get(baseline, [])))
+    if len(matches) != 1:
+        known = ", ".join(r.name for r in results)
+        raise GradedInputError(f"--compare {baseline!r} {'matches several runs' if matches else 'is none of the runs'}"
+                               f" ({known})")
+    rows = [(r.name, str(m.query_id), str(m.measure), float(m.value)) for r in results for m in r.per_query]
+    table = pd.DataFrame(rows, columns=["run", "query_id", "measure", "value"])
+    wide = table.pivot_table(index=["measure", "query_id"], columns="run", values="value", sort=False)
+    wide = wide.reindex(columns=[r.name for r in results]).fillna(0.0)
+    table = wide.stack().rename("value").reset_index()[["run", "query_id", "measure", "value"]]
+    order = {str(m): i for i, m in enumerate(measures)}
+    table = table.sort_values("measure", key=lambda c: c.map(order), kind="stable")
+    aggregates = {(r.name, str(m)): float(v) for r in results for m, v in r.summary.items()}
+    return compare_runs(table, matches[0], test=test, correction=correction, aggregates=aggregates)
 
 
 @dataclass(frozen=True)
