@@ -19,6 +19,8 @@ from ir_measures_graded import by_level, muAP, muMAP, muP, nDCNG
 from ir_measures_graded.measures import GradedMeasure
 from ir_measures_graded.sample import data_path, graded_sample, write_graded_sample
 
+pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
+
 SCRIPT = shutil.which("ir-measures-graded", path=str(Path(sys.executable).parent)) or shutil.which("ir-measures-graded")
 SAMPLE = data_path("graded_sample")
 QRELS = str(SAMPLE / "qrels.txt")

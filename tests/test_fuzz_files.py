@@ -37,6 +37,8 @@ import reference
 from ir_measures_graded import GradedInputError, cli, meanNDCG, meanNDCNG, muAP, muP, nDCNG
 from ir_measures_graded.io.readers import read_qrels, read_run
 
+pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
+
 MEASURES = [muAP, muP @ 3, nDCNG @ 5, meanNDCNG, meanNDCG @ 4]
 NAMES = {muAP: "muAP", muP @ 3: "muP", nDCNG @ 5: "nDCNG", meanNDCNG: "meanNDCNG", meanNDCG @ 4: "meanNDCG"}
 PARAMS = {muAP: {}, muP @ 3: {"cutoff": 3}, nDCNG @ 5: {"cutoff": 5}, meanNDCNG: {}, meanNDCG @ 4: {"cutoff": 4}}

@@ -15,6 +15,8 @@ import textwrap
 
 import pytest
 
+pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
+
 SNAPSHOT = textwrap.dedent('''
     import json, sys
     {first}

@@ -20,6 +20,7 @@ Scheel, Lommatzsch & Albayrak. Performance Measures for Multi-Graded Relevance. 
 from __future__ import annotations
 
 import importlib
+from importlib.metadata import version
 from typing import TYPE_CHECKING, Any
 
 from ir_measures_graded import measures as _measures
@@ -32,7 +33,7 @@ if TYPE_CHECKING:  # loaded on first use, see _LAZY
     from ir_measures_graded.io import read_qrels, read_qrels_table, read_run, read_run_table, scan_run
     from ir_measures_graded.per_level import by_level, by_threshold
 
-__version__ = "0.1.0"
+__version__ = version("ir-measures-graded")
 
 #: Every change importing makes in ir_measures, PyTerrier and ir_datasets (see :mod:`.integration`;
 #: ``uninstall()`` undoes them). ``graded`` is the provider ir_measures calls for our measures.

@@ -6,10 +6,10 @@ import argparse
 import difflib
 import os
 import re
+from importlib.metadata import version
 
 import ir_measures
 
-import ir_measures_graded
 from ir_measures_graded.measures import MEASURES, GradedMeasure
 from ir_measures_graded.measures.thresholded import ThresholdedMeasure
 
@@ -73,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--correction", choices=("holm", "bonferroni", "fdr_bh", "none"), default="holm",
                         help="with --compare: multiple-testing correction across the runs (default holm)")
     parser.add_argument("--version", action="version",
-                        version=f"%(prog)s {ir_measures_graded.__version__} (ir_measures {ir_measures.__version__})")
+                        version=f"%(prog)s {version('ir-measures-graded')} (ir_measures {ir_measures.__version__})")
     parser.add_argument("--engine", choices=("local", "spark"), default="local",
                         help="local (this process) or spark (inputs read and evaluated by Spark; TREC text or "
                         "Parquet files; needs the 'spark' extra and Java)")

@@ -71,7 +71,8 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
 def run(args: argparse.Namespace, out: TextIO) -> int:
     from ir_measures_graded import meta
     from ir_measures_graded.cli.writers import write_report_table
-    from ir_measures_graded.io.readers import load_qrels, read_run, to_pandas
+    from ir_measures_graded.engines.local import load_qrels
+    from ir_measures_graded.io.readers import read_run, to_pandas
 
     if len(args.runs) < 2:
         raise UsageError("compare needs at least two runs")

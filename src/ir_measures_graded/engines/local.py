@@ -20,11 +20,11 @@ import numpy as np
 from ir_measures_graded.engines import Request, RunResult, name_tags, run_tag
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io import columns as validated
-from ir_measures_graded.io.readers import load_qrels, read_run_table
+from ir_measures_graded.io.readers import read_qrels_table, read_run_table
 from ir_measures_graded.measures import MEASURES, GradedMeasure
 from ir_measures_graded.provider import GradedProvider
 
-__all__ = ["LocalEngine", "evaluate_runs", "dict_of_dict", "progress_bar"]
+__all__ = ["LocalEngine", "load_qrels", "evaluate_runs", "dict_of_dict", "progress_bar"]
 
 
 class LocalEngine:
@@ -83,6 +83,29 @@ def check_shared_queries(result: RunResult, request: Request) -> None:
         request.warn(f"run {result.name} is empty: every query of the qrels scores 0")
     elif not result.matched:
         request.warn(f"run {result.name} shares no query with the qrels {request.qrels}; every query scores 0")
+
+
+def load_qrels(spec: str, columns: Mapping[str, str] | None = None) -> Any:
+    """Qrels from a file (TREC text, Parquet, Arrow IPC; ``-`` for standard input) or an ir_datasets id."""
+    if os.path.isdir(spec):
+        raise GradedInputError(f"qrels {spec} is a directory, not a file")
+    if spec == "-" or os.path.exists(spec):
+        return read_qrels_table(spec, columns)
+    try:
+        import ir_datasets
+    except ImportError:
+        raise GradedInputError(f"qrels file not found: {spec} (install ir_datasets to use dataset ids)") from None
+    import pandas as pd
+
+    import ir_measures_graded.datasets.ohsumed  # noqa: F401  (registers our collections)
+
+    try:
+        dataset = ir_datasets.load(spec)
+    except KeyError:
+        raise GradedInputError(f"qrels not found: {spec!r} is neither a file nor an ir_datasets id") from None
+    if not dataset.has_qrels():
+        raise GradedInputError(f"ir_datasets id {spec!r} has no qrels")
+    return pd.DataFrame(dataset.qrels_iter())
 
 
 def check_label_types(qrels: Any, measures: list[ir_measures.Measure], provider: str | None) -> None:

@@ -118,7 +118,8 @@ def checked(frame: DataFrame, name: str, layout: Layout, source: list[str] | Non
     checks Parquet (:func:`ir_measures_graded.io.columnar.record_blocks`): ids strings (integers as
     their decimal strings), values finite numbers. Columns ``query_id``, ``doc_id`` and the layout's value.
 
-    ``offsets``: the number of rows before each partition (for messages naming a row).
+    ``offsets``: the number of rows before each partition (for messages naming a row), where the
+    partitions are the frame's own (not after a union).
     """
     source = source or ["query_id", "doc_id", layout.value]
 
@@ -386,14 +387,15 @@ def _read(spark: SparkSession, path: str, layout: Layout) -> DataFrame:
     offsets = [0] * (max(counts, default=-1) + 1)
     for p in range(1, len(offsets)):
         offsets[p] = offsets[p - 1] + counts.get(p - 1, 0)
-    if _is_parquet(path):
-        frame = checked(source, path, layout, offsets=offsets)
-    else:
-        frame = source.mapInArrow(_text_parser(path, layout, offsets),
-                                  f"query_id string, doc_id string, {layout.value} double")
-    with _clear_errors():
-        frame.select(F.count(F.lit(1))).collect()  # bad input is reported here, not in a later job
-    return frame
+    def parsed(offsets: list[int] | None) -> DataFrame:
+        if _is_parquet(path):
+            return checked(source, path, layout, offsets=offsets)
+        return source.mapInArrow(_text_parser(path, layout, offsets),
+                                 f"query_id string, doc_id string, {layout.value} double")
+
+    with _clear_errors():  # bad input is reported here, naming the file's line (or row), not in a later job
+        parsed(offsets).select(F.count(F.lit(1))).collect()
+    return parsed(None)  # later jobs may number partitions otherwise (a union): no line numbers needed there
 
 
 def _text_parser(path: str, layout: Layout, offsets: list[int]):

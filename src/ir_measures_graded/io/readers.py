@@ -165,25 +165,3 @@ def _to_pandas(table: pa.Table) -> pd.DataFrame:
             frame[field] = np.array(column.to_numpy())
     return pd.DataFrame(frame)
 
-
-def load_qrels(spec: str, columns: Mapping[str, str] | None = None) -> Any:
-    """Qrels from a file (TREC text, Parquet, Arrow IPC; ``-`` for standard input) or an ir_datasets id."""
-    if os.path.isdir(spec):
-        raise GradedInputError(f"qrels {spec} is a directory, not a file")
-    if spec == "-" or os.path.exists(spec):
-        return read_qrels_table(spec, columns)
-    try:
-        import ir_datasets
-    except ImportError:
-        raise GradedInputError(f"qrels file not found: {spec} (install ir_datasets to use dataset ids)") from None
-    import pandas as pd
-
-    import ir_measures_graded.datasets.ohsumed  # noqa: F401  (registers our collections)
-
-    try:
-        dataset = ir_datasets.load(spec)
-    except KeyError:
-        raise GradedInputError(f"qrels not found: {spec!r} is neither a file nor an ir_datasets id") from None
-    if not dataset.has_qrels():
-        raise GradedInputError(f"ir_datasets id {spec!r} has no qrels")
-    return pd.DataFrame(dataset.qrels_iter())
