@@ -207,6 +207,7 @@ def datasets_command(*args: str) -> list[dict]:
     return [json.loads(line) for line in out.splitlines()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dataset_id", ["ohsumed", "ohsumed/letor3"])
 def test_export_and_lookup_print_every_field_of_every_record(placed, dataset_id):
     dataset = ir_datasets.load(dataset_id)
