@@ -117,7 +117,7 @@ def test_parquet_errors_name_the_column(tmp_path):
     import pyarrow.parquet as pq
 
     pq.write_table(pa.table({"qid": ["q1"], "doc_id": ["a"], "score": [1.0]}), tmp_path / "run.parquet")
-    with pytest.raises(GradedInputError, match=r"has no column\(s\) \['query_id'\] \(found \['qid', 'doc_id', 'score'\]\)"):
+    with pytest.raises(GradedInputError, match=r"is missing column\(s\) \['query_id'\] \(found \['qid', 'doc_id', 'score'\]\)"):
         read_run_table(tmp_path / "run.parquet")
     pq.write_table(pa.table({"query_id": ["q1"], "doc_id": ["a"], "score": ["high"]}), tmp_path / "s.parquet")
     with pytest.raises(GradedInputError, match=r"column 'score' holds string, expected numbers"):
