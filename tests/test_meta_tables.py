@@ -15,8 +15,9 @@ import pandas as pd
 import pytest
 from markdown_it import MarkdownIt
 
-from ir_measures_graded import cli, meta
-from ir_measures_graded.meta import cli as meta_cli
+from ir_measures_graded import meta
+from ir_measures_graded.cli import args as cli_args
+from ir_measures_graded.cli import compare as compare_cli
 from ir_measures_graded.meta import statistics, tables
 from ir_measures_graded.sample import data_path, graded_sample
 
@@ -49,6 +50,7 @@ def test_p_values_are_never_zero_point_zero(p, test, shown):
     assert tables.format_p(p, test) == shown
 
 
+@pytest.mark.slow
 def test_jsonl_p_values_keep_significant_digits_with_places():
     runs = [str(SAMPLE / f"{n}.run") for n in ("strong", "weak", "random")]
     done = subprocess.run(
@@ -130,6 +132,7 @@ def latex_engine() -> str | None:
     return engine
 
 
+@pytest.mark.slow
 def test_generated_latex_compiles(tmp_path):
     engine = latex_engine()
     if engine is None:
@@ -187,6 +190,7 @@ def test_markdown_renders_as_tables():
     assert [r[0] for r in rows] == ["base_line", "run&1", "50%_better#2", "pipe|run"]  # the pipe stays in its cell
 
 
+@pytest.mark.slow
 def test_compare_command_prints_every_section_as_a_markdown_table(tmp_path):
     runs = [str(SAMPLE / f"{n}.run") for n in ("random", "strong", "weak")]
     done = subprocess.run(
@@ -203,6 +207,7 @@ def test_compare_command_prints_every_section_as_a_markdown_table(tmp_path):
 
 # --- run names and the figure ------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_run_names_are_the_same_in_every_mode(tmp_path):
     for name in ("strong", "weak", "random"):
         shutil.copy(SAMPLE / f"{name}.run", tmp_path / f"{name}.run")
@@ -233,6 +238,7 @@ def test_run_names_are_the_same_in_every_mode(tmp_path):
     assert sorted(compare_names) == sorted(sub_compare) == sorted(runs)  # the baseline's row comes first
 
 
+@pytest.mark.slow
 def test_plot_shows_tau_ap_and_per_query_differences(tmp_path):
     qrels, runs = graded_sample()
     report = meta.meta_evaluate(qrels, runs, ["muMAP", "P@5"], transforms=["scale:2"], samples=5,
@@ -255,9 +261,9 @@ def test_plot_shows_tau_ap_and_per_query_differences(tmp_path):
 
 
 def test_command_line_choices_are_the_statistics_lists():
-    assert cli.COMPARE_TESTS == statistics.PAIRED_TESTS == meta_cli.PAIRED_TESTS
-    assert set(meta_cli.ALL_PAIRS_TESTS) == set(meta.TESTS)
-    parser = cli.build_parser()
+    assert cli_args.COMPARE_TESTS == statistics.PAIRED_TESTS == compare_cli.PAIRED_TESTS
+    assert set(compare_cli.ALL_PAIRS_TESTS) == set(meta.TESTS)
+    parser = cli_args.build_parser()
     choices = {a.dest: a.choices for a in parser._actions}
     assert tuple(choices["alternative"]) == statistics.ALTERNATIVES
     assert tuple(choices["correction"]) == statistics.CORRECTIONS
@@ -278,6 +284,7 @@ def test_readme_paper_table_is_the_python_blocks_output():
     assert header[1:] == ["muAP", "Δ muAP [CI]", "nDCNG@10", "Δ nDCNG@10 [CI]", "P@5", "Δ P@5 [CI]"] and len(rows) == 3
 
 
+@pytest.mark.slow
 def test_readme_scale_table_is_what_the_command_prints(tmp_path):
     for name in ("random", "strong", "weak"):
         shutil.copy(SAMPLE / f"{name}.run", tmp_path / f"{name}.run")
@@ -291,6 +298,7 @@ def test_readme_scale_table_is_what_the_command_prints(tmp_path):
     assert printed in SECTION
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extra, message", [
     (["--baseline", "nope"], "--baseline 'nope' is none of the runs"),
     (["--min-difference", "0"], "--min-difference must be positive"),

@@ -44,6 +44,7 @@ def slow_bootstrap_p(d, alternative="two-sided"):
     return hits / total
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(differences, st.sampled_from(statistics.ALTERNATIVES))
 def test_bootstrap_test_exact_equals_enumeration(d, alternative):

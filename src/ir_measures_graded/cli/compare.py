@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from ir_measures_graded.cli.args import UsageError, parse_measures
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.meta.statistics import ALTERNATIVES, CORRECTIONS, MULTI_TESTS, PAIRED_TESTS
 from ir_measures_graded.meta.tables import FORMATS
@@ -85,32 +86,31 @@ def find_baseline(names: Sequence[str], key: str | None) -> str:
 
 def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     """``compare`` subcommand; returns the exit status (2 with one line on stderr for bad input)."""
-    from ir_measures_graded import cli
+    from ir_measures_graded.cli import fail
 
     out = sys.stdout if out is None else out
     args = build_parser().parse_args(list(argv))
     try:
         return run(args, out)
-    except (GradedInputError, ValueError, cli.UsageError) as ex:
-        return cli.fail(str(ex))
+    except (GradedInputError, ValueError, UsageError) as ex:
+        return fail(str(ex))
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    from ir_measures_graded import cli, meta
-    from ir_measures_graded.formats import read_run
+    from ir_measures_graded import meta
+    from ir_measures_graded.engines.local import load_qrels
+    from ir_measures_graded.io.readers import read_run, to_pandas
     from ir_measures_graded.meta import tables
 
     if len(args.runs) < 2:
-        raise cli.UsageError("compare needs at least two runs")
+        raise UsageError("compare needs at least two runs")
     if args.samples < 1 or args.permutations < 1 or not 0 < args.alpha < 1 or not 0 < args.power < 1:
-        raise cli.UsageError("--samples and --permutations must be positive, --alpha and --power between 0 and 1")
+        raise UsageError("--samples and --permutations must be positive, --alpha and --power between 0 and 1")
     if not args.min_difference > 0:
-        raise cli.UsageError("--min-difference must be positive")
-    measures = [m for text in args.measures for m in cli.parse_measures(text)]
-    qrels = cli.load_qrels(args.qrels)
+        raise UsageError("--min-difference must be positive")
+    measures = [m for text in args.measures for m in parse_measures(text)]
+    qrels = load_qrels(args.qrels)
     if hasattr(qrels, "to_pandas"):  # an Arrow table from our reader: the meta-evaluation mixes in pytrec_eval
-        from ir_measures_graded.formats import to_pandas
-
         qrels = to_pandas(qrels)
     names = run_names(args.runs)
     runs = dict(zip(names, (read_run(p) for p in args.runs), strict=True))
