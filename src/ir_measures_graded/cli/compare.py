@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TextIO
 
 from ir_measures_graded.cli.args import UsageError, parse_measures
@@ -73,17 +72,6 @@ def run_names(paths: Sequence[str]) -> list[str]:
     return list(paths)
 
 
-def find_baseline(names: Sequence[str], key: str | None) -> str:
-    """The run ``key`` names — its path, file name or file name without extension; default the first."""
-    if key is None:
-        return names[0]
-    matches = [n for n in names if key in (n, Path(n).name, Path(n).name.split(".")[0])]
-    if len(matches) != 1:
-        raise GradedInputError(f"--baseline {key!r} {'matches several runs' if matches else 'is none of the runs'}"
-                               f" ({', '.join(names)})")
-    return matches[0]
-
-
 def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     """``compare`` subcommand; returns the exit status (2 with one line on stderr for bad input)."""
     from ir_measures_graded.cli import fail
@@ -116,7 +104,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     runs = dict(zip(names, (read_run(p) for p in args.runs), strict=True))
     report = meta.meta_evaluate(
         qrels, runs, measures, transforms=args.transform, samples=args.samples, alpha=args.alpha, test=args.test,
-        permutations=args.permutations, seed=args.seed, baseline=find_baseline(names, args.baseline),
+        permutations=args.permutations, seed=args.seed,
+        baseline=names[0] if args.baseline is None else meta.find_run(names, args.baseline, option="--baseline"),
         compare_test=args.compare_test, correction=args.correction, alternative=args.alternative,
         family=args.family, min_difference=args.min_difference, power=args.power)
     baseline = report.comparison.attrs["baseline"]

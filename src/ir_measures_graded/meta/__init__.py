@@ -25,6 +25,7 @@ answer counting 0 (trec_eval's ``-c``), so all runs are compared on the same que
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,8 +41,8 @@ from ir_measures_graded.meta.transforms import Transform, parse_transform
 
 __all__ = [
     "Transform", "parse_transform", "per_query", "scores", "scale_dependence", "stability",
-    "discriminative_power", "compare_runs", "compare_results", "topic_set_sizes", "query_halves", "meta_evaluate",
-    "MetaReport", "default_transforms",
+    "discriminative_power", "compare_runs", "compare_results", "find_run", "topic_set_sizes", "query_halves",
+    "meta_evaluate", "MetaReport", "default_transforms",
 ]
 
 TESTS = statistics.PAIRED_TESTS + statistics.MULTI_TESTS
@@ -398,6 +399,23 @@ def topic_set_sizes(
     return result
 
 
+def find_run(names: Sequence[str], key: str, tags: Sequence[str] = (), option: str = "baseline") -> str:
+    """The one run of ``names`` (paths) that ``key`` names: its path, file name, file name without
+    extension or (with ``tags``) run tag; a GradedInputError naming ``option`` otherwise."""
+    import os
+
+    candidates: dict[str, list[str]] = {}
+    for name, tag in itertools.zip_longest(names, tags):
+        for alias in (name, tag, os.path.basename(name), os.path.basename(name).split(".")[0]):
+            if alias is not None:
+                candidates.setdefault(alias, []).append(name)
+    matches = list(dict.fromkeys(candidates.get(key, [])))
+    if len(matches) != 1:
+        raise GradedInputError(f"{option} {key!r} {'matches several runs' if matches else 'is none of the runs'}"
+                               f" ({', '.join(names)})")
+    return matches[0]
+
+
 def compare_results(results: Sequence[Any], measures: Sequence[Any], baseline: str, test: str = "t",
                     correction: str = "holm", alternative: str = "two-sided", family: str = "runs",
                     by_tag: bool = False) -> pd.DataFrame:
@@ -408,18 +426,7 @@ def compare_results(results: Sequence[Any], measures: Sequence[Any], baseline: s
     0 where a run has no value for a query another run has (trec_eval's ``-c``). Runs are named by
     path, or by tag with ``by_tag`` (as the trec output names them).
     """
-    import os
-
-    names: dict[str, list[str]] = {}
-    for result in results:
-        for key in (result.name, result.tag, os.path.basename(result.name),
-                    os.path.basename(result.name).split(".")[0]):
-            names.setdefault(key, []).append(result.name)
-    matches = list(dict.fromkeys(names.get(baseline, [])))
-    if len(matches) != 1:
-        known = ", ".join(r.name for r in results)
-        raise GradedInputError(f"--compare {baseline!r} {'matches several runs' if matches else 'is none of the runs'}"
-                               f" ({known})")
+    found = find_run([r.name for r in results], baseline, tags=[r.tag for r in results], option="--compare")
     rows = [(r.name, str(m.query_id), str(m.measure), float(m.value)) for r in results for m in r.per_query]
     table = pd.DataFrame(rows, columns=["run", "query_id", "measure", "value"])
     wide = table.pivot_table(index=["measure", "query_id"], columns="run", values="value", sort=False)
@@ -428,7 +435,7 @@ def compare_results(results: Sequence[Any], measures: Sequence[Any], baseline: s
     order = {str(m): i for i, m in enumerate(measures)}
     table = table.sort_values("measure", key=lambda c: c.map(order), kind="stable")
     aggregates = {(r.name, str(m)): float(v) for r in results for m, v in r.summary.items()}
-    compared = compare_runs(table, matches[0], test=test, correction=correction, alternative=alternative,
+    compared = compare_runs(table, found, test=test, correction=correction, alternative=alternative,
                             family=family, aggregates=aggregates)
     if by_tag:
         compared["run"] = compared["run"].map({r.name: r.tag for r in results})
