@@ -45,6 +45,11 @@ def _read_number(text: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def _as_number(value: Any) -> float | None:
+    """A finite number, or a string holding one (how a negative number is written); None otherwise."""
+    return _read_number(value) if isinstance(value, str) else (float(value) if is_number(value) else None)
+
+
 class Param(ParamInfo):
     """One parameter of a measure. ``accepts`` says in words what values are valid."""
 
@@ -119,7 +124,7 @@ class Floor(Param):
         )
 
     def normalise(self, value: Any) -> float:
-        number = _read_number(value) if isinstance(value, str) else (float(value) if is_number(value) else None)
+        number = _as_number(value)
         if number is None:
             raise ValueError("floor must be a finite number")
         return number
@@ -167,12 +172,12 @@ class Levels(Param):
 
 
 class Norm(Param):
-    def __init__(self):
+    def __init__(self, default: str | None = "query", desc: str = "gain normaliser m"):
         super().__init__(
-            "gain normaliser m",
+            desc,
             "'query' (the highest gain in the query's judgments), 'collection' (the highest gain in the qrels) "
             "or a positive number (the scale's top)",
-            default="query",
+            default=default,
         )
 
     def normalise(self, value: Any) -> str | float:
@@ -184,6 +189,29 @@ class Norm(Param):
 
     def show(self, value: str | float) -> str:
         return repr(value) if isinstance(value, str) else show_number(value)
+
+
+class Number(Param):
+    """A real number in an interval; ``low`` / ``high`` are excluded unless ``closed`` says otherwise."""
+
+    def __init__(self, desc: str, default: float, low: float = -math.inf, high: float = math.inf,
+                 closed: tuple[bool, bool] = (False, False)):
+        left, right = "[" if closed[0] else "(", "]" if closed[1] else ")"
+        super().__init__(desc, f"a number in {left}{low:g}, {high:g}{right}", default=default)
+        self.low, self.high, self.closed = low, high, closed
+
+    def normalise(self, value: Any) -> float:
+        number = _as_number(value)
+        if number is None:
+            raise ValueError
+        above = number >= self.low if self.closed[0] else number > self.low
+        below = number <= self.high if self.closed[1] else number < self.high
+        if not (above and below):
+            raise ValueError("out of range")
+        return number
+
+    def show(self, value: float) -> str:
+        return show_number(value)
 
 
 class NumberMap(Param):
