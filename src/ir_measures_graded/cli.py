@@ -34,6 +34,7 @@ from ir_measures_graded._lazy import LazyModule
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.formats import read_run_table
 from ir_measures_graded.measures import GradedMeasure
+from ir_measures_graded.measures.base import ALL_NAME, all_measures
 
 pd = LazyModule("pandas")  # --help and argument errors never load pandas
 
@@ -202,6 +203,9 @@ def split_inputs(inputs: list[str]) -> tuple[list[str], list[ir_measures.Measure
 def parse_measures(text: str) -> list[ir_measures.Measure]:
     result = []
     for token in text.split():
+        if token == ALL_NAME:  # every measure of this package at its defaults
+            result.extend(all_measures())
+            continue
         try:
             measure = ir_measures.parse_measure(token)
         except NameError:
