@@ -45,7 +45,6 @@ def _measures(measures: Iterable[Any]) -> list:
     import ir_measures
 
     import ir_measures_graded  # noqa: F401  (registers our measures, so their names parse)
-
     from ir_measures_graded.measures.base import ALL_NAME, all_measures
 
     parsed = [p for m in measures for p in (all_measures() if m == ALL_NAME else
