@@ -6,7 +6,6 @@ from ir_measures_graded.measures import base, params
 
 derived = lazy_module("ir_measures_graded.derived")  # numpy loads when a value is computed
 kernels = lazy_module("ir_measures_graded.kernels")
-cascade = lazy_module("ir_measures_graded.kernels.cascade")
 
 
 class _gERR(base.GradedMeasure):
@@ -74,6 +73,8 @@ class _gERR(base.GradedMeasure):
 
     def per_query(self, judgments, ranking):
         import numpy as np
+
+        from ir_measures_graded.kernels import cascade  # numpy loads when a value is computed
         g_max = self.value('g_max')
         stop = np.exp2(self.grade(judgments, ranking.query, ranking.label) - g_max) - np.exp2(-g_max)
         ptr = kernels.segment_ptr(ranking.query, judgments.n_queries)

@@ -1,10 +1,7 @@
 """µRprec: R-precision at every relevance threshold (the construction of Scheel et al. 2011, Eq. 4)."""
 
-from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import base, params
 from ir_measures_graded.measures.thresholded import ThresholdedMeasure
-
-rprec = lazy_module("ir_measures_graded.kernels.rprec")  # numpy loads when a value is computed
 
 
 class _muRprec(ThresholdedMeasure):
@@ -39,6 +36,7 @@ class _muRprec(ThresholdedMeasure):
     }
 
     def values_at_thresholds(self, judgments, ranking, thr_ptr, reached, relevant):
+        from ir_measures_graded.kernels import rprec  # numpy loads when a value is computed
         return rprec.thresholded_rprec(ranking.query, ranking.rank, reached, thr_ptr, relevant,
                                        self.tie_groups(ranking))
 

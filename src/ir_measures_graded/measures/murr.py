@@ -1,10 +1,7 @@
 """µRR: reciprocal rank at every relevance threshold (the construction of Scheel et al. 2011, Eq. 4)."""
 
-from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import base, params
 from ir_measures_graded.measures.thresholded import ThresholdedMeasure
-
-first_hit = lazy_module("ir_measures_graded.kernels.first_hit")  # numpy loads when a value is computed
 
 
 class _muRR(ThresholdedMeasure):
@@ -40,6 +37,7 @@ class _muRR(ThresholdedMeasure):
     }
 
     def values_at_thresholds(self, judgments, ranking, thr_ptr, reached, relevant):
+        from ir_measures_graded.kernels import first_hit  # numpy loads when a value is computed
         return first_hit.thresholded_rr(ranking.query, ranking.rank, reached, thr_ptr, self.value('cutoff'),
                                         self.tie_groups(ranking))
 

@@ -4,7 +4,6 @@ from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import base, params
 
 derived = lazy_module("ir_measures_graded.derived")  # numpy loads when a value is computed
-q_kernels = lazy_module("ir_measures_graded.kernels.q")
 
 
 class _Q(base.GradedMeasure):
@@ -44,6 +43,7 @@ class _Q(base.GradedMeasure):
     }
 
     def per_query(self, judgments, ranking):
+        from ir_measures_graded.kernels import q as q_kernels  # numpy loads when a value is computed
         gain = derived.GainFunction(judgments, self.value('gains'), self.value('floor'), None, exponential=False)
         ideal_ptr, ideal_cum = judgments.cached(
             ('ideal_cumulative_gain', gain.gains, gain.floor),

@@ -6,7 +6,6 @@ from ir_measures_graded.measures import base, params
 
 derived = lazy_module("ir_measures_graded.derived")  # numpy loads when a value is computed
 kernels = lazy_module("ir_measures_graded.kernels")
-rbp_kernels = lazy_module("ir_measures_graded.kernels.rbp")
 
 
 class RankBiasedMeasure(base.GradedMeasure):
@@ -67,6 +66,7 @@ class _gRBP(RankBiasedMeasure):
     SHORT_DESC = 'RBP with graded gains label/top: the expected gain per document a persistent user sees.'
 
     def per_query(self, judgments, ranking):
+        from ir_measures_graded.kernels import rbp as rbp_kernels  # numpy loads when a value is computed
         gain = self.gain(judgments)(ranking.query, ranking.label)
         return rbp_kernels.rbp(ranking.query, ranking.rank, self.expected(gain, ranking), judgments.n_queries,
                                self.value('p'), self.value('cutoff'))
@@ -98,6 +98,8 @@ class _gRBP_residual(RankBiasedMeasure):
 
     def per_query(self, judgments, ranking):
         import numpy as np
+
+        from ir_measures_graded.kernels import rbp as rbp_kernels  # numpy loads when a value is computed
         self.gain(judgments)  # the same checks as gRBP
         unknown = self.expected(np.isnan(ranking.label).astype(np.float64), ranking)
         return rbp_kernels.rbp_residual(ranking.query, ranking.rank, unknown, judgments.n_queries, self.value('p'),
