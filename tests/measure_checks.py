@@ -69,6 +69,22 @@ def assert_ties_expected(measure: ir_measures.Measure, rows: list, unretrieved: 
     assert got == pytest.approx(np.mean(brute), abs=1e-12), str(measure)
 
 
+def draw_params(data: st.DataObject, **choices: list | st.SearchStrategy) -> dict:
+    """Parameters drawn from ``choices`` (a list of values or a strategy each); None leaves one out."""
+    drawn = {name: data.draw(c if isinstance(c, st.SearchStrategy) else st.sampled_from(c)) for name, c in choices.items()}
+    return {name: value for name, value in drawn.items() if value is not None}
+
+
+def assert_weighted_by_threshold(measure: ir_measures.Measure, at_threshold: Callable[[float], Mapping[str, float]],
+                                 qrels: Mapping, run: Mapping) -> None:
+    """Per query, ``measure`` equals :func:`weighted_by_threshold` of ``at_threshold``."""
+    got = per_query([measure], qrels, run)[measure]
+    expected = weighted_by_threshold(at_threshold, qrels)
+    assert got.keys() == expected.keys()
+    for qid, value in got.items():
+        assert value == pytest.approx(expected[qid], abs=TOL), qid
+
+
 def weighted_by_threshold(at_threshold: Callable[[float], Mapping[str, float]], qrels: Mapping,
                           thresholds: Callable[[Mapping], list[float]] | None = None) -> dict[str, float]:
     """Per query: Σ_t d_t · value_t[q] / Σ_t d_t over the query's labels above 0 (0 where it has none).

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from ir_measures import ERR
 
 from ir_measures_graded import GradedInputError, gERR
-from measure_checks import TOL, assert_reference, per_query
+from measure_checks import TOL, assert_reference, draw_params, per_query
 from random_collections import random_collection
 from test_reference_differential import collections
 
@@ -66,13 +66,8 @@ def test_equals_the_slow_reference(params, seed):
 def test_string_ids_real_and_large_labels_equal_the_reference(data):
     # where gdeval cannot go: string query ids, real-valued labels, labels above 4
     qrels, run = data.draw(collections())
-    params = {k: v for k, v in {
-        "cutoff": data.draw(st.one_of(st.none(), st.integers(1, 12))),
-        "norm": data.draw(st.sampled_from([None, "query", "collection"])),
-        "floor": data.draw(st.sampled_from([0, -1, 0.25])),
-        "judged_only": data.draw(st.booleans()),
-        "g_max": 12.5,  # above every label drawn (at most 10, floor -1)
-    }.items() if v is not None}
+    params = draw_params(data, cutoff=[None, 1, 3, 12], norm=[None, "query", "collection"], floor=[0, -1, 0.25],
+                         judged_only=[False, True], g_max=[12.5])  # g_max above every label drawn (10 at most)
     assert_reference(gERR(**params), "gERR", params, qrels, run)
 
 

@@ -14,9 +14,10 @@ from measure_checks import (
     TOL,
     assert_reference,
     assert_ties_expected,
+    assert_weighted_by_threshold,
+    draw_params,
     per_query,
     tied_rows,
-    weighted_by_threshold,
 )
 from random_collections import random_collection
 from test_reference_differential import collections
@@ -34,12 +35,8 @@ def pytrec_eval_recall(qrels: dict, run: dict, t: int, cutoff: int, judged_only:
 @pytest.mark.parametrize("judged_only", [False, True])
 def test_is_weighted_pytrec_eval_recall_at_level_t(seed, cutoff, judged_only):
     qrels, run = random_collection(seed)
-    ours = muR(judged_only=judged_only) @ cutoff
-    got = per_query([ours], qrels, run)[ours]
-    expected = weighted_by_threshold(lambda t: pytrec_eval_recall(qrels, run, t, cutoff, judged_only), qrels)
-    assert got.keys() == expected.keys()
-    for qid, value in got.items():
-        assert value == pytest.approx(expected[qid], abs=TOL), qid
+    assert_weighted_by_threshold(muR(judged_only=judged_only) @ cutoff,
+                                 lambda t: pytrec_eval_recall(qrels, run, t, cutoff, judged_only), qrels, run)
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -70,12 +67,8 @@ def test_equals_the_slow_reference(params):
 @given(st.data())
 def test_real_labels_and_any_parameters_equal_the_reference(data):
     qrels, run = data.draw(collections())
-    params = {
-        "cutoff": data.draw(st.integers(1, 12)),
-        "floor": data.draw(st.sampled_from([0, -1, 1, 0.25])),
-        "weights": data.draw(st.sampled_from(["distance", "uniform"])),
-        "judged_only": data.draw(st.booleans()),
-    }
+    params = draw_params(data, cutoff=st.integers(1, 12), floor=[0, -1, 1, 0.25], weights=["distance", "uniform"],
+                         judged_only=[False, True])
     assert_reference(muR(**params), "muR", params, qrels, run)
 
 

@@ -13,9 +13,10 @@ from measure_checks import (
     TOL,
     assert_reference,
     assert_ties_expected,
+    assert_weighted_by_threshold,
+    draw_params,
     per_query,
     tied_rows,
-    weighted_by_threshold,
 )
 from random_collections import random_collection
 from test_reference_differential import collections
@@ -25,13 +26,9 @@ from test_reference_differential import collections
 @pytest.mark.parametrize("judged_only", [False, True])
 def test_is_weighted_pytrec_eval_rr_rel_t(seed, judged_only):
     qrels, run = random_collection(seed)
-    ours = muRR(judged_only=judged_only)
     theirs = {t: RR(rel=t, judged_only=judged_only) for t in (1, 2, 3, 4)}
-    values = per_query([ours, *theirs.values()], qrels, run)
-    expected = weighted_by_threshold(lambda t: values[theirs[t]], qrels)
-    assert values[ours].keys() == expected.keys()
-    for qid, value in values[ours].items():
-        assert value == pytest.approx(expected[qid], abs=TOL), qid
+    values = per_query(list(theirs.values()), qrels, run)
+    assert_weighted_by_threshold(muRR(judged_only=judged_only), lambda t: values[theirs[t]], qrels, run)
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -63,12 +60,8 @@ def test_equals_the_slow_reference(params):
 @given(st.data())
 def test_real_labels_and_any_parameters_equal_the_reference(data):
     qrels, run = data.draw(collections())
-    params = {k: v for k, v in {
-        "cutoff": data.draw(st.one_of(st.none(), st.integers(1, 12))),
-        "floor": data.draw(st.sampled_from([0, -1, 1, 0.25])),
-        "weights": data.draw(st.sampled_from(["distance", "uniform"])),
-        "judged_only": data.draw(st.booleans()),
-    }.items() if v is not None}
+    params = draw_params(data, cutoff=[None, 1, 3, 12], floor=[0, -1, 1, 0.25], weights=["distance", "uniform"],
+                         judged_only=[False, True])
     assert_reference(muRR(**params), "muRR", params, qrels, run)
 
 

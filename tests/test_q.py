@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from ir_measures import AP
 
 from ir_measures_graded import GradedInputError, Q
-from measure_checks import TOL, assert_reference, assert_ties_expected, per_query, tied_rows
+from measure_checks import TOL, assert_reference, assert_ties_expected, draw_params, per_query, tied_rows
 from random_collections import random_collection
 from test_reference_differential import collections
 
@@ -61,12 +61,8 @@ def test_equals_the_slow_reference(params, seed):
 @given(st.data())
 def test_real_labels_and_any_parameters_equal_the_reference(data):
     qrels, run = data.draw(collections())
-    params = {k: v for k, v in {
-        "cutoff": data.draw(st.one_of(st.none(), st.integers(1, 12))),
-        "beta": data.draw(st.sampled_from([1.0, 0.0, 0.25, 3.0])),
-        "floor": data.draw(st.sampled_from([0, -1, 1, 0.25])),
-        "judged_only": data.draw(st.booleans()),
-    }.items() if v is not None}
+    params = draw_params(data, cutoff=[None, 1, 3, 12], beta=[1.0, 0.0, 0.25, 3.0], floor=[0, -1, 1, 0.25],
+                         judged_only=[False, True])
     assert_reference(Q(**params), "Q", params, qrels, run)
 
 

@@ -14,7 +14,7 @@ from ir_measures import RBP
 
 import reference
 from ir_measures_graded import GradedInputError, gRBP, gRBP_residual
-from measure_checks import TOL, assert_reference, assert_ties_expected, per_query, tied_rows
+from measure_checks import TOL, assert_reference, assert_ties_expected, draw_params, per_query, tied_rows
 from random_collections import random_collection
 from test_reference_differential import collections
 
@@ -94,13 +94,8 @@ def test_equals_the_slow_reference(params, seed):
 @given(st.data())
 def test_real_labels_and_any_parameters_equal_the_reference(data):
     qrels, run = data.draw(collections())
-    params = {k: v for k, v in {
-        "cutoff": data.draw(st.one_of(st.none(), st.integers(1, 12))),
-        "p": data.draw(st.sampled_from([0.8, 0.3, 0.99])),
-        "norm": data.draw(st.sampled_from(["collection", "query", 20])),
-        "floor": data.draw(st.sampled_from([0, -2.5, 0.25])),
-        "judged_only": data.draw(st.booleans()),
-    }.items() if v is not None}
+    params = draw_params(data, cutoff=[None, 1, 3, 12], p=[0.8, 0.3, 0.99], norm=["collection", "query", 20],
+                         floor=[0, -2.5, 0.25], judged_only=[False, True])
     assert_reference(gRBP(**params), "gRBP", params, qrels, run)
     assert_reference(gRBP_residual(**params), "gRBP_residual", params, qrels, run)
 

@@ -37,9 +37,7 @@ class _gERR(base.GradedMeasure):
     PRETTY_NAME = 'Expected Reciprocal Rank (any label scale)'
     SHORT_DESC = 'ERR: expected reciprocal rank at which a cascade user stops, satisfied (Chapelle et al.).'
     SUPPORTED_PARAMS = {
-        'cutoff': params.CUTOFF,
-        'judged_only': params.JUDGED_ONLY,
-        'ties': params.TIES,
+        **params.RANKING,
         'floor': params.FLOOR,
         'gains': params.GAINS,
         'g_max': params.Number("the scale's top grade: stopping probability (2^x - 1) / 2^g_max", default=4.0,

@@ -30,14 +30,7 @@ class _muR(ThresholdedMeasure):
     ALIASES = ('muRecall', 'μR', 'μRecall')
     PRETTY_NAME = 'µRecall at k'
     SHORT_DESC = 'R@k at every relevance threshold, averaged with weights by the distance between thresholds.'
-    SUPPORTED_PARAMS = {
-        'cutoff': params.CUTOFF_REQUIRED,
-        'judged_only': params.JUDGED_ONLY,
-        'ties': params.TIES,
-        'levels': params.LEVELS,
-        'weights': params.WEIGHTS,
-        'floor': params.FLOOR,
-    }
+    SUPPORTED_PARAMS = {**ThresholdedMeasure.SUPPORTED_PARAMS, 'cutoff': params.CUTOFF_REQUIRED}
 
     def values_at_thresholds(self, judgments, ranking, thr_ptr, reached, relevant):
         import numpy as np

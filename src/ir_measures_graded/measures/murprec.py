@@ -1,6 +1,6 @@
 """µRprec: R-precision at every relevance threshold (the construction of Scheel et al. 2011, Eq. 4)."""
 
-from ir_measures_graded.measures import base, params
+from ir_measures_graded.measures import base
 from ir_measures_graded.measures.thresholded import ThresholdedMeasure
 
 
@@ -27,13 +27,7 @@ class _muRprec(ThresholdedMeasure):
     ALIASES = ('muRPrec', 'μRprec', 'μRPrec')
     PRETTY_NAME = 'µR-Precision'
     SHORT_DESC = 'Rprec at every relevance threshold, averaged with weights by the distance between thresholds.'
-    SUPPORTED_PARAMS = {
-        'judged_only': params.JUDGED_ONLY,
-        'ties': params.TIES,
-        'levels': params.LEVELS,
-        'weights': params.WEIGHTS,
-        'floor': params.FLOOR,
-    }
+    SUPPORTED_PARAMS = {k: v for k, v in ThresholdedMeasure.SUPPORTED_PARAMS.items() if k != 'cutoff'}  # depth R^t
 
     def values_at_thresholds(self, judgments, ranking, thr_ptr, reached, relevant):
         from ir_measures_graded.kernels import rprec  # numpy loads when a value is computed

@@ -1,6 +1,6 @@
 """µRR: reciprocal rank at every relevance threshold (the construction of Scheel et al. 2011, Eq. 4)."""
 
-from ir_measures_graded.measures import base, params
+from ir_measures_graded.measures import base
 from ir_measures_graded.measures.thresholded import ThresholdedMeasure
 
 
@@ -27,14 +27,6 @@ class _muRR(ThresholdedMeasure):
     ALIASES = ('muMRR', 'μRR', 'μMRR')
     PRETTY_NAME = 'µ(Mean) Reciprocal Rank'
     SHORT_DESC = 'RR at every relevance threshold, averaged with weights by the distance between thresholds.'
-    SUPPORTED_PARAMS = {
-        'cutoff': params.CUTOFF,
-        'judged_only': params.JUDGED_ONLY,
-        'ties': params.TIES,
-        'levels': params.LEVELS,
-        'weights': params.WEIGHTS,
-        'floor': params.FLOOR,
-    }
 
     def values_at_thresholds(self, judgments, ranking, thr_ptr, reached, relevant):
         from ir_measures_graded.kernels import first_hit  # numpy loads when a value is computed

@@ -302,3 +302,6 @@ DCG = Choice(
 )
 NORM = Norm()
 PROBABILITIES = Probabilities()
+
+#: What every measure of a ranking takes: its depth, judged documents only, the order of ties.
+RANKING = {"cutoff": CUTOFF, "judged_only": JUDGED_ONLY, "ties": TIES}

@@ -33,9 +33,7 @@ class _Q(base.GradedMeasure):
     PRETTY_NAME = 'Q-measure'
     SHORT_DESC = 'AP with graded gains: the blended ratio of cumulative gain to the ideal cumulative gain (Sakai).'
     SUPPORTED_PARAMS = {
-        'cutoff': params.CUTOFF,
-        'judged_only': params.JUDGED_ONLY,
-        'ties': params.TIES,
+        **params.RANKING,
         'floor': params.FLOOR,
         'gains': params.GAINS,
         'beta': params.Number("persistence β of the blended ratio (0: AP)", default=1.0, low=0.0,

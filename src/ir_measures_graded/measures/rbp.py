@@ -12,9 +12,7 @@ class RankBiasedMeasure(base.GradedMeasure):
     """What gRBP and its residual share: persistence ``p`` and gains in [0, 1]."""
 
     SUPPORTED_PARAMS = {
-        'cutoff': params.CUTOFF,
-        'judged_only': params.JUDGED_ONLY,
-        'ties': params.TIES,
+        **params.RANKING,
         'floor': params.FLOOR,
         'gains': params.GAINS,
         'norm': params.Norm(default='collection'),
