@@ -7,10 +7,11 @@ import pytest
 
 import ir_measures_graded
 from ir_measures_graded import cli, meta
+from ir_measures_graded.cli.args import measures_help
+from ir_measures_graded.io import scan_run
 from ir_measures_graded.measures import MEASURES
 from ir_measures_graded.measures.base import all_measures
 from ir_measures_graded.sample import graded_sample
-from ir_measures_graded.scan import scan_run
 from random_collections import random_collection
 
 SAMPLE = ir_measures_graded.sample.__file__.rsplit("/", 1)[0] + "/data/graded_sample"
@@ -59,5 +60,5 @@ def test_streaming_a_run_file_gives_the_in_memory_values(seed, tmp_path):
 
 
 def test_help_lists_every_measure():
-    names = [line.split()[0] for line in cli.measures_help().splitlines()]
+    names = [line.split()[0] for line in measures_help().splitlines()]
     assert [name.removesuffix("@k") for name in names] == list(MEASURES)

@@ -11,7 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ir_measures import ERR
 
-from ir_measures_graded import GradedInputError, gERR
+from ir_measures_graded import GradedInputError, gERR, meta
+from ir_measures_graded.meta.transforms import parse_transform
+from ir_measures_graded.sample import graded_sample
 from measure_checks import TOL, assert_reference, draw_params, per_query
 from random_collections import random_collection
 from test_reference_differential import collections
@@ -97,3 +99,13 @@ def test_parameters_round_trip_and_is_not_ir_measures_err():
     with pytest.raises(GradedInputError, match=r"gERR: invalid g_max=0"):
         gERR(g_max=0).validate_params()
     assert per_query([gERR], {"q": {"a": 1}}, {"q": {"a": 1.0}})[gERR] == {"q": pytest.approx(1 / 16, abs=TOL)}
+
+
+def test_g_max_is_the_scale_top_and_moves_with_the_labels():
+    scale, shift = parse_transform("scale:2").threshold, parse_transform("shift:1").threshold
+    assert str(gERR.relabelled(scale)) == str(gERR(g_max=8))
+    assert str(gERR(g_max=3).relabelled(shift)) == str(gERR(g_max=3, floor=1))  # a distance above the floor
+    qrels, runs = graded_sample()
+    table = meta.scale_dependence(qrels, runs, [gERR @ 10], ["shift:1", "scale:2"]).set_index("transform")
+    assert table.loc["shift:1", "max_abs_delta"] == 0 and table.loc["shift:1", "note"] == "computed as gERR(floor=1)@10"
+    assert table.loc["scale:2", "max_abs_delta"] > 0 and table.loc["scale:2", "note"] == "computed as gERR(g_max=8)@10"

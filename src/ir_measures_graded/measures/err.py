@@ -40,8 +40,8 @@ class _gERR(base.GradedMeasure):
         **params.RANKING,
         'floor': params.FLOOR,
         'gains': params.GAINS,
-        'g_max': params.Number("the scale's top grade: stopping probability (2^x - 1) / 2^g_max", default=4.0,
-                               low=0.0),
+        'g_max': params.ScaleTop("the scale's top grade: stopping probability (2^x - 1) / 2^g_max", default=4.0,
+                                 low=0.0),
         'norm': params.Norm(default=None, desc="grade normaliser m: the grade is g_max * g / m (default: g itself)"),
     }
 

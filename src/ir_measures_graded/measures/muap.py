@@ -37,6 +37,9 @@ class _muAP(ThresholdedMeasure):
     PRETTY_NAME = 'µ(Mean) Average Precision'
     SHORT_DESC = 'AP at every relevance threshold, averaged with weights by the distance between thresholds.'
 
+    def at_threshold(self):
+        return "MAP"
+
     def values_at_thresholds(self, judgments, ranking, thr_ptr, reached, relevant):
         return kernels.thresholded_ap(ranking.query, ranking.rank, reached, thr_ptr, relevant, self.value('cutoff'),
                                       self.tie_groups(ranking))

@@ -31,6 +31,9 @@ class _muP(ThresholdedMeasure):
     SHORT_DESC = 'P@k at every relevance threshold, averaged with weights by the distance between thresholds.'
     SUPPORTED_PARAMS = {**ThresholdedMeasure.SUPPORTED_PARAMS, 'cutoff': params.CUTOFF_REQUIRED}
 
+    def at_threshold(self):
+        return f"P@{self.value('cutoff')}"
+
     def values_at_thresholds(self, judgments, ranking, thr_ptr, reached, relevant):
         return kernels.thresholded_precision(ranking.query, ranking.rank, reached, thr_ptr, self.value('cutoff'),
                                              self.tie_groups(ranking))
