@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -41,7 +42,8 @@ def test_provider_tables_are_derived_from_the_registered_measures():
 def test_measure_modules_document_themselves():
     for measure in MEASURES.values():
         doc = type(measure).__doc__
-        assert ".. math::" in doc and ("Scheel" in doc or "Robertson" in doc), measure.NAME
+        # the formula, and the citation: "A. Author, B. Author. Title. Venue, year."
+        assert ".. math::" in doc and re.search(r"\n\s+[A-Z]\. [A-Z][\w'-]+[,.].*?\b(19|20)\d\d\b", doc, re.S), measure.NAME
         assert measure.PRETTY_NAME and measure.SHORT_DESC
         for param in measure.SUPPORTED_PARAMS.values():
             assert isinstance(param, Param) and param.desc and param.accepts
@@ -144,6 +146,9 @@ PARAM_VALUES = {
     "dcg": st.sampled_from(["exp-log2", "log2", "exp"]),
     "norm": st.one_of(st.sampled_from(["query", "collection", "max"]), number),
     "probs": st.one_of(st.just("uniform"), st.dictionaries(number, number, max_size=4)),
+    "beta": st.one_of(number, number.map(str), st.text(max_size=3)),
+    "g_max": st.one_of(number, number.map(str), st.just(0)),
+    "p": st.one_of(st.floats(-1, 2), number.map(str), st.sampled_from([0, 1, 0.5])),
 }
 
 
