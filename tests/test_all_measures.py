@@ -62,3 +62,4 @@ def test_streaming_a_run_file_gives_the_in_memory_values(seed, tmp_path):
 def test_help_lists_every_measure():
     names = [line.split()[0] for line in measures_help().splitlines()]
     assert [name.removesuffix("@k") for name in names] == list(MEASURES)
+
