@@ -105,7 +105,12 @@ def test_g_max_is_the_scale_top_and_moves_with_the_labels():
     scale, shift = parse_transform("scale:2").threshold, parse_transform("shift:1").threshold
     assert str(gERR.relabelled(scale)) == str(gERR(g_max=8))
     assert str(gERR(g_max=3).relabelled(shift)) == str(gERR(g_max=3, floor=1))  # a distance above the floor
+    # with a normaliser the grades are g_max * g / m: g_max is a constant, the numeric norm moves
+    assert str(gERR(norm="query").relabelled(scale)) == str(gERR(norm="query"))
+    assert str(gERR(norm=4, g_max=5).relabelled(scale)) == str(gERR(norm=8, g_max=5))
     qrels, runs = graded_sample()
     table = meta.scale_dependence(qrels, runs, [gERR @ 10], ["shift:1", "scale:2"]).set_index("transform")
+    scale_free = meta.scale_dependence(qrels, runs, [gERR(norm="query") @ 10], ["scale:2", "scale:0.5"])
+    assert (scale_free["max_abs_delta"] < 1e-12).all() and scale_free["same_ranking"].all()
     assert table.loc["shift:1", "max_abs_delta"] == 0 and table.loc["shift:1", "note"] == "computed as gERR(floor=1)@10"
     assert table.loc["scale:2", "max_abs_delta"] > 0 and table.loc["scale:2", "note"] == "computed as gERR(g_max=8)@10"

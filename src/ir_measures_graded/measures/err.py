@@ -41,7 +41,7 @@ class _gERR(base.GradedMeasure):
         'floor': params.FLOOR,
         'gains': params.GAINS,
         'g_max': params.ScaleTop("the scale's top grade: stopping probability (2^x - 1) / 2^g_max", default=4.0,
-                                 low=0.0),
+                                 unless='norm'),
         'norm': params.Norm(default=None, desc="grade normaliser m: the grade is g_max * g / m (default: g itself)"),
     }
 

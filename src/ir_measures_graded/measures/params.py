@@ -255,12 +255,18 @@ class Number(Param):
 
 
 class ScaleTop(Number):
-    """The top grade of the rating scale (a label's distance above the floor): moves with the labels."""
+    """The top grade of the rating scale (a label's distance above the floor): moves with the labels,
+    unless the parameter ``unless`` is set — a normaliser that maps labels onto grades 0 .. top,
+    which makes the top a constant of the measure."""
 
     role = LABEL
 
+    def __init__(self, desc: str, default: float, unless: str, low: float = 0.0):
+        super().__init__(desc, default, low=low)
+        self.unless = unless
+
     def relabel(self, value: float, move: Callable[[float], float], values: Mapping[str, Any]) -> float:
-        return _relabel_grade(value, move, values)
+        return value if values.get(self.unless) is not None else _relabel_grade(value, move, values)
 
 
 class NumberMap(Param):
