@@ -36,10 +36,10 @@ MEASURES: dict[str, GradedMeasure] = {}
 ALL_NAME, ALL_CUTOFF = "all", 10
 
 
-def all_measures() -> list[GradedMeasure]:
+def all_measures(cutoff: int = ALL_CUTOFF) -> list[GradedMeasure]:
     """Every measure of this package at its defaults, in registration order (``all`` on the command
-    line, as trec_eval's ``-m all_trec``); one that requires a cutoff at ``@ALL_CUTOFF``."""
-    return [m @ ALL_CUTOFF if getattr(m.SUPPORTED_PARAMS.get("cutoff"), "required", False) else m
+    line, as trec_eval's ``-m all_trec``); one that requires a cutoff at ``@cutoff``."""
+    return [m @ cutoff if getattr(m.SUPPORTED_PARAMS.get("cutoff"), "required", False) else m
             for m in MEASURES.values()]
 
 
