@@ -10,16 +10,16 @@
 
 from __future__ import annotations
 
+import itertools
 import warnings
 from collections import defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 import ir_measures
 import pytest
 from hypothesis import strategies as st
 
 import reference
-from test_ties import orders
 
 TOL = 1e-9
 
@@ -43,6 +43,13 @@ def assert_reference(measure: ir_measures.Measure, name: str, params: Mapping, q
         assert value == pytest.approx(expected[qid], rel=TOL, abs=1e-12), (str(measure), qid)
     aggregate = ir_measures.calc_aggregate([measure], qrels, run)[measure]
     assert aggregate == pytest.approx(sum(expected.values()) / len(expected), rel=TOL, abs=1e-12)
+
+
+def orders(keys: list) -> Iterator[list[int]]:
+    """Every order of the rows that keeps ties together (rows sorted by key descending)."""
+    groups = [list(g) for _, g in itertools.groupby(range(len(keys)), key=lambda i: keys[i])]
+    for perms in itertools.product(*(itertools.permutations(g) for g in groups)):
+        yield [i for p in perms for i in p]
 
 
 # Small rankings with tied scores: (score key, label or None for unjudged).
