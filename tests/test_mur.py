@@ -30,6 +30,7 @@ def pytrec_eval_recall(qrels: dict, run: dict, t: int, cutoff: int, judged_only:
     return {q: v[f"recall_{cutoff}"] for q, v in evaluator.evaluate({q: d for q, d in run.items() if d}).items()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("cutoff", [1, 5, 20, 100])
 @pytest.mark.parametrize("judged_only", [False, True])
@@ -63,6 +64,7 @@ def test_equals_the_slow_reference(params):
     assert_reference(muR(**params), "muR", params, qrels, run)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(st.data())
 def test_real_labels_and_any_parameters_equal_the_reference(data):
@@ -72,6 +74,7 @@ def test_real_labels_and_any_parameters_equal_the_reference(data):
     assert_reference(muR(**params), "muR", params, qrels, run)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(tied_rows, st.integers(0, 2), st.sampled_from([1, 2, 4]))
 def test_ties_expected_is_the_mean_over_every_tie_order(rows, unretrieved, cutoff):

@@ -22,6 +22,7 @@ from random_collections import random_collection
 from test_reference_differential import collections
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 @pytest.mark.parametrize("judged_only", [False, True])
 def test_is_weighted_pytrec_eval_rr_rel_t(seed, judged_only):
@@ -56,6 +57,7 @@ def test_equals_the_slow_reference(params):
     assert_reference(muRR(**params), "muRR", params, qrels, run)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(st.data())
 def test_real_labels_and_any_parameters_equal_the_reference(data):
@@ -65,6 +67,7 @@ def test_real_labels_and_any_parameters_equal_the_reference(data):
     assert_reference(muRR(**params), "muRR", params, qrels, run)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(tied_rows, st.integers(0, 2), st.sampled_from([None, 1, 2, 4]))
 def test_ties_expected_is_the_mean_over_every_tie_order(rows, unretrieved, cutoff):

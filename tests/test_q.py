@@ -33,6 +33,7 @@ def test_hand_computed_from_the_definition():
     assert Q(gains={2: 5, 3: 10}).calc_aggregate(QRELS, RUN) == pytest.approx(expected, abs=1e-15)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("cutoff", [None, 5, 20])
 @pytest.mark.parametrize("judged_only", [False, True])
@@ -57,6 +58,7 @@ def test_equals_the_slow_reference(params, seed):
     assert_reference(Q(**params), "Q", Q(**params).params, qrels, run)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(st.data())
 def test_real_labels_and_any_parameters_equal_the_reference(data):
@@ -66,6 +68,7 @@ def test_real_labels_and_any_parameters_equal_the_reference(data):
     assert_reference(Q(**params), "Q", params, qrels, run)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(tied_rows, st.integers(0, 2), st.sampled_from([None, 2, 4]), st.sampled_from([0.0, 1.0, 3.0]))
 def test_ties_expected_is_the_mean_over_every_tie_order(rows, unretrieved, cutoff, beta):

@@ -39,6 +39,7 @@ def cwl_eval(qrels: dict, run: dict, p: float, tmp_path) -> dict[str, tuple[floa
     return values
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1])
 @pytest.mark.parametrize("p", [0.5, 0.8, 0.95])
 def test_equals_cwl_eval_with_residuals(seed, p, tmp_path):
@@ -81,6 +82,7 @@ def test_judging_the_unjudged_with_the_top_label_adds_the_residual_but_the_tail(
     {}, {"cutoff": 5}, {"p": 0.5}, {"p": 0.95, "cutoff": 100}, {"judged_only": True}, {"norm": "query"},
     {"norm": 10}, {"gains": {1: 0.5, 2: 1, 3: 2, 4: 2}}, {"floor": 1}, {"floor": -1, "norm": "query"},
 ])
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [4, 5])
 def test_equals_the_slow_reference(params, seed):
     qrels, run = random_collection(seed, n_queries=80)
@@ -90,6 +92,7 @@ def test_equals_the_slow_reference(params, seed):
     assert per_query([residual], qrels, run)[residual] == pytest.approx(expected, abs=TOL)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(st.data())
 def test_real_labels_and_any_parameters_equal_the_reference(data):
@@ -100,6 +103,7 @@ def test_real_labels_and_any_parameters_equal_the_reference(data):
     assert_reference(gRBP_residual(**params), "gRBP_residual", params, qrels, run)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(tied_rows, st.integers(0, 2), st.sampled_from([None, 2, 4]))
 def test_ties_expected_is_the_mean_over_every_tie_order(rows, unretrieved, cutoff):
