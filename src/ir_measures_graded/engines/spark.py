@@ -36,6 +36,7 @@ import ir_measures
 
 from ir_measures_graded.engines import Request, RunResult, name_tags, run_tag
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.io.columns import check_columns
 from ir_measures_graded.io.trec import QRELS, RUN, Layout
 from ir_measures_graded.measures import MEASURES, GradedMeasure, muAP, muP, nDCNG
 
@@ -99,9 +100,7 @@ def _union(qrels: DataFrame, run: DataFrame, query_col: str, doc_col: str, relev
 
     for frame, kind, cols in ((qrels, "qrels", (query_col, doc_col, relevance_col)),
                               (run, "run", (query_col, doc_col, score_col))):
-        missing = [c for c in cols if c not in frame.columns]
-        if missing:
-            raise GradedInputError(f"{kind} DataFrame is missing column(s) {missing} (found {frame.columns})")
+        check_columns(frame.columns, list(cols), f"{kind} DataFrame")
 
     def internal(frame: DataFrame, layout: Layout, cols: tuple[str, str, str], judged: bool) -> DataFrame:
         rows = checked(frame.select(*cols), f"{layout.kind} DataFrame", layout, list(cols))
