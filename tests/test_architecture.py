@@ -146,10 +146,9 @@ PARAM_VALUES = {
     "dcg": st.sampled_from(["exp-log2", "log2", "exp"]),
     "norm": st.one_of(st.sampled_from(["query", "collection", "max"]), number),
     "probs": st.one_of(st.just("uniform"), st.dictionaries(number, number, max_size=4)),
-    "beta": st.one_of(number, number.map(str), st.text(max_size=3)),
-    "g_max": st.one_of(number, number.map(str), st.just(0)),
-    "p": st.one_of(st.floats(-1, 2), number.map(str), st.sampled_from([0, 1, 0.5])),
 }
+#: Any other parameter (a measure's own number, say): numbers, numbers as text, other text, booleans.
+ANY_VALUE = st.one_of(number, st.floats(-1, 2), number.map(str), st.text(max_size=3), st.booleans())
 
 
 @settings(max_examples=300, deadline=None)
@@ -157,7 +156,7 @@ PARAM_VALUES = {
 def test_any_valid_parameters_round_trip_and_invalid_ones_say_why(name, data):
     measure = MEASURES[name]
     chosen = data.draw(st.lists(st.sampled_from(sorted(measure.SUPPORTED_PARAMS)), unique=True, max_size=4))
-    params = {p: data.draw(PARAM_VALUES[p]) for p in chosen}
+    params = {p: data.draw(PARAM_VALUES.get(p, ANY_VALUE)) for p in chosen}
     candidate = measure(**params)
     try:
         candidate.validate_params()
