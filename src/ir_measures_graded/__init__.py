@@ -31,6 +31,7 @@ from ir_measures_graded.measures import *  # noqa: F403 - every measure and alia
 from ir_measures_graded.provider import GradedEvaluator, GradedProvider, install
 
 if TYPE_CHECKING:  # loaded on first use, see _LAZY
+    from ir_measures_graded import report
     from ir_measures_graded.formats import read_qrels, read_qrels_table, read_run, read_run_table
     from ir_measures_graded.per_level import by_level, by_threshold
     from ir_measures_graded.scan import scan_run
@@ -54,6 +55,8 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
+    if name == "report":  # the report package, callable: ir_measures_graded.report(qrels, runs, measures)
+        return importlib.import_module("ir_measures_graded.report")
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -98,6 +101,6 @@ __all__ = [
     *(name for name in _measures.__all__ if name not in ("GradedMeasure", "MEASURES")),
     "GradedProvider", "GradedEvaluator", "GradedInputError",
     "graded", "install", "by_level", "by_threshold", "scan_run",
-    "read_qrels", "read_run", "read_qrels_table", "read_run_table",
+    "read_qrels", "read_run", "read_qrels_table", "read_run_table", "report",
     "__version__",
 ]

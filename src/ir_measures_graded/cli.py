@@ -139,6 +139,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from ir_measures_graded.meta.cli import main as compare
 
             return compare(argv[1:])
+        if argv[0] == "report":
+            from ir_measures_graded.report.cli import main as report
+
+            return report(argv[1:])
         args = build_parser().parse_args(argv)
         return run(args, sys.stdout)
     except (UsageError, GradedInputError) as ex:
