@@ -17,6 +17,7 @@ per-query differences to the baseline with the worst queries, and the scale-depe
 from __future__ import annotations
 
 import datetime
+import importlib.util
 import os
 import platform
 import sys
@@ -103,6 +104,10 @@ def report(
     """
     from ir_measures_graded import meta
 
+    missing = [name for name in ("scipy", "jinja2") if importlib.util.find_spec(name) is None]
+    if missing:
+        raise ImportError(f"the report needs {' and '.join(missing)}: pip install 'ir-measures-graded[report]' "
+                          "(from the clone: pip install '.[report]')")
     if not 0 < alpha < 1:
         raise GradedInputError(f"alpha must be between 0 and 1, got {alpha}")
     measures = build.parse_measures(measures)

@@ -41,7 +41,7 @@ def threshold_figure(levels: pd.DataFrame, measure: str, runs: Sequence[str], ba
     """MAP^t (or P^t@k) against the threshold t, a line per run, with the queries behind each point."""
     of = levels[levels["measure"] == measure]
     styles = run_styles(runs)
-    label = "MAP" if measure.startswith("muAP") else measure.replace("muP", "P", 1)
+    label = threshold_label(measure)
     thresholds = np.unique(of["threshold"].to_numpy(dtype=np.float64))
     values = of["value"].to_numpy(dtype=np.float64)
     series = []
@@ -49,7 +49,7 @@ def threshold_figure(levels: pd.DataFrame, measure: str, runs: Sequence[str], ba
         rows = of[of["run"] == name]
         color, dash = styles[name]
         points = [svg.Point(float(r.threshold), float(r.value),
-                            f"{name}: {label}(rel>={r.threshold:g}) = {r.value:.4f} over {int(r.queries)} queries"
+                            f"{name}: {label} at t={r.threshold:g}: {r.value:.4f} over {int(r.queries)} queries"
                             f" (weight {r.weight:g})")
                   for r in rows.itertuples(index=False)]
         series.append(svg.Series(name, color, dash, points, markers=len(points) <= 40))
@@ -67,13 +67,24 @@ def threshold_figure(levels: pd.DataFrame, measure: str, runs: Sequence[str], ba
     chart = svg.Chart(
         x_range=x_range, y_range=(0.0, max(top * 1.05, 1e-9) if top <= 1 else top * 1.05),
         x_label="relevance threshold t (relevant: label ≥ t)" + ("; n = queries behind each point" if counts else ""),
-        y_label=f"{label}^t", title=f"{label} at each relevance threshold, per run ({measure})",
+        y_label=label, title=f"{label} at each relevance threshold t, per run ({measure})",
         x_ticks=list(thresholds) if few else None,
         x_tick_labels=[f"{t:g}" for t in thresholds] if few else None, under_ticks=counts,
         bottom=58 if counts else 46,
     )
-    return Figure(f"{label}^t — {measure}", chart.svg(series), svg.legend(list(runs), [styles[r] for r in runs],
+    return Figure(f"{label} — {measure}", chart.svg(series), svg.legend(list(runs), [styles[r] for r in runs],
                                                                          baseline), len(series))
+
+
+def threshold_label(measure: str) -> str:
+    """``MAP^t`` for µAP, ``P^t@k`` for µP@k (the notation of the README and the paper)."""
+    import ir_measures
+
+    parsed = ir_measures.parse_measure(measure)
+    cutoff = parsed.params.get("cutoff")
+    if parsed.NAME == "muAP":
+        return "MAP^t" if cutoff is None else f"MAP^t@{cutoff}"
+    return f"P^t@{cutoff}"
 
 
 def difference_figure(wide: pd.DataFrame, measure: str, baseline: str) -> Figure:

@@ -85,7 +85,7 @@ class Chart:
     width: int = 640
     height: int = 300
     left: int = 58
-    right: int = 14
+    right: int = 24
     top: int = 14
     bottom: int = 46
     x_ticks: Sequence[float] | None = None
@@ -163,8 +163,9 @@ class Chart:
         for b in s.bands:  # invisible hover targets, one per bin
             x0, x1 = self.x(b.x0), self.x(b.x1)
             y_hi, y_lo = self.y(b.high), self.y(b.low)
-            out.append(f'<rect class="hover" x="{x0:.1f}" y="{y_hi:.1f}" width="{max(x1 - x0, 1):.1f}" '
-                       f'height="{max(y_lo - y_hi, 2):.1f}" fill="transparent"><title>{escape(b.hover)}</title></rect>')
+            top = min(y_hi, (y_hi + y_lo) / 2 - 4)  # at least 8 px tall, to be found by the mouse
+            out.append(f'<rect class="hover" x="{x0:.1f}" y="{top:.1f}" width="{max(x1 - x0, 1):.1f}" '
+                       f'height="{max(y_lo - y_hi, 8):.1f}" fill="transparent"><title>{escape(b.hover)}</title></rect>')
         out.append("</g>")
         return "".join(out)
 
