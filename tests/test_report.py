@@ -232,3 +232,34 @@ def write_small_collection(folder: Path, n_queries: int) -> None:
     for name in GRADED_SAMPLE_RUNS:
         run = pd.read_csv(folder / f"{name}.run", sep=" ", header=None, dtype={4: str})
         run.groupby(0).head(20).to_csv(folder / f"{name}.run", sep=" ", header=False, index=False)
+
+
+def test_one_run_gives_a_page_without_comparisons():
+    qrels, runs = graded_sample()
+    report = ir_measures_graded.report(qrels, {"strong": runs["strong"]}, ["muMAP"], transforms=["scale:2"])
+    html = report.html()
+    assert 'id="queries"' not in html and 'id="summary-table"' in html and 'id="scale"' in html
+    assert report.comparison["p_value"].isna().all()
+
+
+def test_an_aggregate_that_is_not_the_mean_of_the_per_query_values_is_flagged():
+    qrels, runs = graded_sample()
+    collection = ir_measures_graded.muAP(levels="collection")
+    report = ir_measures_graded.report(qrels, runs, [collection, "nDCG@10"], transforms=[])
+    value = report.summary.set_index(["run", "measure"])["value"]["strong", str(collection)]
+    assert value == ir_measures.calc_aggregate([collection], qrels, runs["strong"])[collection]
+    html = report.html()
+    assert "‡ muAP(levels=&#39;collection&#39;): the aggregate is not the mean" in html
+    assert html.count("<sup") == 1
+
+
+def test_ids_and_names_are_escaped():
+    qrels, runs = graded_sample()
+    odd = "<u>&\"'"
+    qrels = qrels.assign(query_id=odd + qrels["query_id"])
+    runs = {f"<em>{name}</em>": run.assign(query_id=odd + run["query_id"]) for name, run in runs.items()}
+    html = ir_measures_graded.report(qrels, runs, ["muMAP"], transforms=[]).html()
+    assert "<u>" not in html and "<em>" not in html
+    assert "<code>&lt;u&gt;&amp;&#34;&#39;S" in html  # in the worst queries (Jinja2)
+    assert "<title>&lt;u&gt;&amp;&quot;&#x27;S" in html  # in the figures' hover texts (html.escape)
+    assert "&lt;em&gt;weak&lt;/em&gt;" in html
