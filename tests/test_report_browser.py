@@ -152,9 +152,14 @@ def test_every_figure_is_drawn_with_its_series(sample_page):
 def test_the_page_prints_and_a_screenshot_is_taken(sample_page, tmp_path):
     page = sample_page.page
     page.emulate_media(media="print")
+    page.set_viewport_size({"width": 718, "height": 1000})  # A4's width inside the page's 12 mm margins
+    fits = page.evaluate("[document.querySelector('#summary-table').getBoundingClientRect().right, "
+                         "document.documentElement.clientWidth]")
+    assert fits[0] <= fits[1]  # the summary of four measures is printed whole, not cut at the edge
     pdf = page.pdf(format="A4", print_background=True)
     assert pdf.startswith(b"%PDF") and len(pdf) > 20_000
     page.emulate_media(media="screen")
+    page.set_viewport_size({"width": 1366, "height": 900})
     shot = tmp_path / "report.png"
     page.screenshot(path=str(shot), full_page=True)
     assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 50_000
