@@ -18,7 +18,7 @@ import pytest
 import ir_measures_graded
 from ir_measures_graded import GradedInputError, meta
 from ir_measures_graded.report import build, figures
-from ir_measures_graded.sample import GRADED_SAMPLE_RUNS, data_path, graded_sample, write_graded_sample
+from ir_measures_graded.sample import GRADED_SAMPLE_RUNS, data_path, graded_sample
 
 SAMPLE = data_path("graded_sample")
 MEASURES = ["muMAP", "nDCNG@10", "nDCG@10", "GAP"]
@@ -211,27 +211,14 @@ def test_difference_figure_draws_every_query_or_bins(tmp_path):
     assert "bins" in binned.note
 
 
-def test_ten_thousand_queries_stay_a_small_page(tmp_path):
-    """10,000 queries (20 documents ranked per query): a few hundred kB, per-query plots binned."""
-    write_small_collection(tmp_path, 10_000)
-    runs = {name: tmp_path / f"{name}.run" for name in GRADED_SAMPLE_RUNS}
-    report = ir_measures_graded.report(tmp_path / "qrels.txt", runs, ["muMAP", "nDCG@10"], baseline="weak",
-                                       transforms=["scale:2"])
-    html = report.save(tmp_path / "r.html").read_text(encoding="utf-8")
-    assert report.queries == 10_000
+def test_ten_thousand_queries_stay_a_small_page(large_report):
+    """10,000 queries: a few hundred kB, the per-query plots binned."""
+    report, path = large_report
+    html = path.read_text(encoding="utf-8")
+    assert report.queries == 10_000 and len(report.per_query) == 3 * 2 * 10_000
     assert len(html.encode()) < 2_000_000
     assert html.count("<circle") < 100  # the threshold curves' points; per query: bins, not points
     assert html.count('class="hover"') == 2 * 2 * figures.BINS  # two runs against the baseline, two measures
-
-
-def write_small_collection(folder: Path, n_queries: int) -> None:
-    """The bundled sample's generator with shallower runs: 20 judged and 20 ranked documents per query."""
-    write_graded_sample(folder, n_queries=n_queries)
-    qrels = pd.read_csv(folder / "qrels.txt", sep=" ", header=None)
-    qrels.groupby(0).head(20).to_csv(folder / "qrels.txt", sep=" ", header=False, index=False)
-    for name in GRADED_SAMPLE_RUNS:
-        run = pd.read_csv(folder / f"{name}.run", sep=" ", header=None, dtype={4: str})
-        run.groupby(0).head(20).to_csv(folder / f"{name}.run", sep=" ", header=False, index=False)
 
 
 def test_one_run_gives_a_page_without_comparisons():

@@ -165,18 +165,17 @@ def test_the_page_prints_and_a_screenshot_is_taken(sample_page, tmp_path):
     assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 50_000
 
 
-def test_ten_thousand_queries_open_and_draw_binned(browser, tmp_path):
-    from test_report import write_small_collection
-
-    write_small_collection(tmp_path, 10_000)
-    runs = {name: tmp_path / f"{name}.run" for name in GRADED_SAMPLE_RUNS}
-    report = ir_measures_graded.report(tmp_path / "qrels.txt", runs, ["nDCNG@10"], baseline="weak", transforms=[])
-    opened = Opened(browser, report.save(tmp_path / "r.html"))
+def test_ten_thousand_queries_open_and_draw_binned(browser, large_report):
+    _, path = large_report
+    opened = Opened(browser, path)
     page = opened.page
     assert opened.errors == [] and opened.requests == []
-    series = page.query_selector_all('figure[data-kind="queries"] g.series')
-    assert len(series) == 2
-    for group in series:
-        assert group.query_selector("polygon.band").bounding_box()["width"] > 300
+    for figure in page.query_selector_all('figure[data-kind="queries"]'):
+        series = figure.query_selector_all("g.series")
+        assert len(series) == 2
+        for group in series:  # drawn as bins: a band and a line across the plot, a hover target per bin
+            assert group.query_selector("polygon.band").bounding_box()["width"] > 300
+            assert group.query_selector("polyline").bounding_box()["width"] > 300
+            assert int(group.get_attribute("data-bins")) == len(group.query_selector_all("rect.hover")) == 200
     assert page.evaluate("document.getElementsByTagName('*').length") < 10_000
     opened.close()
