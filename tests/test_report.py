@@ -250,3 +250,15 @@ def test_ids_and_names_are_escaped():
     assert "<code>&lt;u&gt;&amp;&#34;&#39;S" in html  # in the worst queries (Jinja2)
     assert "<title>&lt;u&gt;&amp;&quot;&#x27;S" in html  # in the figures' hover texts (html.escape)
     assert "&lt;em&gt;weak&lt;/em&gt;" in html
+
+
+def test_many_thresholds_are_drawn_thinned():
+    """Real-valued labels give a threshold per distinct label: curves through at most 1000 of them,
+    200 with a hover text."""
+    levels = pd.DataFrame({"measure": "muAP", "run": "a", "threshold": np.linspace(0.01, 5, 3000),
+                           "weight": 1.0, "value": np.linspace(0.5, 0.1, 3000), "queries": 30})
+    figure = figures.threshold_figure(levels, "muAP", ["a"], None)
+    assert figure.svg.count("<circle") == figures.MAX_MARKED_THRESHOLDS
+    (line,) = re.findall(r'<polyline class="line" points="([^"]*)"', figure.svg)
+    assert len(line.split()) == figures.MAX_LINE_POINTS
+    assert "3000 thresholds, 30–30 queries behind a point" in figure.svg

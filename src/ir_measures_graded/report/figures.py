@@ -19,6 +19,10 @@ from ir_measures_graded.report import svg
 MAX_POINTS = 400
 BINS = 200
 MAX_LABELLED_THRESHOLDS = 15
+#: Beyond this many thresholds (real-valued labels) a curve is drawn through this many of them ...
+MAX_LINE_POINTS = 1000
+#: ... and this many carry a hover text.
+MAX_MARKED_THRESHOLDS = 200
 
 
 @dataclass(frozen=True)
@@ -52,12 +56,16 @@ def threshold_figure(levels: pd.DataFrame, measure: str, runs: Sequence[str], ba
                             f"{name}: {label} at t={r.threshold:g}: {r.value:.4f} over {int(r.queries)} queries"
                             f" (weight {r.weight:g})")
                   for r in rows.itertuples(index=False)]
-        series.append(svg.Series(name, color, dash, points, markers=len(points) <= 40))
+        line, marks = thinned(points, MAX_LINE_POINTS), thinned(points, MAX_MARKED_THRESHOLDS)
+        series.append(svg.Series(name, color, dash, line, markers=len(points) <= 40,
+                                 marks=None if len(marks) == len(line) else marks))
     few = len(thresholds) <= MAX_LABELLED_THRESHOLDS
-    counts = None
+    counts, queries = None, of["queries"].to_numpy()
     if few and len(of):
         first = of[of["run"] == runs[0]].set_index("threshold")["queries"]
         counts = [f"n={int(first.get(t, 0))}" for t in thresholds]
+    many = (f"; {len(thresholds)} thresholds, {queries.max()}–{queries.min()} queries behind a point (hover)"
+            if not few and len(of) else "")
     x_range = (float(thresholds[0]), float(thresholds[-1])) if len(thresholds) else (0.0, 1.0)
     if x_range[0] == x_range[1]:
         x_range = (x_range[0] - 0.5, x_range[1] + 0.5)
@@ -65,8 +73,8 @@ def threshold_figure(levels: pd.DataFrame, measure: str, runs: Sequence[str], ba
         x_range = svg.padded(*x_range, share=0.04)
     top = float(np.nanmax(values)) if len(values) and not np.all(np.isnan(values)) else 1.0
     chart = svg.Chart(
-        x_range=x_range, y_range=(0.0, max(top * 1.05, 1e-9) if top <= 1 else top * 1.05),
-        x_label="relevance threshold t (relevant: label ≥ t)" + ("; n = queries behind each point" if counts else ""),
+        x_range=x_range, y_range=(0.0, max(top * 1.05, 1e-9)),
+        x_label="relevance threshold t (relevant: label ≥ t)" + ("; n = queries behind each point" if counts else many),
         y_label=label, title=f"{label} at each relevance threshold t, per run ({measure})",
         x_ticks=list(thresholds) if few else None,
         x_tick_labels=[f"{t:g}" for t in thresholds] if few else None, under_ticks=counts,
@@ -74,6 +82,13 @@ def threshold_figure(levels: pd.DataFrame, measure: str, runs: Sequence[str], ba
     )
     return Figure(f"{label} — {measure}", chart.svg(series), svg.legend(list(runs), [styles[r] for r in runs],
                                                                          baseline), len(series))
+
+
+def thinned(points: list[svg.Point], most: int) -> list[svg.Point]:
+    """At most ``most`` of ``points``, evenly spaced, the first and the last kept."""
+    if len(points) <= most:
+        return points
+    return [points[k] for k in np.unique(np.linspace(0, len(points) - 1, most).round().astype(np.int64))]
 
 
 def threshold_label(measure: str) -> str:

@@ -50,6 +50,7 @@ class Series:
     bands: list[Band] = field(default_factory=list)
     markers: bool = True
     width: float = 1.8
+    marks: list[Point] | None = None  # the points drawn with a hover text, when not all of ``points``
 
 
 def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
@@ -143,7 +144,8 @@ class Chart:
 
     def _series(self, s: Series) -> str:
         dash = f' stroke-dasharray="{s.dash}"' if s.dash else ""
-        drawn = 0 if s.bands else len(s.points)
+        marks = [] if s.bands else s.points if s.marks is None else s.marks  # a binned series hovers by its bands
+        drawn = len(marks)
         out = [f'<g class="series" data-series="{escape(s.name)}" data-points="{drawn}" data-bins="{len(s.bands)}">']
         if s.bands:
             upper = " ".join(f"{self.x(b.x0):.1f},{self.y(b.high):.1f} {self.x(b.x1):.1f},{self.y(b.high):.1f}"
@@ -156,7 +158,7 @@ class Chart:
             line = " ".join(f"{self.x(p.x):.1f},{self.y(p.y):.1f}" for p in s.points)
             out.append(f'<polyline class="line" points="{line}" fill="none" stroke="{s.color}" '
                        f'stroke-width="{s.width}"{dash}/>')
-        for p in s.points if not s.bands else ():  # a binned series hovers by its bands
+        for p in marks:
             radius = 3 if s.markers else 1.2
             out.append(f'<circle class="point" cx="{self.x(p.x):.1f}" cy="{self.y(p.y):.1f}" r="{radius}" '
                        f'fill="{s.color}"><title>{escape(p.hover)}</title></circle>')
