@@ -179,3 +179,20 @@ def test_ten_thousand_queries_open_and_draw_binned(browser, large_report):
             assert int(group.get_attribute("data-bins")) == len(group.query_selector_all("rect.hover")) == 200
     assert page.evaluate("document.getElementsByTagName('*').length") < 10_000
     opened.close()
+
+
+def test_the_notebook_display_renders_in_its_frame(browser, tmp_path):
+    """``_repr_html_`` (what Jupyter shows): the page in an iframe, its script running there."""
+    qrels, runs = graded_sample()
+    report = ir_measures_graded.report(qrels, runs, ["muMAP", "nDCG@10"], baseline="weak", transforms=[])
+    notebook = tmp_path / "notebook.html"
+    notebook.write_text(f"<!DOCTYPE html><html><body><h1>a notebook</h1>{report._repr_html_()}</body></html>",
+                        encoding="utf-8")
+    opened = Opened(browser, notebook)
+    frame = opened.page.frame_locator("iframe")
+    frame.locator('#summary-table th[data-measure="muAP"][data-kind="value"] button').click()
+    order = frame.locator("#summary-table tbody tr").evaluate_all("rows => rows.map(r => r.dataset.run)")
+    assert order == ["strong", "weak", "random"]
+    assert frame.locator("svg.chart g.series").count() == 2 * 3 + 2 * 2
+    assert opened.errors == [] and opened.requests == []
+    opened.close()
