@@ -35,7 +35,7 @@ class Source:
     name: str
     origin: str  # the path, or how it was given in memory
     sha256: str
-    hashed: str  # what the hash is of: "file bytes" or "rows (pandas hash)"
+    hashed: str  # what the hash is of: "file bytes" or "rows (pandas row hashes)"
     rows: int
     size: int | None  # bytes of the file, None in memory
 

@@ -55,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--alpha", type=float, default=0.05,
                         help="significance level; the intervals are at 1 - alpha (default 0.05)")
     parser.add_argument("--permutations", type=int, default=10_000, help="sign vectors of the randomization test")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the randomization test and of 'real'")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the randomization test (default 0)")
     parser.add_argument("--transform", action="append", metavar="T",
                         help=f"label transform of the scale check, repeatable ({SYNTAX}); default: scale:2, "
                         "shift:1, merge of the two highest labels, real")
