@@ -122,6 +122,8 @@ def scale_view(report: Report) -> dict[str, Any] | None:
     if report.scale is None:
         return None
     table = report.scale
+    # τ_AP as meta reports it: the tie-aware τ_AP,b ("tau_ap_b") where meta has it, else Yilmaz's "tau_ap"
+    tau_ap_column = "tau_ap_b" if "tau_ap_b" in table.columns else "tau_ap"
     transforms = list(pd.unique(table["transform"]))
     grid = []
     changed: dict[str, list[str]] = {}
@@ -130,7 +132,7 @@ def scale_view(report: Report) -> dict[str, Any] | None:
         cells = []
         for t in transforms:
             c = row.loc[t]
-            tau, tau_ap, delta = (float(c["kendall_tau"]), float(c["tau_ap"]), float(c["max_abs_delta"]))
+            tau, tau_ap, delta = (float(c["kendall_tau"]), float(c[tau_ap_column]), float(c["max_abs_delta"]))
             same = c["same_ranking"]
             state = "na" if same is None or (isinstance(same, float) and np.isnan(same)) else (
                 "same" if bool(same) else "changed")
@@ -139,4 +141,5 @@ def scale_view(report: Report) -> dict[str, Any] | None:
             cells.append({"transform": t, "tau": tau, "tau_ap": tau_ap, "delta": delta, "state": state,
                           "note": str(c["note"] or "")})
         grid.append({"measure": m, "cells": cells})
-    return {"transforms": transforms, "grid": grid, "changed": changed}
+    return {"transforms": transforms, "grid": grid, "changed": changed,
+            "tau_ap": "τ_AP,b" if tau_ap_column == "tau_ap_b" else "τ_AP"}
