@@ -116,6 +116,7 @@ def test_save_and_notebook_display(sample_report, tmp_path):
         sample_report.save(tmp_path)
 
 
+@pytest.mark.slow
 def test_the_package_attribute_is_callable_whatever_was_imported_first():
     code = ("import ir_measures_graded.report.build, ir_measures_graded as g; "
             "from ir_measures_graded.sample import graded_sample; q, r = graded_sample(); "
@@ -156,6 +157,7 @@ def test_real_valued_labels_work_with_our_measures_and_are_refused_for_trec_eval
         ir_measures_graded.report(qrels, runs, ["muMAPx"])
 
 
+@pytest.mark.slow
 def test_command_writes_the_page_and_prints_the_comparison(tmp_path):
     page = tmp_path / "report.html"
     result = subprocess.run([SCRIPT, "report", "qrels.txt", "strong.run", "weak.run", "random.run", "-m", "muMAP",
@@ -177,6 +179,7 @@ def test_command_writes_the_page_and_prints_the_comparison(tmp_path):
     assert 'id="scale"' not in page.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("args", "message"), [
     (["strong.run", "weak.run", "-m", "muMAP", "--baseline", "bm25"], "baseline 'bm25' is none of the runs"),
     (["strong.run", "nothere.run", "-m", "muMAP"], "file not found: nothere.run"),
@@ -211,6 +214,7 @@ def test_difference_figure_draws_every_query_or_bins(tmp_path):
     assert "bins" in binned.note
 
 
+@pytest.mark.slow
 def test_ten_thousand_queries_stay_a_small_page(large_report):
     """10,000 queries: a few hundred kB, the per-query plots binned."""
     report, path = large_report

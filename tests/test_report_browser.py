@@ -22,6 +22,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
         "--no-first-run", "--disable-sync", "--disable-extensions", "--disable-default-apps"]
 MEASURES = ["muMAP", "nDCNG@10", "nDCG@10", "GAP"]
 SAMPLE = data_path("graded_sample")
+pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
 
 
 @pytest.fixture(scope="module")

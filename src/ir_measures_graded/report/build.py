@@ -73,7 +73,6 @@ def load_runs(runs: Mapping[str, Any] | Sequence[str | os.PathLike]) -> tuple[di
     from ir_measures.util import RunConverter
 
     import ir_measures_graded
-    from ir_measures_graded.meta.cli import run_names
 
     if not isinstance(runs, Mapping):
         runs = list(runs)
@@ -112,6 +111,13 @@ def evaluated_form(runs: Mapping[str, pd.DataFrame], measures: Sequence[ir_measu
             out[qid] = {docs[i]: scores[i] for i in rows}
         converted[name] = out
     return converted
+
+
+def run_names(paths: Sequence[str]) -> list[str]:
+    """The report's names for run files: the file name up to its first dot where that is unique (short,
+    for legends), else the path as given."""
+    stems = [Path(p).name.split(".")[0] or p for p in paths]
+    return [s if stems.count(s) == 1 else p for s, p in zip(stems, paths, strict=True)]
 
 
 def _need_columns(frame: pd.DataFrame, columns: tuple[str, ...], what: str) -> None:

@@ -19,6 +19,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from ir_measures_graded.cli.args import UsageError, parse_measures
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.meta.statistics import CORRECTIONS
 from ir_measures_graded.meta.transforms import SYNTAX
@@ -69,31 +70,30 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     """``report`` subcommand; returns the exit status (2 with one line on stderr for bad input)."""
-    from ir_measures_graded import cli
+    from ir_measures_graded.cli import fail
 
     out = sys.stdout if out is None else out
     args = build_parser().parse_args(list(argv))
     try:
         return run(args, out, " ".join(shlex.quote(a) for a in ["ir-measures-graded", "report", *argv]))
-    except (GradedInputError, ValueError, OSError, cli.UsageError) as ex:
-        return cli.fail(str(ex))
+    except (GradedInputError, ValueError, OSError, UsageError) as ex:
+        return fail(str(ex))
 
 
 def run(args: argparse.Namespace, out: TextIO, command: str) -> int:
     import os
 
     import ir_measures_graded
-    from ir_measures_graded import cli
 
     for path in [args.qrels, *args.runs]:
         if os.path.isdir(path):
-            raise cli.UsageError(f"{path} is a directory, not a file")
+            raise UsageError(f"{path} is a directory, not a file")
         if not os.path.exists(path):
-            raise cli.UsageError(f"file not found: {path}")
+            raise UsageError(f"file not found: {path}")
     if args.no_scale and args.transform:
-        raise cli.UsageError("--no-scale and --transform contradict each other")
-    measures = [m for text in args.measures for m in cli.parse_measures(text)]
-    by_level = None if args.by_level is None else [m for text in args.by_level for m in cli.parse_measures(text)]
+        raise UsageError("--no-scale and --transform contradict each other")
+    measures = [m for text in args.measures for m in parse_measures(text)]
+    by_level = None if args.by_level is None else [m for text in args.by_level for m in parse_measures(text)]
     report = ir_measures_graded.report(
         args.qrels, args.runs, measures, baseline=args.baseline, test=args.test, correction=args.correction,
         alpha=args.alpha, transforms=[] if args.no_scale else args.transform, thresholds=by_level,
