@@ -21,7 +21,7 @@ from typing import TextIO
 
 from ir_measures_graded.cli.args import UsageError, parse_measures
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.meta.statistics import CORRECTIONS
+from ir_measures_graded.meta.statistics import CORRECTIONS, PAIRED_TESTS
 from ir_measures_graded.meta.transforms import SYNTAX
 
 PROG = "ir-measures-graded report"
@@ -49,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-o", "--output_format", choices=FORMATS, default="tsv",
                         help="format of the comparison table on standard output (default tsv)")
     parser.add_argument("-p", "--places", type=int, default=4, help="decimal places on standard output (default 4)")
-    parser.add_argument("--test", choices=("t", "randomization"), default="t",
+    parser.add_argument("--test", choices=PAIRED_TESTS, default="t",
                         help="paired test against the baseline (default t, as PyTerrier)")
     parser.add_argument("--correction", choices=CORRECTIONS, default="holm",
                         help="multiple-testing correction across the runs (default holm)")
@@ -104,16 +104,18 @@ def run(args: argparse.Namespace, out: TextIO, command: str) -> int:
     return 0
 
 
-COLUMNS = ["run", "measure", "value", "delta", "ci_low", "ci_high", "p_value", "p_adjusted", "wins", "ties", "losses"]
+COLUMNS = ["run", "measure", "value", "delta", "ci_low", "ci_high", "boot_low", "boot_high", "effect_size", "wins",
+           "ties", "losses", "p_value", "p_adjusted"]
 
 
 def write_comparison(report: object, output_format: str, places: int, out: TextIO) -> None:
-    """The comparison table: ``value`` is calc_aggregate's, the rest the comparison with the baseline."""
-    table = report.comparison.drop(columns="value").merge(report.summary, on=["run", "measure"])[COLUMNS]
+    """The comparison table (:func:`meta.compare_runs`; ``value`` is calc_aggregate's)."""
+    import pandas as pd
+
+    table = report.comparison[COLUMNS]
     if output_format == "jsonl":
         for rec in table.to_dict("records"):
-            out.write(json.dumps({k: None if isinstance(v, float) and math.isnan(v) else v
-                                  for k, v in rec.items()}) + "\n")
+            out.write(json.dumps({k: None if pd.isna(v) else v for k, v in rec.items()}) + "\n")
         return
     table = table.assign(**{c: table[c].map(lambda p: "" if math.isnan(p) else f"{p:.3g}")
                             for c in ("p_value", "p_adjusted")})

@@ -53,7 +53,7 @@ class Report:
     versions: dict[str, str]
     queries: int  # queries of the qrels
     summary: pd.DataFrame  # run, measure, value: calc_aggregate
-    comparison: pd.DataFrame  # meta.compare_runs + ci_low, ci_high, wins, ties, losses
+    comparison: pd.DataFrame  # meta.compare_runs (values: calc_aggregate; intervals, d_z, wins/ties/losses)
     per_query: pd.DataFrame  # meta.per_query: run, query_id, measure, value
     levels: pd.DataFrame  # by_level: measure, run, threshold, weight, value, queries
     scale: pd.DataFrame | None  # meta.scale_dependence, None when no transform was asked for
@@ -94,7 +94,7 @@ def report(
     - ``qrels``: a path (TREC, gzip, Parquet, Arrow IPC) or a DataFrame / any qrels ``ir_measures`` reads;
       ``runs``: ``{name: path or run}`` or a list of run paths (named by file name up to the first dot).
     - ``baseline``: the run (name, path or file name) the others are compared with; the first by default.
-    - ``test`` ('t' or 'randomization'), ``correction`` ('holm', 'bonferroni', 'fdr_bh', 'none'),
+    - ``test`` ('t', 'randomization', 'bootstrap', 'wilcoxon', 'sign'), ``correction`` ('holm', 'bonferroni', 'fdr_bh', 'none'),
       ``alpha``, ``permutations``, ``seed``: as :func:`ir_measures_graded.meta.compare_runs`; the
       intervals of the deltas are at ``1 - alpha``.
     - ``transforms``: label transforms of the scale check (``meta`` syntax, e.g. ``["scale:2", "real"]``);
@@ -118,6 +118,7 @@ def report(
     build.check_labels(qrels_frame, measures)
     evaluated = build.evaluated_form(run_frames, measures)
     per_query = meta.per_query(qrels_frame, evaluated, measures)
+    summary = build.aggregates(qrels_frame, evaluated, measures)
     scale = None
     if transforms is None or list(transforms):
         scale = meta.scale_dependence(qrels_frame, evaluated, measures, transforms)
@@ -131,8 +132,8 @@ def report(
                   "seed": seed, "transforms": None if scale is None else list(pd.unique(scale["transform"]))},
         versions=versions(),
         queries=int(qrels_frame["query_id"].nunique()),
-        summary=build.aggregates(qrels_frame, evaluated, measures),
-        comparison=build.comparison(per_query, base, test, correction, alpha, permutations, seed),
+        summary=summary,
+        comparison=build.comparison(per_query, summary, base, test, correction, alpha, permutations, seed),
         per_query=per_query,
         levels=build.levels(qrels_frame, run_frames, build.threshold_measures(measures, thresholds)),
         scale=scale,

@@ -4,8 +4,8 @@ Nothing is averaged here: the summary values are ``ir_measures``' ``calc_aggrega
 own aggregator, so µMAP with ``levels='collection'`` is the paper's collection-level mean), the
 per-query values, the paired tests and their correction come from :mod:`ir_measures_graded.meta`,
 the per-threshold values from :func:`ir_measures_graded.by_level` and the scale check from
-:func:`ir_measures_graded.meta.scale_dependence`. What is added is what :mod:`meta` does not yet
-offer: the interval of the mean paired difference (scipy's paired t-test) and the win/tie/loss counts.
+:func:`ir_measures_graded.meta.scale_dependence`; intervals, effect sizes and win/tie/loss counts
+from :func:`ir_measures_graded.meta.compare_runs`.
 """
 
 from __future__ import annotations
@@ -22,9 +22,6 @@ import numpy as np
 import pandas as pd
 
 from ir_measures_graded.errors import GradedInputError
-
-#: Differences of per-query values this close to 0 count as ties (float noise of equal rankings).
-TIE_TOLERANCE = 1e-12
 
 
 @dataclass(frozen=True)
@@ -186,31 +183,16 @@ def aggregates(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
     return pd.DataFrame(rows, columns=["run", "measure", "value"])
 
 
-def comparison(per_query: pd.DataFrame, baseline: str, test: str, correction: str, alpha: float,
-               permutations: int | None, seed: int) -> pd.DataFrame:
-    """Every run against ``baseline`` per measure: :func:`meta.compare_runs` (mean, delta, p, corrected
-    p), the ``1 - alpha`` interval of the mean paired difference and the win/tie/loss counts."""
+def comparison(per_query: pd.DataFrame, summary: pd.DataFrame, baseline: str, test: str, correction: str,
+               alpha: float, permutations: int | None, seed: int) -> pd.DataFrame:
+    """Every run against ``baseline`` per measure: :func:`meta.compare_runs` with the runs' values as
+    ``calc_aggregate`` gave them (``summary``) and its intervals at ``1 - alpha``: delta, t and
+    bootstrap intervals, d_z, wins/ties/losses, p-value and corrected p-value."""
     from ir_measures_graded import meta
 
-    table = meta.compare_runs(per_query, baseline, test=test, correction=correction, permutations=permutations,
-                              seed=seed)
-    low, high, wins, ties, losses = [], [], [], [], []
-    for row in table.itertuples(index=False):
-        d = paired_differences(per_query, row.measure, row.run, baseline)
-        lo, hi = mean_interval(d, 1 - alpha) if row.run != baseline else (np.nan, np.nan)
-        low.append(lo)
-        high.append(hi)
-        w, t, s = win_tie_loss(d)
-        wins.append(w)
-        ties.append(t)
-        losses.append(s)
-    return table.assign(ci_low=low, ci_high=high, wins=wins, ties=ties, losses=losses)
-
-
-def paired_differences(per_query: pd.DataFrame, measure: str, run: str, baseline: str) -> pd.Series:
-    """Per query (index: query id), ``run``'s value minus ``baseline``'s."""
-    wide = wide_values(per_query, measure)
-    return wide[run] - wide[baseline]
+    aggregates = {(row.run, row.measure): row.value for row in summary.itertuples(index=False)}
+    return meta.compare_runs(per_query, baseline, test=test, correction=correction, permutations=permutations,
+                             seed=seed, level=1 - alpha, aggregates=aggregates)
 
 
 def wide_values(per_query: pd.DataFrame, measure: str) -> pd.DataFrame:
@@ -218,26 +200,6 @@ def wide_values(per_query: pd.DataFrame, measure: str) -> pd.DataFrame:
     of = per_query[per_query["measure"] == measure]
     wide = of.pivot(index="query_id", columns="run", values="value")
     return wide.reindex(index=pd.unique(of["query_id"]), columns=pd.unique(of["run"]))
-
-
-def mean_interval(differences: pd.Series | np.ndarray, confidence: float) -> tuple[float, float]:
-    """The confidence interval of the mean paired difference (Student's t, as the paired t-test)."""
-    from scipy import stats
-
-    d = np.asarray(differences, dtype=np.float64)
-    if len(d) < 2 or np.isnan(d).any():
-        return np.nan, np.nan
-    if np.all(d == d[0]):  # no spread: the interval is the point itself
-        return float(d[0]), float(d[0])
-    ci = stats.ttest_1samp(d, 0.0).confidence_interval(confidence_level=confidence)
-    return float(ci.low), float(ci.high)
-
-
-def win_tie_loss(differences: pd.Series | np.ndarray) -> tuple[int, int, int]:
-    d = np.asarray(differences, dtype=np.float64)
-    d = d[~np.isnan(d)]
-    tie = np.abs(d) <= TIE_TOLERANCE
-    return int((d > 0)[~tie].sum()), int(tie.sum()), int((d < 0)[~tie].sum())
 
 
 def threshold_measures(measures: Sequence[ir_measures.Measure],

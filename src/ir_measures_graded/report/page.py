@@ -72,9 +72,10 @@ def summary_rows(report: Report) -> list[dict[str, Any]]:
             marker = ("▲" if c["delta"] > 0 else "▼") if significant else ""
             cells.append({
                 "measure": str(m), "value": float(values[key]), "delta": float(c["delta"]),
-                "low": float(c["ci_low"]), "high": float(c["ci_high"]), "p": float(c["p_value"]),
-                "p_adjusted": float(c["p_adjusted"]), "marker": marker, "wins": int(c["wins"]),
-                "ties": int(c["ties"]), "losses": int(c["losses"]),
+                "low": float(c["ci_low"]), "high": float(c["ci_high"]), "boot_low": float(c["boot_low"]),
+                "boot_high": float(c["boot_high"]), "d_z": float(c["effect_size"]), "p": float(c["p_value"]),
+                "p_adjusted": float(c["p_adjusted"]), "marker": marker,
+                **{k: None if pd.isna(c[k]) else int(c[k]) for k in ("wins", "ties", "losses")},
             })
         rows.append({"run": name, "baseline": name == report.baseline, "cells": cells})
     return rows
@@ -82,9 +83,11 @@ def summary_rows(report: Report) -> list[dict[str, Any]]:
 
 def aggregate_differs(report: Report) -> list[str]:
     """Measures whose ``calc_aggregate`` is not the mean of the per-query values the tests use."""
-    means = report.comparison.set_index(["run", "measure"])["value"]
+    from ir_measures_graded import meta
+
+    means = meta.scores(report.per_query).stack().rename("mean")
     values = report.summary.set_index(["run", "measure"])["value"]
-    joined = pd.concat([values.rename("aggregate"), means.rename("mean")], axis=1)
+    joined = pd.concat([values.rename("aggregate"), means], axis=1)
     far = (joined["aggregate"] - joined["mean"]).abs() > SAME_MEAN
     return list(dict.fromkeys(joined.index[far].get_level_values("measure")))
 
