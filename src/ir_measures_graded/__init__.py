@@ -30,6 +30,7 @@ from ir_measures_graded.measures import *  # noqa: F403 - every measure and alia
 from ir_measures_graded.provider import GradedEvaluator, GradedProvider
 
 if TYPE_CHECKING:  # loaded on first use, see _LAZY
+    from ir_measures_graded import report
     from ir_measures_graded.io import read_qrels, read_qrels_table, read_run, read_run_table, scan_run
     from ir_measures_graded.per_level import by_level, by_threshold
 
@@ -52,6 +53,8 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
+    if name == "report":  # the report package, callable: ir_measures_graded.report(qrels, runs, measures)
+        return importlib.import_module("ir_measures_graded.report")
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -61,6 +64,6 @@ __all__ = [
     *(name for name in _measures.__all__ if name not in ("GradedMeasure", "MEASURES")),
     "GradedProvider", "GradedEvaluator", "GradedInputError",
     "graded", "install", "uninstall", "by_level", "by_threshold", "scan_run",
-    "read_qrels", "read_run", "read_qrels_table", "read_run_table",
+    "read_qrels", "read_run", "read_qrels_table", "read_run_table", "report",
     "__version__",
 ]

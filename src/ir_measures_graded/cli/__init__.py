@@ -40,6 +40,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from ir_measures_graded.cli.compare import main as compare
 
             return compare(argv[1:])
+        if argv[0] == "report":
+            from ir_measures_graded.cli.report import main as report
+
+            return report(argv[1:])
         args = build_parser().parse_args(argv)
         return run(args, sys.stdout)
     except (UsageError, GradedInputError) as ex:

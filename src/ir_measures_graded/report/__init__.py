@@ -1,0 +1,164 @@
+"""An evaluation report to look at: one self-contained HTML page per experiment.
+
+    import ir_measures_graded
+    report = ir_measures_graded.report(qrels, {"bm25": bm25, "mine": mine}, ["muMAP", "nDCNG@10", "nDCG@10"],
+                                       baseline="bm25")
+    report.save("report.html")      # or display it in a notebook: the report is its own HTML
+
+The page (no network access when opened: styles, script and SVG figures inline) has a header saying
+what was evaluated (files with their SHA-256, measures with all their parameters, versions, date),
+a summary table (every run × measure; deltas to the baseline with intervals, corrected significance,
+win/tie/loss; sortable), MAP^t and P^t@k per relevance threshold (the paper's Figs. 6-8), the sorted
+per-query differences to the baseline with the worst queries, and the scale-dependence check.
+
+``ir_measures_graded.report`` is this module and, called, :func:`report`.
+"""
+
+from __future__ import annotations
+
+import datetime
+import importlib.util
+import os
+import platform
+import sys
+import types
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.report import build
+from ir_measures_graded.report.build import Source
+
+__all__ = ["report", "Report", "Source"]
+
+#: Distributions whose versions the header lists (those installed).
+VERSIONS = ("ir-measures-graded", "ir_measures", "pytrec_eval_terrier", "numpy", "pandas", "scipy", "pyarrow")
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything the page shows, as tidy DataFrames; :meth:`html` renders it, :meth:`save` writes it."""
+
+    title: str
+    created: str  # ISO 8601, UTC
+    sources: list[Source]
+    measures: list[Any]
+    baseline: str
+    settings: dict[str, Any]
+    versions: dict[str, str]
+    queries: int  # queries of the qrels
+    summary: pd.DataFrame  # run, measure, value: calc_aggregate
+    comparison: pd.DataFrame  # meta.compare_runs (values: calc_aggregate; intervals, d_z, wins/ties/losses)
+    per_query: pd.DataFrame  # meta.per_query: run, query_id, measure, value
+    levels: pd.DataFrame  # by_level: measure, run, threshold, weight, value, queries
+    scale: pd.DataFrame | None  # meta.scale_dependence, None when no transform was asked for
+    command: str | None = None
+    runs: list[str] = field(default_factory=list)
+
+    def html(self) -> str:
+        """The page: one self-contained HTML document."""
+        from ir_measures_graded.report.page import render
+
+        return render(self)
+
+    def save(self, path: str | os.PathLike) -> Path:
+        """Write the page to ``path`` (UTF-8); returns the path."""
+        path = Path(path)
+        if path.is_dir():
+            raise GradedInputError(f"report: {path} is a directory; give the HTML file's path")
+        path.write_text(self.html(), encoding="utf-8")
+        return path
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the page in an isolated frame, so its styles and script do not touch the notebook's."""
+        from html import escape
+
+        return (f'<iframe srcdoc="{escape(self.html(), quote=True)}" title="{escape(self.title)}" '
+                'style="width:100%;height:720px;border:1px solid #ddd" '
+                'sandbox="allow-scripts allow-popups allow-modals"></iframe>')
+
+
+def report(
+    qrels: Any, runs: Mapping[str, Any] | Sequence[str | os.PathLike], measures: Iterable[Any],
+    baseline: str | None = None, *, test: str = "t", correction: str = "holm", alpha: float = 0.05,
+    transforms: Sequence[str] | None = None, thresholds: Iterable[Any] | None = None,
+    permutations: int | None = 10_000, seed: int = 0, title: str | None = None, command: str | None = None,
+) -> Report:
+    """Evaluate ``runs`` on ``qrels`` with ``measures`` and gather what the page shows.
+
+    - ``qrels``: a path (TREC, gzip, Parquet, Arrow IPC) or a DataFrame / any qrels ``ir_measures`` reads;
+      ``runs``: ``{name: path or run}`` or a list of run paths (named by file name up to the first dot).
+    - ``baseline``: the run (name, path or file name) the others are compared with; the first by default.
+    - ``test`` ('t', 'randomization', 'bootstrap', 'wilcoxon', 'sign'), ``correction`` ('holm', 'bonferroni', 'fdr_bh', 'none'),
+      ``alpha``, ``permutations``, ``seed``: as :func:`ir_measures_graded.meta.compare_runs`; the
+      intervals of the deltas are at ``1 - alpha``.
+    - ``transforms``: label transforms of the scale check (``meta`` syntax, e.g. ``["scale:2", "real"]``);
+      None: :func:`meta.default_transforms`; ``[]``: no scale check.
+    - ``thresholds``: measures broken down per threshold (µAP / µP@k); None: those among ``measures``,
+      with µMAP and µP@10 added when none of their kind is given.
+    """
+    from ir_measures_graded import meta
+
+    missing = [name for name in ("scipy", "jinja2") if importlib.util.find_spec(name) is None]
+    if missing:
+        raise ImportError(f"the report needs {' and '.join(missing)}: pip install 'ir-measures-graded[report]' "
+                          "(from the clone: pip install '.[report]')")
+    if not 0 < alpha < 1:
+        raise GradedInputError(f"alpha must be between 0 and 1, got {alpha}")
+    measures = build.parse_measures(measures)
+    qrels_frame, qrels_source = build.load_qrels(qrels)
+    run_frames, run_sources = build.load_runs(runs)
+    names = list(run_frames)
+    base = build.resolve_baseline(baseline, names, run_sources)
+    build.check_labels(qrels_frame, measures)
+    evaluated = build.evaluated_form(run_frames, measures)
+    per_query = meta.per_query(qrels_frame, evaluated, measures)
+    summary = build.aggregates(qrels_frame, evaluated, measures)
+    scale = None
+    if transforms is None or list(transforms):
+        scale = meta.scale_dependence(qrels_frame, evaluated, measures, transforms)
+    return Report(
+        title=title or f"Evaluation of {len(names)} run{'s' if len(names) != 1 else ''}",
+        created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        sources=[qrels_source, *run_sources],
+        measures=measures,
+        baseline=base,
+        settings={"test": test, "correction": correction, "alpha": alpha, "permutations": permutations,
+                  "seed": seed, "transforms": None if scale is None else list(pd.unique(scale["transform"]))},
+        versions=versions(),
+        queries=int(qrels_frame["query_id"].nunique()),
+        summary=summary,
+        comparison=build.comparison(per_query, summary, base, test, correction, alpha, permutations, seed),
+        per_query=per_query,
+        levels=build.levels(qrels_frame, run_frames, build.threshold_measures(measures, thresholds)),
+        scale=scale,
+        command=command,
+        runs=names,
+    )
+
+
+def versions() -> dict[str, str]:
+    """Python and the installed versions of the libraries the numbers come from."""
+    found = {"python": f"{platform.python_version()} ({platform.python_implementation()}, {sys.platform})"}
+    for name in VERSIONS:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return found
+
+
+class _CallableModule(types.ModuleType):
+    """``ir_measures_graded.report(...)`` calls :func:`report`, whether or not this module was imported
+    by name first (importing a subpackage binds the module to the parent's attribute)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Report:
+        return report(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
