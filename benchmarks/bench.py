@@ -172,8 +172,14 @@ class Measured:
 
 
 def once(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
-    """Wall seconds, peak RSS (MiB) and standard output of one fresh run of ``cmd``."""
+    """Wall seconds, peak RSS (MiB) and standard output of one fresh run of ``cmd``.
+
+    Python may cache compiled modules (``PYTHONDONTWRITEBYTECODE`` is dropped), as after any
+    install: else a checkout's modules would be compiled anew in every run, and the installed
+    contenders' would not.
+    """
     env = {**os.environ, "PYTHONWARNINGS": "ignore", **(env or {})}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=stdout, stderr=stderr, env=env)
