@@ -1,11 +1,19 @@
-"""Modules loaded on first use (``importlib.util.LazyLoader``), so that importing the package and
-parsing measures do not load numpy: only computing a value does."""
+"""Modules loaded on first use, so that importing the package, parsing measures and ``--help`` load
+neither numpy nor pandas: only computing a value does.
+
+Two ways, for two kinds of module: :func:`lazy_module` for this package's own modules (a real
+module object, executed when an attribute is first read: ``importlib.util.LazyLoader``), and
+:class:`LazyModule` for third-party libraries (a stand-in that imports the library on first
+attribute access and leaves ``sys.modules`` alone until then).
+"""
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import sys
 from types import ModuleType
+from typing import Any
 
 
 def lazy_module(name: str) -> ModuleType:
@@ -21,3 +29,16 @@ def lazy_module(name: str) -> ModuleType:
     sys.modules[name] = module
     loader.exec_module(module)
     return module
+
+
+class LazyModule:
+    """``pd = LazyModule("pandas")``: ``pd.DataFrame`` imports pandas then; ``--help`` does not."""
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self._name), attr)
+
+    def __repr__(self) -> str:
+        return f"<lazy module {self._name!r}>"

@@ -24,8 +24,16 @@ from typing import Any
 import numpy as np
 
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.io.ids import (
+    duplicate_error,
+    encode_ids,
+    first_duplicate,
+    first_duplicate_strings,
+    id_strings,
+    string_hashes,
+)
 
-HASH_CHUNK = 1 << 18  # strings hashed at a time
+INT64_SAFE = 2.0**53  # integral labels below this are exact as int64 and as float64
 
 #: Schema metadata of tables from our readers: their dictionaries hold distinct ids.
 UNIQUE_KEY = b"ir_measures_graded.distinct_dictionaries"
@@ -89,7 +97,7 @@ def _columns(obj: Any, kind: str, value_field: str, encode_docs: bool = True) ->
         unique = metadata.get(UNIQUE_KEY) == b"1"
         checked = unique and metadata.get(CHECKED_KEY) == fingerprint(table)
         qid, did, val = (table.column(f) for f in ("query_id", "doc_id", value_field))
-        values_of = _arrow_values
+        values_of = arrow_values
     elif _is_pandas(obj):
         _check_frame_columns(list(obj.columns), kind, value_field)
         qid, did, val = obj["query_id"], obj["doc_id"], obj[value_field]
@@ -112,7 +120,7 @@ def _columns(obj: Any, kind: str, value_field: str, encode_docs: bool = True) ->
     query_ids = query_dict.to_numpy(zero_copy_only=False).astype(object)
     if extra_queries:
         known = set(query_ids.tolist())
-        extra = [q for q in dict.fromkeys(_id_strings(extra_queries, kind, "query_id")) if q not in known]
+        extra = [q for q in dict.fromkeys(id_strings(extra_queries, kind, "query_id")) if q not in known]
         query_ids = np.concatenate([query_ids, np.asarray(extra, dtype=object)]) if extra else query_ids
 
     def where(row: int) -> str:
@@ -133,14 +141,19 @@ def _is_pandas(obj: Any) -> bool:
     return type(obj).__module__.startswith("pandas") and hasattr(obj, "columns") and hasattr(obj, "iloc")
 
 
-def _check_frame_columns(names: list, kind: str, value_field: str) -> None:
-    wanted = ("query_id", "doc_id", value_field)
-    missing = [c for c in wanted if c not in names]
+def check_columns(found: list, wanted: list[str], what: str, hint: str = "") -> None:
+    """Raise unless each column of ``wanted`` is in ``found`` exactly once; ``what`` names the input
+    (``run DataFrame``, ``run file x.parquet``). The one column check of every tabular input."""
+    missing = [c for c in wanted if c not in found]
     if missing:
-        raise GradedInputError(f"{kind} DataFrame is missing column(s) {missing} (found {names})")
-    twice = [c for c in wanted if names.count(c) > 1]
+        raise GradedInputError(f"{what} is missing column(s) {missing} (found {found}){hint}")
+    twice = [c for c in wanted if found.count(c) > 1]
     if twice:
-        raise GradedInputError(f"{kind} DataFrame has the column {twice[0]!r} {names.count(twice[0])} times")
+        raise GradedInputError(f"{what} has the column {twice[0]!r} {found.count(twice[0])} times")
+
+
+def _check_frame_columns(names: list, kind: str, value_field: str) -> None:
+    check_columns(names, ["query_id", "doc_id", value_field], f"{kind} DataFrame")
 
 
 def _arrow_table(obj: Any, kind: str, value_field: str) -> Any:
@@ -197,107 +210,6 @@ def _namedtuple_columns(obj: Iterable, kind: str, value_field: str) -> tuple[lis
     return qids, dids, vals
 
 
-# --- ids ------------------------------------------------------------------------------------------
-
-def encode_ids(col: Any, kind: str, field: str, unique: bool = False, encode: bool = True) -> tuple[np.ndarray, Any]:
-    """``(codes, distinct)``: int64 code per row and the distinct ids as a pyarrow StringArray.
-
-    ``unique``: a dictionary-encoded ``col`` is known to have distinct dictionary entries.
-    ``encode=False``: ids that are not dictionary-encoded stay one string per row (codes
-    ``0..n-1``), sparing the hash table of a column with millions of distinct ids.
-    """
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    if isinstance(col, list):
-        array = pa.array(_id_strings(col, kind, field), pa.string())
-    elif isinstance(col, (pa.Array, pa.ChunkedArray)):
-        array = _arrow_ids(col, kind, field)
-    else:  # a pandas Series
-        array = _pandas_ids(col, kind, field)
-    if isinstance(array, pa.ChunkedArray):
-        array = array.combine_chunks() if array.num_chunks != 1 else array.chunk(0)
-    if array.null_count:
-        row = int(np.flatnonzero(array.is_null().to_numpy(zero_copy_only=False))[0])
-        raise GradedInputError(f"{kind} row {row}: {field} is missing (None/NaN/null)")
-    given = pa.types.is_dictionary(array.type)
-    if not given and not encode:
-        return np.arange(len(array), dtype=np.int64), array.cast(pa.string())
-    if not given:
-        array = pc.dictionary_encode(array)
-    codes = array.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    distinct = array.dictionary.cast(pa.string())
-    # A given dictionary may repeat an id (categories 1 and '1'; our readers' dictionaries never do).
-    again = pc.dictionary_encode(distinct) if given and not unique else None
-    if again is not None and len(again.dictionary) != len(distinct):
-        codes = again.indices.to_numpy(zero_copy_only=False).astype(np.int64)[codes]
-        distinct = again.dictionary
-    return codes, distinct
-
-
-def _id_strings(values: list, kind: str, field: str) -> list:
-    types = set(map(type, values))
-    if types <= {str}:
-        return values
-    for i, value in enumerate(values):
-        if not isinstance(value, str):
-            _check_id(value, kind, field, i)
-    return [v if type(v) is str else str(v) if isinstance(v, str) else str(int(v)) for v in values]
-
-
-def _check_id(value: Any, kind: str, field: str, row: int) -> None:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (str, numbers.Integral)):
-        if value is None or (isinstance(value, float) and value != value):
-            raise GradedInputError(f"{kind} row {row}: {field} is missing (None/NaN/null)")
-        hint = {bytes: "; decode them to str", float: "; 1.0 would never match '1': convert them to str"}.get(
-            type(value), "")
-        raise GradedInputError(f"{kind} row {row}: {field} {value!r} is a {type(value).__name__}; ids must be "
-                               f"strings (or integers){hint}")
-
-
-def _arrow_ids(col: Any, kind: str, field: str) -> Any:
-    import pyarrow as pa
-
-    value_type = col.type.value_type if pa.types.is_dictionary(col.type) else col.type
-    if pa.types.is_string(value_type) or pa.types.is_large_string(value_type) or pa.types.is_string_view(value_type):
-        return col
-    if pa.types.is_integer(value_type) and not pa.types.is_dictionary(col.type):
-        return col.cast(pa.string())
-    if pa.types.is_integer(value_type):
-        return col.cast(pa.dictionary(col.type.index_type, pa.string()))
-    raise GradedInputError(f"{kind} column {field} holds {value_type}; ids must be strings (or integers)")
-
-
-def _pandas_ids(col: Any, kind: str, field: str) -> Any:
-    import pandas as pd
-    import pyarrow as pa
-
-    dtype = col.dtype
-    if isinstance(dtype, pd.CategoricalDtype):
-        categories = _pandas_ids(pd.Series(col.cat.categories), kind, field)
-        codes = col.cat.codes.to_numpy()
-        if (codes < 0).any():
-            row = int(np.flatnonzero(codes < 0)[0])
-            raise GradedInputError(f"{kind} row {row}: {field} is missing (None/NaN/null)")
-        categories = categories.combine_chunks() if isinstance(categories, pa.ChunkedArray) else categories
-        return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32()), categories.cast(pa.string()))
-    if isinstance(dtype, pd.ArrowDtype) or (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"):
-        return _arrow_ids(pa.chunked_array(pa.array(col)) if not hasattr(col.array, "_pa_array")
-                          else col.array._pa_array, kind, field)
-    if dtype.kind in "iu":
-        return pa.array(col.to_numpy()).cast(pa.string())
-    if dtype.kind == "O" or isinstance(dtype, pd.StringDtype):
-        values = col.to_numpy(dtype=object)
-        try:
-            array = pa.array(values, pa.string(), from_pandas=True)
-        except (pa.ArrowTypeError, pa.ArrowInvalid):
-            return pa.array(_id_strings(values.tolist(), kind, field), pa.string())
-        return array
-    first = col.iloc[0] if len(col) else None
-    _check_id(first.item() if isinstance(first, np.generic) else first, kind, field, 0)
-    raise GradedInputError(f"{kind} column {field} has dtype {dtype}; ids must be strings (or integers)")
-
-
 # --- values ---------------------------------------------------------------------------------------
 
 def _finite(values: np.ndarray, raw: Any, field: str, where: Any) -> np.ndarray:
@@ -346,128 +258,29 @@ def _pandas_values(col: Any, kind: str, field: str, where: Any) -> np.ndarray:
     return _list_values(raw.tolist(), kind, field, where)
 
 
-def _arrow_values(col: Any, kind: str, field: str, where: Any) -> np.ndarray:
+def arrow_values(col: Any, what: str, field: str, where: Any) -> np.ndarray:
+    """An Arrow column of numbers as float64, refusing other types, nulls and non-finite values.
+
+    ``what`` names the input (``run``, ``run file x.parquet``); ``where(row)`` names a row. The one
+    value check of Arrow data, in memory or read from Parquet / Arrow IPC.
+    """
     import pyarrow as pa
 
     if not (pa.types.is_integer(col.type) or pa.types.is_floating(col.type) or pa.types.is_decimal(col.type)):
-        raise GradedInputError(f"{kind} column {field} holds {col.type}; {field} must be real numbers")
+        raise GradedInputError(f"{what}: column {field!r} holds {col.type}, expected numbers")
     if col.null_count:
         row = int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
         raise GradedInputError(f"{where(row)}: {field} is missing (null)")
     values = col.cast(pa.float64()).to_numpy()
     return _finite(np.asarray(values, dtype=np.float64), None, field, where)
 
-
-# --- the form pytrec_eval takes -------------------------------------------------------------------
-
-def dict_of_dict(obj: Any, value_field: str) -> dict:
-    """``{query_id: {doc_id: value}}`` (the form ir_measures' pytrec_eval provider takes, so it
-    converts nothing) from any accepted input; integral labels as int, as trec_eval needs them."""
-    if isinstance(obj, Mapping):
-        return obj
-    kind = "qrels" if value_field == "relevance" else "run"
-    cols = _columns(obj, kind, value_field, encode_docs=False)
-    if np.all(cols.query_codes[1:] >= cols.query_codes[:-1]):  # grouped by query already
-        per_row, values = cols.doc_codes, cols.values
-    else:
-        order = np.argsort(cols.query_codes, kind="stable")
-        per_row, values = cols.doc_codes[order], cols.values[order]
-    identity = np.array_equal(per_row, np.arange(len(per_row)))
-    docs = (cols.doc_ids if identity else cols.doc_ids.take(_arrow_indices(per_row))).to_pylist()
-    if kind == "qrels" and len(values) and np.all(values == np.round(values)) and np.abs(values).max() < 2.0**53:
-        values = values.astype(np.int64)
-    values = values.tolist()
-    ptr = np.zeros(len(cols.query_ids) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(cols.query_codes, minlength=len(cols.query_ids)), out=ptr[1:])
-    bounds = ptr.tolist()
-    return {q: dict(zip(docs[bounds[i]:bounds[i + 1]], values[bounds[i]:bounds[i + 1]], strict=True))
-            for i, q in enumerate(cols.query_ids.tolist())}
-
-
-def _arrow_indices(codes: np.ndarray) -> Any:
-    import pyarrow as pa
-
-    return pa.array(codes)
+def integral_labels(values: Any) -> bool:
+    """Every label a whole number below 2**53 (exact as int64 and as float64): what trec_eval takes."""
+    values = np.asarray(values, dtype=np.float64)
+    return bool(np.all(values == np.round(values)) and (not len(values) or np.abs(values).max() < INT64_SAFE))
 
 
 # --- duplicates -----------------------------------------------------------------------------------
-
-def first_duplicate(query_codes: np.ndarray, doc_codes: np.ndarray) -> tuple[int, int] | None:
-    """The first two rows (in row order of the second) holding the same (query, doc), if any."""
-    if len(doc_codes) < 2:
-        return None
-    n_docs = int(doc_codes.max()) + 1
-    keys = query_codes.astype(np.int64) * n_docs + doc_codes
-    ascending = np.sort(keys)  # the common case: one fast sort of the keys, no permutation
-    if not (ascending[1:] == ascending[:-1]).any():
-        return None
-    del ascending
-    order = np.argsort(keys, kind="stable")
-    sorted_keys = keys[order]
-    dup = np.flatnonzero(sorted_keys[1:] == sorted_keys[:-1])
-    second = order[dup + 1]
-    at = int(np.argmin(second))
-    return int(order[dup[at]]), int(second[at])
-
-
-def first_duplicate_strings(query_codes: np.ndarray, doc_ids: Any,
-                            doc_hashes: np.ndarray | None = None) -> tuple[int, int] | None:
-    """:func:`first_duplicate` for a per-row pyarrow string array of doc ids, without hashing them
-    into a dictionary: a 64-bit hash of each (query, doc) sorted once; only if two hashes are
-    equal are the ids encoded exactly."""
-    if len(doc_ids) < 2:
-        return None
-    hashes = string_hashes(doc_ids) if doc_hashes is None else doc_hashes
-    keys = hashes * np.uint64(0x9E3779B97F4A7C15) + query_codes.astype(np.uint64)
-    keys.sort()
-    if not (keys[1:] == keys[:-1]).any():
-        return None
-    import pyarrow.compute as pc
-
-    doc_codes = pc.dictionary_encode(doc_ids).indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    return first_duplicate(query_codes, doc_codes)
-
-
-def string_hashes(strings: Any) -> np.ndarray:
-    """A 64-bit hash of every string of a pyarrow string array (vectorised, no Python str).
-
-    Exact for strings up to 24 bytes (their first, middle and last 8 bytes and their length);
-    longer strings may collide, which callers resolve exactly.
-    """
-    import pyarrow as pa
-
-    if isinstance(strings, pa.ChunkedArray):
-        strings = strings.combine_chunks()
-    if not (pa.types.is_string(strings.type) or pa.types.is_large_string(strings.type)):
-        strings = strings.cast(pa.large_string())
-    n = len(strings)
-    if n > HASH_CHUNK:  # the word matrix below is 8x the bytes hashed: bound it
-        return np.concatenate([string_hashes(strings.slice(i, HASH_CHUNK)) for i in range(0, n, HASH_CHUNK)])
-    offset_type = np.int64 if pa.types.is_large_string(strings.type) else np.int32
-    _, offset_buffer, data_buffer = strings.buffers()
-    offsets = np.frombuffer(offset_buffer, dtype=offset_type)[strings.offset:strings.offset + n + 1].astype(np.int64)
-    lo, hi = int(offsets[0]), int(offsets[-1])
-    size = (hi - lo) // 8 + 2  # words, with room for a word starting at the last byte
-    padded = np.zeros(size * 8 + 8, dtype=np.uint8)
-    if data_buffer is not None and hi > lo:
-        padded[:hi - lo] = np.frombuffer(data_buffer, dtype=np.uint8)[lo:hi]
-    # words[r, i]: the 8 bytes starting at byte 8 * i + r (one copy per shift; then one gather per word)
-    words = np.empty((8, size), dtype=np.uint64)
-    for shift in range(8):
-        words[shift] = np.frombuffer(padded, dtype=np.uint64, count=size, offset=shift)
-    starts = offsets[:-1] - lo
-    lengths = np.diff(offsets)
-    short = np.minimum(lengths, 8).astype(np.uint64) * np.uint64(8)
-    mask = np.where(short >= 64, np.uint64(0xFFFFFFFFFFFFFFFF),
-                    (np.uint64(1) << np.minimum(short, np.uint64(63))) - np.uint64(1))
-    hashes = lengths.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
-    for at, factor in ((starts, 0x9E3779B97F4A7C15), (np.maximum(starts + lengths // 2 - 4, starts), 0xFF51AFD7ED558CCD),
-                       (np.maximum(starts + lengths - 8, starts), 0xC4CEB9FE1A85EC53)):
-        word = words[at & 7, at >> 3] & mask
-        hashes += (word ^ (word >> np.uint64(29))) * np.uint64(factor)
-    hashes ^= hashes >> np.uint64(31)
-    return hashes
-
 
 def _reject_duplicates(columns: Columns, kind: str) -> np.ndarray | None:
     """Raise for a (query, doc) given twice; returns the per-row doc hashes if it computed them."""
@@ -481,13 +294,15 @@ def _reject_duplicates(columns: Columns, kind: str) -> np.ndarray | None:
         pair = first_duplicate(columns.query_codes, columns.doc_codes)
     if pair is not None:
         first, second = pair
-        raise GradedInputError(
-            f"{kind} has the same (query, doc) more than once: query "
-            f"{columns.query_ids[columns.query_codes[first]]!r}, doc "
-            f"{columns.doc_ids[int(columns.doc_codes[first])].as_py()!r} at rows {first} and {second}"
-            " (ids are compared as strings: 1 and '1' are the same id)"
-        )
+        raise duplicate_error(kind, columns.query_ids[columns.query_codes[first]],
+                              columns.doc_ids[int(columns.doc_codes[first])].as_py(), first, second)
     return hashes
+
+
+def _arrow_indices(codes: np.ndarray) -> Any:
+    import pyarrow as pa
+
+    return pa.array(codes)
 
 
 def _plain(value: Any) -> Any:
