@@ -6,7 +6,7 @@ import argparse
 import difflib
 import os
 import re
-from importlib.metadata import version
+import sys
 
 import ir_measures
 
@@ -22,6 +22,17 @@ USAGE_ORDER = "the arguments are QRELS RUN [RUN ...] MEASURE [MEASURE ...]"
 
 class UsageError(Exception):
     """A problem with what the user asked for: printed as one line, exit status 2."""
+
+
+class _Version(argparse.Action):
+    """``--version``: the package metadata is read only when asked for (reading it costs an import)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        from importlib.metadata import version
+
+        sys.stdout.write(f"{parser.prog} {version('ir-measures-graded')} (ir_measures {ir_measures.__version__})\n")
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -72,8 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="with --compare: paired t-test (default, as PyTerrier) or randomization test")
     parser.add_argument("--correction", choices=("holm", "bonferroni", "fdr_bh", "none"), default="holm",
                         help="with --compare: multiple-testing correction across the runs (default holm)")
-    parser.add_argument("--version", action="version",
-                        version=f"%(prog)s {version('ir-measures-graded')} (ir_measures {ir_measures.__version__})")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the versions and exit")
     parser.add_argument("--engine", choices=("local", "spark"), default="local",
                         help="local (this process) or spark (inputs read and evaluated by Spark; TREC text or "
                         "Parquet files; needs the 'spark' extra and Java)")

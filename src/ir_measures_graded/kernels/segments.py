@@ -27,13 +27,30 @@ def positions(ptr: np.ndarray) -> np.ndarray:
 
 
 def segment_cumsum(values: np.ndarray, ptr: np.ndarray) -> np.ndarray:
-    """Running sum restarting at each segment, summed in row order like a plain loop would."""
-    if len(values) == 0:
-        return np.zeros(0, dtype=np.float64)
-    # groupby-cumsum adds sequentially per group; a global cumsum minus offsets would not be exact.
-    import pandas as pd  # lazily: importing the package must not load pandas
+    """Running sum restarting at each segment, summed in row order like a plain loop would.
 
-    return pd.Series(values).groupby(segment_ids(ptr), sort=False).cumsum().to_numpy()
+    A global cumsum minus offsets would not be exact. Segments of similar length (within a factor
+    of two) become the rows of one zero-padded matrix summed along its rows (``np.cumsum`` adds
+    one element after the other), so the padding costs at most as much as the values.
+    """
+    values = np.asarray(values)
+    dtype = np.int64 if values.dtype.kind in "iub" else np.float64
+    out = np.empty(len(values), dtype=dtype)
+    lengths = np.diff(ptr)
+    bucket = np.zeros(len(lengths), dtype=np.int64)
+    filled = lengths > 0
+    bucket[filled] = np.frexp(lengths[filled].astype(np.float64))[1]  # 2**(b-1) <= length < 2**b
+    for b in np.flatnonzero(np.bincount(bucket[filled], minlength=1)):
+        segments = np.flatnonzero(filled & (bucket == b))
+        n = lengths[segments]
+        row = np.repeat(np.arange(len(segments)), n)
+        column = np.arange(len(row)) - np.repeat(np.cumsum(n) - n, n)
+        at = np.repeat(ptr[segments], n) + column
+        grid = np.zeros((len(segments), int(n.max())), dtype=dtype)
+        grid[row, column] = values[at]
+        np.cumsum(grid, axis=1, out=grid)
+        out[at] = grid[row, column]
+    return out
 
 
 def segment_suffix_sums(values: np.ndarray, ptr: np.ndarray) -> np.ndarray:
