@@ -64,3 +64,24 @@ def test_generated_data_is_seeded_and_consistent():
     # the run shares its queries with the qrels and retrieves judged documents of every level
     values = ir_measures.calc_aggregate([muMAP, ir_measures.AP(rel=4)], a.qrels, a.run)
     assert 0 < values[muMAP] < 1 and values[ir_measures.AP(rel=4)] > 0
+
+
+def test_spark_scaling_report_and_estimate(capsys):
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import spark_bench
+    finally:
+        sys.path.pop(0)
+    args = type("Args", (), {"scaling": 1_000, "docs": 100})()
+    times = {master: {f"{name} x{f}": base + per_row * 1_000 * f * 100 for f in spark_bench.FACTORS
+                      for name in ("ours", "mllib_evaluator")}
+             for master, base, per_row in (("local[1]", 10.0, 2e-6), ("local[2]", 10.0, 1e-6))}
+    spark_bench.scaling_report(times, args)
+    out = capsys.readouterr().out
+    assert "| ours: muMAP + nDCNG@10 on Spark | local[1] | 10.20 | 10.40 | 10.80 |" in out
+    assert "2.00 us per row on local[1], 1.00 us on local[2]" in out and "2 cores give x2.00" in out
+    # 10^9 rows x 2 us / (40 cores x efficiency 1.0) = 50 s
+    assert "10^9 run rows on 10 executors x 4 cores: 0.8 min" in out
+    flat = {master: {key: 5.0 for key in values} for master, values in times.items()}
+    spark_bench.scaling_report(flat, args)
+    assert "no estimate" in capsys.readouterr().out
