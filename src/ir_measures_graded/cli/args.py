@@ -18,6 +18,8 @@ FORMATS = ("tsv", "jsonl", "trec", "csv")
 STDIN = "-"
 DEFAULT_PLACES = 4
 USAGE_ORDER = "the arguments are QRELS RUN [RUN ...] MEASURE [MEASURE ...]"
+#: meta.statistics.PAIRED_TESTS, written out so that --help does not load meta (a test keeps them equal).
+COMPARE_TESTS = ("t", "randomization", "bootstrap", "wilcoxon", "sign")
 
 
 class UsageError(Exception):
@@ -79,10 +81,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--compare", metavar="BASELINE",
                         help="after the results: every other run against this one (path, file name or run tag) "
                         "per measure: mean, delta, paired p-value and the p-value corrected for multiple runs")
-    parser.add_argument("--test", choices=("t", "randomization"), default="t",
-                        help="with --compare: paired t-test (default, as PyTerrier) or randomization test")
+    parser.add_argument("--test", choices=COMPARE_TESTS, default="t",
+                        help="with --compare: paired t-test (default, as PyTerrier), randomization, bootstrap "
+                        "(Sakai's), wilcoxon (signed-rank) or sign test")
+    parser.add_argument("--alternative", choices=("two-sided", "greater", "less"), default="two-sided",
+                        help="with --compare: two-sided (default) or one-sided, greater = the run beats the baseline")
     parser.add_argument("--correction", choices=("holm", "bonferroni", "fdr_bh", "none"), default="holm",
-                        help="with --compare: multiple-testing correction across the runs (default holm)")
+                        help="with --compare: multiple-testing correction (default holm) across the runs of "
+                        "each measure, or across runs x measures with --family all")
+    parser.add_argument("--family", choices=("runs", "all"), default="runs",
+                        help="with --compare: the family of the correction, the runs of each measure (default) "
+                        "or all runs x measures")
     parser.add_argument("--version", action=_Version, nargs=0, help="show the versions and exit")
     parser.add_argument("--engine", choices=("local", "spark"), default="local",
                         help="local (this process) or spark (inputs read and evaluated by Spark; TREC text or "

@@ -1,5 +1,5 @@
 """Everything the command line writes: results (tsv, trec, jsonl, csv, tables), comparisons, per-threshold
-tables, the demo and the meta-evaluation report's tables (text, markdown, latex, tsv)."""
+tables and the demo (the meta-evaluation report's tables: meta.tables)."""
 
 from __future__ import annotations
 
@@ -95,18 +95,16 @@ def write_table(results: list[RunResult], measures: list[ir_measures.Measure], a
 
 def write_comparison(table: pd.DataFrame, args: argparse.Namespace, out: TextIO) -> None:
     """The ``--compare`` table after the normal output: a blank line and a table, or more records."""
-    places = DEFAULT_PLACES if args.places is None else args.places
+    from ir_measures_graded.meta import tables
+
     if args.output_format == "jsonl":
-        for rec in table.to_dict("records"):
-            out.write(json.dumps({"comparison": True, **{k: json_value(v, args.places) if isinstance(v, float)
-                                                         else v for k, v in rec.items()}}) + "\n")
+        for record in tables.comparison_records(table, args.places):
+            out.write(json.dumps({"comparison": True, **record}) + "\n")
         return
     out.write("\n")
     sep = "," if args.output_format == "csv" else "\t"
-    float_format = None if places < 0 else f"%.{places}f"
-    shown = table.assign(p_value=table["p_value"].map(lambda p: "" if np.isnan(p) else f"{p:.3g}"),
-                         p_adjusted=table["p_adjusted"].map(lambda p: "" if np.isnan(p) else f"{p:.3g}"))
-    shown.to_csv(out, sep=sep, index=False, float_format=float_format, lineterminator="\n")
+    tables.formatted(table, DEFAULT_PLACES if args.places is None else args.places).to_csv(
+        out, sep=sep, index=False, lineterminator="\n")
 
 
 def write_breakdown(table: pd.DataFrame, args: argparse.Namespace, out: TextIO) -> None:
@@ -146,17 +144,3 @@ def print_demo(out: TextIO) -> None:
 
         for title, table in demo_tables().items():
             out.write(f"\n{title}\n{table.to_string()}\n")
-
-
-def write_report_table(title: str, table: pd.DataFrame, output_format: str, places: int, out: TextIO) -> None:
-    """One titled table in the chosen format."""
-    float_format = f"%.{places}f"
-    if output_format == "tsv":
-        out.write(f"# {title}\n")
-        table.to_csv(out, sep="\t", index=False, float_format=float_format, lineterminator="\n")
-    elif output_format == "markdown":
-        out.write(f"### {title}\n\n{table.to_markdown(index=False, floatfmt=f'.{places}f')}\n\n")
-    elif output_format == "latex":
-        out.write(f"% {title}\n{table.to_latex(index=False, float_format=float_format.__mod__)}\n")
-    else:
-        out.write(f"{title}\n{table.to_string(index=False, float_format=float_format.__mod__)}\n\n")

@@ -6,15 +6,18 @@ returning a tidy DataFrame (any ir_measures measure works, ours and the standard
 
 - :func:`scale_dependence` — relabel the qrels (``scale:2``, ``shift:1``, ``merge:3,4``,
   ``insert:3``, ``map:…``, ``real``; see :mod:`.transforms`) and compare the system ranking before
-  and after: Kendall's τ, τ_AP (Yilmaz et al. 2008) and the largest change of a run's score.
-- :func:`stability` — split the queries into random halves many times; Kendall's τ between the
+  and after: Kendall's τ-b, τ_AP,b (Yilmaz et al. 2008, tie-aware as Urbano & Marrero 2017) and
+  the largest change of a run's score.
+- :func:`stability` — split the queries into random halves many times; Kendall's τ-b between the
   system rankings on the two halves (Voorhees & Buckley 2002 style).
-- :func:`discriminative_power` — for every pair of runs a paired significance test (seeded
-  randomization test and paired t-test); the share of pairs that differ at α and the achieved
-  significance level (ASL) curve (Sakai 2006).
+- :func:`discriminative_power` — for every pair of runs a significance test (randomization,
+  Sakai's bootstrap, t, Wilcoxon, sign, Tukey HSD or randomised Tukey HSD); the share of pairs that
+  differ at α and the achieved significance level (ASL) curve (Sakai 2006).
 
-:func:`compare_runs` tests every run against a baseline, with a multiple-testing correction, as
-PyTerrier's ``pt.Experiment(baseline=...)`` does. :func:`meta_evaluate` runs the three checks.
+:func:`compare_runs` tests every run against a baseline, with intervals, an effect size, per-query
+wins/ties/losses and a multiple-testing correction, as PyTerrier's ``pt.Experiment(baseline=...)``;
+:func:`topic_set_sizes` says how many queries a difference needs. :func:`meta_evaluate` runs them all.
+Tests are two-sided unless ``alternative`` says otherwise.
 
 A system's score here is the mean over *every* query of the qrels, a query the run does not
 answer counting 0 (trec_eval's ``-c``), so all runs are compared on the same queries.
@@ -22,6 +25,7 @@ answer counting 0 (trec_eval's ``-c``), so all runs are compared on the same que
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,10 +41,14 @@ from ir_measures_graded.meta.transforms import Transform, parse_transform
 
 __all__ = [
     "Transform", "parse_transform", "per_query", "scores", "scale_dependence", "stability",
-    "discriminative_power", "compare_runs", "compare_results", "meta_evaluate", "MetaReport", "default_transforms",
+    "discriminative_power", "compare_runs", "compare_results", "find_run", "topic_set_sizes", "query_halves",
+    "meta_evaluate", "MetaReport", "default_transforms",
 ]
 
-TESTS = ("randomization", "t")
+TESTS = statistics.PAIRED_TESTS + statistics.MULTI_TESTS
+FAMILIES = ("runs", "all")
+#: Resamples of compare_runs' bootstrap interval when ``permutations=None`` (an exact randomization test).
+BOOTSTRAP_SAMPLES = 10_000
 
 
 def _measures(measures: Iterable[Any]) -> list:
@@ -177,35 +185,49 @@ def scale_dependence(
             if moved[m] is None or after is None or np.isnan(after[str(moved[m])].to_numpy()).any():
                 note = ("its label threshold is not an integer after the transform" if moved[m] is None
                         else "the measure cannot take real-valued labels")
-                rows.append({**row, "kendall_tau": np.nan, "tau_ap": np.nan, "max_abs_delta": np.nan,
+                rows.append({**row, "kendall_tau": np.nan, "tau_ap_b": np.nan, "max_abs_delta": np.nan,
                              "same_ranking": None, "note": note})
                 continue
             new = after[str(moved[m])].to_numpy()
             rows.append({**row, "kendall_tau": statistics.kendall_tau(before, new),
-                         "tau_ap": statistics.tau_ap(before, new),
+                         "tau_ap_b": statistics.tau_ap_b(before, new),
                          "max_abs_delta": float(np.max(np.abs(new - before))) if len(new) else np.nan,
                          "same_ranking": bool(np.array_equal(_ranks(before), _ranks(new))),
                          "note": "" if str(moved[m]) == str(m) else f"computed as {moved[m]}"})
-    return pd.DataFrame(rows, columns=["transform", "measure", "kendall_tau", "tau_ap", "max_abs_delta",
+    return pd.DataFrame(rows, columns=["transform", "measure", "kendall_tau", "tau_ap_b", "max_abs_delta",
                                        "same_ranking", "note"])
 
 
 def _ranks(values: np.ndarray) -> np.ndarray:
-    from scipy import stats
+    return statistics.tied_ranks(values)
 
-    return stats.rankdata(-np.round(values, 12), method="min")
+
+def query_halves(n_queries: int, samples: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``samples`` random splits of ``n_queries`` query positions into two disjoint halves of
+    ``n_queries // 2`` each: two (samples × half) index arrays. The same seed gives the same splits."""
+    order = np.argsort(np.random.default_rng(seed).random((samples, n_queries)), axis=1)  # a permutation per sample
+    half = n_queries // 2
+    return order[:, :half], order[:, half:2 * half]
+
+
+def _half_means(values: np.ndarray, halves: np.ndarray) -> np.ndarray:
+    """(samples × runs) means of ``values`` (runs × queries) over each row of query positions ``halves``."""
+    mask = np.zeros((len(halves), values.shape[1]))
+    np.put_along_axis(mask, halves, 1.0, axis=1)
+    return mask @ values.T / halves.shape[1]  # rounding noise is left to the tolerance of the comparisons
 
 
 def stability(
     table: pd.DataFrame, samples: int = 200, seed: int = 0
 ) -> pd.DataFrame:
-    """Kendall's τ between the system rankings on two random, disjoint halves of the queries.
+    """Kendall's τ-b between the system rankings on two random, disjoint halves of the queries.
 
     ``table`` is :func:`per_query`'s output. One row per measure: the mean, standard deviation
     and minimum of τ over ``samples`` splits, and the mean share of run pairs whose order differs
-    between the halves (the swap rate).
+    between the halves (the swap rate). Every measure is split the same way (the splits depend on
+    ``seed`` and the number of queries only), and half-means that differ by less than
+    :func:`statistics.tolerance` are ties.
     """
-    rng = np.random.default_rng(seed)
     rows = []
     for measure in pd.unique(table["measure"]):
         runs, values = _matrix(table, measure)
@@ -214,16 +236,13 @@ def stability(
             rows.append({"measure": measure, "samples": 0, "tau_mean": np.nan, "tau_sd": np.nan,
                          "tau_min": np.nan, "swap_rate": np.nan})
             continue
-        half = n_queries // 2
-        order = np.argsort(rng.random((samples, n_queries)), axis=1)  # a random permutation per sample
-        first = np.zeros((samples, n_queries))
-        np.put_along_axis(first, order[:, :half], 1.0 / half, axis=1)
-        second = np.zeros((samples, n_queries))
-        np.put_along_axis(second, order[:, half:2 * half], 1.0 / half, axis=1)
-        a, b = first @ values.T, second @ values.T  # samples × runs: mean per half
-        taus = np.array([statistics.kendall_tau(x, y) for x, y in zip(a, b, strict=True)])
+        first, second = query_halves(n_queries, samples, seed)
+        a, b = _half_means(values, first), _half_means(values, second)  # samples × runs
+        tol = statistics.tolerance(values)
+        taus = statistics.kendall_tau_rows(a, b, tol)
+        ra, rb = statistics.tied_ranks(a, tol), statistics.tied_ranks(b, tol)
         i, j = np.triu_indices(len(runs), k=1)
-        swaps = np.sign(a[:, i] - a[:, j]) * np.sign(b[:, i] - b[:, j]) < 0
+        swaps = np.sign(ra[:, i] - ra[:, j]) * np.sign(rb[:, i] - rb[:, j]) < 0
         rows.append({"measure": measure, "samples": samples, "tau_mean": float(np.nanmean(taus)),
                      "tau_sd": float(np.nanstd(taus)), "tau_min": float(np.nanmin(taus)),
                      "swap_rate": float(swaps.mean())})
@@ -236,19 +255,26 @@ def _pairs(table: pd.DataFrame, measure: str) -> tuple[list[tuple[str, str]], np
     return [(runs[a], runs[b]) for a, b in zip(i, j, strict=True)], values[i], values[j]
 
 
+def _check_test(test: str, allowed: Sequence[str]) -> None:
+    if test not in allowed:
+        raise GradedInputError(f"unknown test {test!r}; expected one of {', '.join(allowed)}")
+
+
 def discriminative_power(
     table: pd.DataFrame, alpha: float = 0.05, test: str = "randomization",
     permutations: int | None = 10_000, seed: int = 0,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Paired tests between every pair of runs, per measure (Sakai 2006).
 
-    Returns ``(summary, pairs)``: ``summary`` has one row per measure with the number of run pairs
-    and the share significant at ``alpha`` (the discriminative power); ``pairs`` has one row per
-    measure and run pair with the mean difference, the randomization and t-test p-values and the
-    pair's position in the measure's ASL curve (``asl_rank``: 1 = smallest p-value of ``test``).
+    ``test``: a paired test (``randomization``, ``bootstrap`` — Sakai's —, ``t``, ``wilcoxon``,
+    ``sign``; two-sided) or a test of all pairs at once (``tukey``: Tukey's HSD with the queries as
+    blocks, ``randomized_tukey``: Carterette's randomised Tukey HSD), whose p-values are already
+    family-wise over the pairs. Returns ``(summary, pairs)``: ``summary`` has one row per measure
+    with the number of run pairs and the share significant at ``alpha`` (the discriminative power);
+    ``pairs`` has one row per measure and run pair with the mean difference (run_a − run_b), the
+    p-value and the pair's position in the measure's ASL curve (``asl_rank``: 1 = smallest p-value).
     """
-    if test not in TESTS:
-        raise GradedInputError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
+    _check_test(test, TESTS)
     summary, rows = [], []
     for measure in pd.unique(table["measure"]):
         pairs, a, b = _pairs(table, measure)
@@ -256,36 +282,59 @@ def discriminative_power(
             summary.append({"measure": measure, "pairs": len(pairs), "test": test, "alpha": alpha,
                             "significant": 0, "discriminative_power": np.nan})
             continue
-        p_rand = statistics.randomization_test(a - b, permutations=permutations, seed=seed)
-        p_t = statistics.paired_t_test(a, b)
-        p = p_rand if test == "randomization" else p_t
+        if test in statistics.MULTI_TESTS:
+            _, values = _matrix(table, measure)
+            matrix = (statistics.tukey_hsd(values) if test == "tukey"
+                      else statistics.randomized_tukey_hsd(values, permutations=permutations, seed=seed))
+            p = matrix[np.triu_indices(len(values), k=1)]
+        else:
+            p = statistics.paired_test(test, a, b, permutations=permutations, seed=seed)
         ranks = np.empty(len(p), dtype=np.int64)
         ranks[np.argsort(p, kind="stable")] = np.arange(1, len(p) + 1)
-        for (run_a, run_b), delta, pr, pt, rank in zip(pairs, (a - b).mean(axis=1), p_rand, p_t, ranks, strict=True):
+        for (run_a, run_b), delta, pk, rank in zip(pairs, (a - b).mean(axis=1), p, ranks, strict=True):
             rows.append({"measure": measure, "run_a": run_a, "run_b": run_b, "delta": float(delta),
-                         "p_randomization": float(pr), "p_t": float(pt), "asl_rank": int(rank)})
+                         "test": test, "p_value": float(pk), "asl_rank": int(rank)})
         significant = int((p < alpha).sum())
         summary.append({"measure": measure, "pairs": len(pairs), "test": test, "alpha": alpha,
                         "significant": significant, "discriminative_power": significant / len(pairs)})
     return (pd.DataFrame(summary, columns=["measure", "pairs", "test", "alpha", "significant", "discriminative_power"]),
-            pd.DataFrame(rows, columns=["measure", "run_a", "run_b", "delta", "p_randomization", "p_t", "asl_rank"]))
+            pd.DataFrame(rows, columns=["measure", "run_a", "run_b", "delta", "test", "p_value", "asl_rank"]))
+
+
+COMPARISON_COLUMNS = ["run", "measure", "value", "delta", "ci_low", "ci_high", "boot_low", "boot_high",
+                      "effect_size", "wins", "ties", "losses", "test", "p_value", "p_adjusted"]
 
 
 def compare_runs(
     table: pd.DataFrame, baseline: str, test: str = "t", correction: str = "holm",
-    permutations: int | None = 10_000, seed: int = 0, aggregates: Mapping[tuple[str, str], float] | None = None,
+    permutations: int | None = 10_000, seed: int = 0, alternative: str = "two-sided", family: str = "runs",
+    level: float = 0.95, aggregates: Mapping[tuple[str, str], float] | None = None,
 ) -> pd.DataFrame:
-    """Every run against ``baseline``, per measure: value, delta, p-value and corrected p-value.
+    """Every run against ``baseline``, per measure, as PyTerrier's ``pt.Experiment(baseline=...)``.
 
-    ``test``: 't' (paired t-test, as PyTerrier) or 'randomization'; ``correction`` across the runs
-    compared for one measure: 'holm' (default), 'bonferroni', 'fdr_bh' or 'none'. ``aggregates``:
-    ``{(run, measure): value}`` as each measure's own aggregator computed it (``calc_aggregate``);
-    without it, a run's value is the mean of its per-query values (what the tests compare).
+    Columns: the run's ``value`` and ``delta`` (run − baseline), the two-sided ``level`` confidence
+    interval of the mean per-query difference from the t distribution (``ci_low``, ``ci_high``) and
+    from the percentile bootstrap (``boot_low``, ``boot_high``; seeded, ``permutations`` resamples),
+    the standardised effect size d_z (mean difference / standard deviation of the per-query
+    differences), the per-query ``wins``, ``ties`` and ``losses`` against the baseline, the
+    ``p_value`` of ``test`` ('t' — paired t-test, the default —, 'randomization', 'bootstrap',
+    'wilcoxon' or 'sign'; ``alternative`` 'two-sided', 'greater' — the run is better — or 'less') and
+    ``p_adjusted``, corrected with ``correction`` ('holm', 'bonferroni', 'fdr_bh', 'none') across the
+    runs of each measure (``family='runs'``) or across all runs × measures (``family='all'``).
+    ``aggregates``: ``{(run, measure): value}`` as each measure's own aggregator computed it
+    (``calc_aggregate``); without it, a run's value is the mean of its per-query values (what the tests
+    and intervals take), and ``delta`` is the centre of the intervals.
     """
-    if test not in TESTS:
-        raise GradedInputError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
+    _check_test(test, statistics.PAIRED_TESTS)
     if correction not in statistics.CORRECTIONS:
         raise GradedInputError(f"unknown correction {correction!r}; expected one of {', '.join(statistics.CORRECTIONS)}")
+    if alternative not in statistics.ALTERNATIVES:
+        raise GradedInputError(f"unknown alternative {alternative!r}; expected one of "
+                               f"{', '.join(statistics.ALTERNATIVES)}")
+    if family not in FAMILIES:
+        raise GradedInputError(f"unknown family {family!r}; expected one of {', '.join(FAMILIES)}")
+    if not 0 < level < 1:
+        raise GradedInputError(f"the confidence level must be between 0 and 1, got {level}")
     runs = list(pd.unique(table["run"]))
     if baseline not in runs:
         raise GradedInputError(f"baseline {baseline!r} is not one of the runs: {', '.join(runs)}")
@@ -298,41 +347,86 @@ def compare_runs(
         if aggregates is not None:
             means = np.array([aggregates[(name, measure)] for name in names], dtype=np.float64)
         rows.append({"run": baseline, "measure": measure, "value": float(means[names.index(baseline)]),
-                     "delta": 0.0, "p_value": np.nan, "p_adjusted": np.nan})
+                     "delta": 0.0, "test": test})
         if not others:
             continue
-        if test == "t":
-            p = statistics.paired_t_test(values[others], np.broadcast_to(base, values[others].shape))
-        else:
-            p = statistics.randomization_test(values[others] - base, permutations=permutations, seed=seed)
-        adjusted = statistics.correct(p, correction)
-        for k, pk, pa in zip(others, p, adjusted, strict=True):
-            rows.append({"run": names[k], "measure": measure, "value": float(means[k]),
-                         "delta": float(means[k] - means[names.index(baseline)]), "p_value": float(pk),
-                         "p_adjusted": float(pa)})
-    return pd.DataFrame(rows, columns=["run", "measure", "value", "delta", "p_value", "p_adjusted"])
+        runs_values = values[others]
+        bases = np.broadcast_to(base, runs_values.shape)
+        d = runs_values - bases
+        p = statistics.paired_test(test, runs_values, bases, alternative, permutations, seed)
+        ci = statistics.t_interval(d, level)
+        boot = statistics.bootstrap_interval(d, level, samples=BOOTSTRAP_SAMPLES if permutations is None else permutations,
+                                             seed=seed)  # exact when few resamples; None asks exact tests only
+        counts = statistics.win_tie_loss(runs_values, bases)
+        for k, row in enumerate(others):
+            rows.append({"run": names[row], "measure": measure, "value": float(means[row]),
+                         "delta": float(means[row] - means[names.index(baseline)]), "ci_low": float(ci[k, 0]), "ci_high": float(ci[k, 1]),
+                         "boot_low": float(boot[k, 0]), "boot_high": float(boot[k, 1]),
+                         "effect_size": float(statistics.effect_size(d[k])[0]), "wins": int(counts[k, 0]),
+                         "ties": int(counts[k, 1]), "losses": int(counts[k, 2]), "test": test,
+                         "p_value": float(p[k])})
+    result = pd.DataFrame(rows, columns=COMPARISON_COLUMNS)
+    for column in ("wins", "ties", "losses"):
+        result[column] = result[column].astype("Int64")
+    groups = [result.index] if family == "all" else [g.index for _, g in result.groupby("measure", sort=False)]
+    for index in groups:
+        result.loc[index, "p_adjusted"] = statistics.correct(result.loc[index, "p_value"].to_numpy(dtype=float),
+                                                             correction)
+    result.attrs.update(baseline=baseline, test=test, correction=correction, alternative=alternative,
+                        family=family, level=level)
+    return result
+
+
+def topic_set_sizes(
+    table: pd.DataFrame, min_difference: float = 0.05, alpha: float = 0.05, power: float = 0.8,
+    alternative: str = "two-sided",
+) -> pd.DataFrame:
+    """How many queries a collection needs, per measure, for a paired t-test to detect a true mean
+    difference of ``min_difference`` between two runs with probability ``power`` at level ``alpha``
+    (Sakai 2016): the variance of a difference is estimated as twice the residual variance of a
+    two-way ANOVA (runs × queries) on the observed per-query values."""
+    rows = []
+    for measure in pd.unique(table["measure"]):
+        _, values = _matrix(table, measure)
+        variance, _ = statistics.residual_variance(values) if values.shape[0] > 1 else (np.nan, 0)
+        needed = (statistics.topic_set_size(2 * variance, min_difference, alpha, power, alternative)
+                  if variance > 0 else np.nan)
+        rows.append({"measure": measure, "queries": values.shape[1], "residual_variance": variance,
+                     "min_difference": min_difference, "alpha": alpha, "power": power, "queries_needed": needed})
+    result = pd.DataFrame(rows, columns=["measure", "queries", "residual_variance", "min_difference", "alpha",
+                                         "power", "queries_needed"])
+    result["queries_needed"] = result["queries_needed"].astype("Int64")
+    return result
+
+
+def find_run(names: Sequence[str], key: str, tags: Sequence[str] = (), option: str = "baseline") -> str:
+    """The one run of ``names`` (paths) that ``key`` names: its path, file name, file name without
+    extension or (with ``tags``) run tag; a GradedInputError naming ``option`` otherwise."""
+    import os
+
+    candidates: dict[str, list[str]] = {}
+    for name, tag in itertools.zip_longest(names, tags):
+        for alias in (name, tag, os.path.basename(name), os.path.basename(name).split(".")[0]):
+            if alias is not None:
+                candidates.setdefault(alias, []).append(name)
+    matches = list(dict.fromkeys(candidates.get(key, [])))
+    if len(matches) != 1:
+        raise GradedInputError(f"{option} {key!r} {'matches several runs' if matches else 'is none of the runs'}"
+                               f" ({', '.join(names)})")
+    return matches[0]
 
 
 def compare_results(results: Sequence[Any], measures: Sequence[Any], baseline: str, test: str = "t",
-                    correction: str = "holm") -> pd.DataFrame:
+                    correction: str = "holm", alternative: str = "two-sided", family: str = "runs",
+                    by_tag: bool = False) -> pd.DataFrame:
     """:func:`compare_runs` on an engine's results (:class:`ir_measures_graded.engines.RunResult`).
 
     ``baseline`` names one run: its path, file name, file name without extension or run tag. A
     run's value is the measure's own aggregate (its summary); the tests take the per-query values,
-    0 where a run has no value for a query another run has (trec_eval's ``-c``).
+    0 where a run has no value for a query another run has (trec_eval's ``-c``). Runs are named by
+    path, or by tag with ``by_tag`` (as the trec output names them).
     """
-    import os
-
-    names: dict[str, list[str]] = {}
-    for result in results:
-        for key in (result.name, result.tag, os.path.basename(result.name),
-                    os.path.basename(result.name).split(".")[0]):
-            names.setdefault(key, []).append(result.name)
-    matches = list(dict.fromkeys(names.get(baseline, [])))
-    if len(matches) != 1:
-        known = ", ".join(r.name for r in results)
-        raise GradedInputError(f"--compare {baseline!r} {'matches several runs' if matches else 'is none of the runs'}"
-                               f" ({known})")
+    found = find_run([r.name for r in results], baseline, tags=[r.tag for r in results], option="--compare")
     rows = [(r.name, str(m.query_id), str(m.measure), float(m.value)) for r in results for m in r.per_query]
     table = pd.DataFrame(rows, columns=["run", "query_id", "measure", "value"])
     wide = table.pivot_table(index=["measure", "query_id"], columns="run", values="value", sort=False)
@@ -341,7 +435,11 @@ def compare_results(results: Sequence[Any], measures: Sequence[Any], baseline: s
     order = {str(m): i for i, m in enumerate(measures)}
     table = table.sort_values("measure", key=lambda c: c.map(order), kind="stable")
     aggregates = {(r.name, str(m)): float(v) for r in results for m, v in r.summary.items()}
-    return compare_runs(table, matches[0], test=test, correction=correction, aggregates=aggregates)
+    compared = compare_runs(table, found, test=test, correction=correction, alternative=alternative,
+                            family=family, aggregates=aggregates)
+    if by_tag:
+        compared["run"] = compared["run"].map({r.name: r.tag for r in results})
+    return compared
 
 
 @dataclass(frozen=True)
@@ -353,23 +451,34 @@ class MetaReport:
     stability: pd.DataFrame  # stability()
     power: pd.DataFrame  # discriminative_power()[0]
     pairs: pd.DataFrame  # discriminative_power()[1]: per run pair, with the ASL curve
+    per_query: pd.DataFrame  # per_query(): run, query_id, measure, value
+    comparison: pd.DataFrame  # compare_runs() against the baseline (its attrs name it)
+    sizes: pd.DataFrame  # topic_set_sizes()
 
 
 def meta_evaluate(
     qrels: Any, runs: Mapping[str, Any], measures: Iterable[Any], transforms: Sequence[str | Transform] | None = None,
     samples: int = 200, alpha: float = 0.05, test: str = "randomization", permutations: int | None = 10_000,
-    seed: int = 0,
+    seed: int = 0, baseline: str | None = None, compare_test: str = "t", correction: str = "holm",
+    alternative: str = "two-sided", family: str = "runs", min_difference: float = 0.05, power: float = 0.8,
 ) -> MetaReport:
-    """The three checks on one collection: scale dependence, stability and discriminative power."""
+    """The three checks on one collection — scale dependence, stability and discriminative power
+    (``test`` between every pair of runs) —, every run against ``baseline`` (default: the first run;
+    see :func:`compare_runs`) and the topic-set size (see :func:`topic_set_sizes`)."""
     measures = _measures(measures)
     if len(runs) < 2:
         raise GradedInputError(f"meta-evaluation compares runs: give at least two (got {len(runs)})")
     table = per_query(qrels, runs, measures)
-    power, pairs = discriminative_power(table, alpha=alpha, test=test, permutations=permutations, seed=seed)
+    power_table, pairs = discriminative_power(table, alpha=alpha, test=test, permutations=permutations, seed=seed)
+    baseline = next(iter(runs)) if baseline is None else baseline
     return MetaReport(
         scores=scores(table),
         scale=scale_dependence(qrels, runs, measures, transforms),
         stability=stability(table, samples=samples, seed=seed),
-        power=power,
+        power=power_table,
         pairs=pairs,
+        per_query=table,
+        comparison=compare_runs(table, baseline, test=compare_test, correction=correction, permutations=permutations,
+                                seed=seed, alternative=alternative, family=family),
+        sizes=topic_set_sizes(table, min_difference=min_difference, alpha=alpha, power=power, alternative=alternative),
     )

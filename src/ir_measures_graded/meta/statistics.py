@@ -1,48 +1,164 @@
 """The statistics behind the meta-evaluation, each a small function over arrays.
 
-Rank correlations between system rankings (Kendall's τ from scipy, τ_AP of Yilmaz, Aslam &
-Robertson 2008), paired significance tests between systems (a seeded randomization test that
-flips the signs of all per-query differences at once, and scipy's paired t-test), and
-multiple-testing corrections. Nothing here knows about measures or runs.
+- Rank correlations between system rankings: Kendall's τ-b, τ_AP (Yilmaz, Aslam & Robertson 2008)
+  and its tie-aware variants τ_AP,a and τ_AP,b (Urbano & Marrero 2017).
+- Paired significance tests between two systems, one row of per-query differences each: the
+  randomization (permutation) test, Sakai's (2006) paired bootstrap test, the paired t-test, the
+  Wilcoxon signed-rank test and the sign test — two-sided by default, one-sided on request.
+- Tests of many systems at once: Tukey's HSD (two-way ANOVA without replication, the queries as
+  blocks, or one-way) and Carterette's (2012) randomised Tukey HSD.
+- Effect sizes and intervals: t and bootstrap confidence intervals of the mean difference, the
+  standardised mean difference d_z, per-query wins/ties/losses; topic-set size (Sakai 2016).
+- Multiple-testing corrections.
+
+Nothing here knows about measures or runs. Values closer than :func:`tolerance` (1e-9 of the
+largest absolute value) count as equal, so two means that are equal in fact but were summed in a
+different order are a tie, not a difference.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-#: Above this many sign vectors a randomization test samples instead of enumerating all 2^n.
+#: Above this many sign vectors / resamples / permutations a test samples instead of enumerating.
 _CHUNK = 1024
+
+#: Values closer than this share of the largest absolute value count as equal.
+RELATIVE_TOLERANCE = 1e-9
+
+ALTERNATIVES = ("two-sided", "greater", "less")
+CORRECTIONS = ("holm", "bonferroni", "fdr_bh", "none")
+
+
+def _check_alternative(alternative: str) -> None:
+    if alternative not in ALTERNATIVES:
+        raise ValueError(f"unknown alternative {alternative!r}; expected one of {', '.join(ALTERNATIVES)}")
+
+
+def tolerance(values: np.ndarray) -> float:
+    """The distance below which two values (or means, or differences) of ``values`` count as equal."""
+    values = np.asarray(values, dtype=np.float64)
+    finite = values[np.isfinite(values)]
+    return float(RELATIVE_TOLERANCE * np.max(np.abs(finite))) if finite.size else 0.0
+
+
+def tied_ranks(values: np.ndarray, tol: float | None = None) -> np.ndarray:
+    """Dense ranks along the last axis (0 = lowest); values within ``tol`` of their neighbour in sorted
+    order share a rank. ``tol`` defaults to :func:`tolerance` of ``values``."""
+    x = np.asarray(values, dtype=np.float64)
+    tol = tolerance(x) if tol is None else tol
+    order = np.argsort(x, axis=-1, kind="stable")
+    ordered = np.take_along_axis(x, order, axis=-1)
+    steps = np.diff(ordered, axis=-1) > tol
+    groups = np.concatenate([np.zeros(x.shape[:-1] + (1,), dtype=np.int64), np.cumsum(steps, axis=-1)], axis=-1)
+    ranks = np.empty_like(groups)
+    np.put_along_axis(ranks, order, groups, axis=-1)
+    return ranks
+
+
+def _pair_signs(ranks: np.ndarray) -> np.ndarray:
+    """sign(rank_i - rank_j) for every pair i < j of the last axis."""
+    i, j = np.triu_indices(ranks.shape[-1], k=1)
+    return np.sign(ranks[..., i] - ranks[..., j])
+
+
+def kendall_tau_rows(a: np.ndarray, b: np.ndarray, tol: float | None = None) -> np.ndarray:
+    """Kendall's τ-b between ``a[k]`` and ``b[k]`` for every row k (NaN where a row is all tied)."""
+    a, b = np.atleast_2d(np.asarray(a, dtype=np.float64)), np.atleast_2d(np.asarray(b, dtype=np.float64))
+    if a.shape[-1] < 2:
+        return np.full(a.shape[0], np.nan)
+    tol = max(tolerance(a), tolerance(b)) if tol is None else tol
+    sa, sb = _pair_signs(tied_ranks(a, tol)), _pair_signs(tied_ranks(b, tol))
+    untied_a, untied_b = (sa != 0).sum(axis=-1), (sb != 0).sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tau = (sa * sb).sum(axis=-1) / np.sqrt(untied_a * untied_b)
+    return np.where((untied_a == 0) | (untied_b == 0), np.nan, tau)
 
 
 def kendall_tau(a: np.ndarray, b: np.ndarray) -> float:
-    """Kendall's τ-b between two score vectors of the same systems (scipy; NaN if undefined)."""
-    from scipy import stats
+    """Kendall's τ-b between two score vectors of the same systems (NaN if either is all tied)."""
+    return float(kendall_tau_rows(a, b)[0])
 
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    if len(a) < 2 or np.ptp(a) == 0 or np.ptp(b) == 0:
-        return float("nan")
-    return float(stats.kendalltau(a, b).statistic)
+
+def _ranks_pair(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    if x.shape != y.shape or x.ndim != 1:
+        raise ValueError("two score vectors of the same systems expected")
+    return tied_ranks(x), tied_ranks(y)
 
 
 def tau_ap(truth: np.ndarray, estimate: np.ndarray) -> float:
     """AP rank correlation τ_AP (Yilmaz, Aslam & Robertson, SIGIR 2008) of ``estimate`` against ``truth``.
 
-    Systems are ordered by ``estimate`` (descending; ties keep the order of ``truth``); for the
-    system at position i (1-based, i ≥ 2), C(i) counts the systems above it that ``truth`` also
-    places at or above it. τ_AP = 2/(N-1) · Σ_{i≥2} C(i)/(i-1) − 1: swaps near the top cost more
-    than swaps near the bottom. Ties in ``truth`` count as agreeing.
+    Walking down the ranking by ``estimate`` (descending), the system at position i ≥ 2 scores the
+    share C(i)/(i-1) of the systems above it that ``truth`` also ranks above it; τ_AP = 2/(N-1) · Σ
+    C(i)/(i-1) − 1, so swaps near the top cost more than swaps near the bottom. Defined for rankings
+    without ties only: use :func:`tau_ap_a` or :func:`tau_ap_b` when there are ties.
     """
-    truth, estimate = np.asarray(truth, dtype=np.float64), np.asarray(estimate, dtype=np.float64)
-    n = len(truth)
+    rt, re = _ranks_pair(truth, estimate)
+    if len(np.unique(rt)) < len(rt) or len(np.unique(re)) < len(re):
+        raise ValueError("tau_ap is defined for rankings without ties; use tau_ap_a (a truth without ties) "
+                         "or tau_ap_b (ties in both)")
+    return tau_ap_a(truth, estimate)
+
+
+def tau_ap_a(truth: np.ndarray, estimate: np.ndarray) -> float:
+    """τ_AP,a (Urbano & Marrero, ICTIR 2017): the *accuracy* of ``estimate`` against a ``truth`` without ties.
+
+    Ties in ``estimate`` are allowed: τ_AP,a is the expected τ_AP over every order of the tied
+    systems (each equally likely), in closed form. A system whose tie group starts after p systems
+    and holds t of them sits at each of the positions p+1 … p+t with probability 1/t: the systems
+    above its group that ``truth`` also ranks higher weigh 1/t · Σ_k 1/(p+k), and each other member
+    of its group is above it and right in half of the orders. Equals τ_AP without ties; an all-tied
+    estimate scores 0, as τ_a does.
+    """
+    rt, re = _ranks_pair(truth, estimate)
+    n = len(rt)
     if n < 2:
         return float("nan")
-    by_truth = np.argsort(-truth, kind="stable")
-    order = by_truth[np.argsort(-estimate[by_truth], kind="stable")]
-    t = truth[order]
-    agree = np.tril(t[:, None] <= t[None, :], k=-1)  # agree[i, j]: j above i, truth[j] >= truth[i]
-    c = agree.sum(axis=1)[1:]
-    return float(2.0 / (n - 1) * np.sum(c / np.arange(1, n)) - 1.0)
+    if len(np.unique(rt)) < n:
+        raise ValueError("tau_ap_a needs a truth without ties; use tau_ap_b for ties in both rankings")
+    above = re[None, :] > re[:, None]  # above[i, j]: the estimate puts j strictly above i
+    p = above.sum(axis=1)
+    t = (re[None, :] == re[:, None]).sum(axis=1)
+    correct = (above & (rt[None, :] > rt[:, None])).sum(axis=1)
+    weight_above, within = np.zeros(n), np.zeros(n)
+    for start, size in {(int(a), int(b)) for a, b in zip(p, t, strict=True)}:  # one pass per tie group
+        k = np.arange(size)
+        group = (p == start) & (t == size)
+        weight_above[group] = np.sum(1.0 / (start + k)) / size if start > 0 else 0.0
+        within[group] = np.sum(k[1:] / (start + k[1:])) / (2 * size)
+    return float(2.0 / (n - 1) * np.sum(correct * weight_above + within) - 1.0)
 
+
+def _tau_ap_b_one_way(rx: np.ndarray, ry: np.ndarray) -> float:
+    above = ry[None, :] > ry[:, None]  # above[i, j]: y puts j strictly above i
+    p = above.sum(axis=1)
+    below_top = p > 0
+    if not below_top.any():
+        return float("nan")
+    correct = (above & (rx[None, :] > rx[:, None])).sum(axis=1)
+    return float(2.0 * np.mean(correct[below_top] / p[below_top]) - 1.0)
+
+
+def tau_ap_b(x: np.ndarray, y: np.ndarray) -> float:
+    """τ_AP,b (Urbano & Marrero, ICTIR 2017): the *agreement* of two rankings, ties allowed in both.
+
+    Walking down ``y``, every system below ``y``'s top tie group scores the share of the systems
+    strictly above it in ``y`` that ``x`` also puts strictly above it (a tie in ``x`` is not
+    agreement); the mean share, times 2, minus 1 — and the same walking down ``x``; τ_AP,b is the
+    average of the two, so it is symmetric. Without ties it is the symmetric τ_AP; NaN when either
+    ranking is all tied (as τ-b). This is the τ_AP the meta-evaluation reports.
+    """
+    rx, ry = _ranks_pair(x, y)
+    if len(rx) < 2:
+        return float("nan")
+    return (_tau_ap_b_one_way(rx, ry) + _tau_ap_b_one_way(ry, rx)) / 2
+
+
+# --- paired tests of two systems ------------------------------------------------------------------------
 
 def sign_matrix(n: int, permutations: int | None, rng: np.random.Generator) -> tuple[np.ndarray, bool]:
     """All 2^n sign vectors when that is at most ``permutations`` (or ``permutations`` is None),
@@ -55,63 +171,379 @@ def sign_matrix(n: int, permutations: int | None, rng: np.random.Generator) -> t
     return rng.choice(np.array([-1, 1], dtype=np.int8), size=(permutations, n)), False
 
 
+def _p_value(extreme: np.ndarray, draws: int, exact: bool) -> np.ndarray:
+    """count / draws when every outcome was enumerated; (count + 1) / (draws + 1) when sampled, counting
+    the observed outcome once, so a sampled p-value is never 0 (Phipson & Smyth 2010)."""
+    return extreme / draws if exact else (extreme + 1) / (draws + 1)
+
+
+def _beyond(statistic: np.ndarray, observed: np.ndarray, alternative: str) -> np.ndarray:
+    """Which resampled statistics (pairs × draws) are at least as extreme as the observed ones (pairs)."""
+    scale = 1e-12 * np.maximum(1.0, np.abs(np.where(np.isfinite(observed), observed, 0.0)))
+    observed, scale = observed[:, None], scale[:, None]
+    if alternative == "greater":
+        return statistic >= observed - scale
+    if alternative == "less":
+        return statistic <= observed + scale
+    return np.abs(statistic) >= np.abs(observed) - scale
+
+
 def randomization_test(
-    differences: np.ndarray, permutations: int | None = 10_000, seed: int = 0
+    differences: np.ndarray, permutations: int | None = 10_000, seed: int = 0, alternative: str = "two-sided"
 ) -> np.ndarray:
-    """Two-sided paired randomization (permutation) test for every row of ``differences``.
+    """Paired randomization (permutation) test for every row of ``differences``.
 
     ``differences`` is (pairs × queries): per query, system A minus system B. Under the null
     hypothesis the sign of each query's difference is arbitrary, so the p-value is the share of
-    sign vectors whose mean difference is at least as far from 0 as the observed one. All pairs
-    share one set of sign vectors (seeded); every 2^n vector is enumerated when there are at most
+    sign vectors whose mean difference is at least as extreme as the observed one (two-sided: as far
+    from 0; ``greater``: A better by at least as much; ``less``: the mirror). All pairs share one
+    set of sign vectors (seeded); every 2^n vector is enumerated when there are at most
     ``permutations`` of them (or ``permutations=None``), which makes the test exact (p = count / 2^n).
-    Sampled sign vectors give p = (count + 1) / (permutations + 1), counting the observed
-    assignment once, so a sampled p-value is never 0 (Phipson & Smyth 2010).
     """
+    _check_alternative(alternative)
     d = np.atleast_2d(np.asarray(differences, dtype=np.float64))
     n_pairs, n = d.shape
     if n == 0:
         return np.full(n_pairs, np.nan)
     signs, exact = sign_matrix(n, permutations, np.random.default_rng(seed))
-    observed = np.abs(d.mean(axis=1))
-    tolerance = 1e-12 * np.maximum(1.0, observed)  # a permuted mean equal to the observed one counts
+    observed = d.mean(axis=1)
     extreme = np.zeros(n_pairs, dtype=np.int64)
     for start in range(0, len(signs), _CHUNK):  # one matrix product per chunk of sign vectors
-        means = np.abs(d @ signs[start:start + _CHUNK].T.astype(np.float64)) / n
-        extreme += (means >= (observed - tolerance)[:, None]).sum(axis=1)
-    return extreme / len(signs) if exact else (extreme + 1) / (len(signs) + 1)
+        means = d @ signs[start:start + _CHUNK].T.astype(np.float64) / n
+        extreme += _beyond(means, observed, alternative).sum(axis=1)
+    return _p_value(extreme, len(signs), exact)
 
 
-def paired_t_test(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Two-sided paired t-test p-values (scipy) row by row; 1.0 where every difference is 0."""
+def resample_matrix(n: int, samples: int | None, rng: np.random.Generator) -> tuple[np.ndarray, bool]:
+    """All n^n ordered resamples (with replacement) of n queries when that is at most ``samples`` (or
+    ``samples`` is None), else ``samples`` random ones. Returns ``(indices, exact)``."""
+    if samples is None or n**n <= samples:
+        if n > 8:
+            raise ValueError(f"exact enumeration of {n}^{n} resamples is too large; give a number of samples")
+        codes = np.arange(n**n, dtype=np.int64)[:, None] // n ** np.arange(n, dtype=np.int64)
+        return codes % n, True
+    return rng.integers(0, n, size=(samples, n)), False
+
+
+def _t_statistic(x: np.ndarray) -> np.ndarray:
+    """Student's t of the mean of the last axis (0 where every value is 0; ±inf where they are equal)."""
+    n = x.shape[-1]
+    mean = x.mean(axis=-1)
+    sd = x.std(axis=-1, ddof=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = mean / (sd / np.sqrt(n))
+    return np.where(np.isnan(t), 0.0, t)
+
+
+def bootstrap_test(
+    differences: np.ndarray, samples: int | None = 10_000, seed: int = 0, alternative: str = "two-sided"
+) -> np.ndarray:
+    """Sakai's (SIGIR 2006) paired bootstrap test for every row of ``differences`` (pairs × queries).
+
+    The differences are shifted to mean 0 (the null hypothesis), resampled with replacement, and the
+    studentized mean t* of each resample is compared with the observed t: p is the share of
+    resamples at least as extreme. All pairs share one set of resamples (seeded); every n^n ordered
+    resample is enumerated when there are at most ``samples`` of them (exact), otherwise p =
+    (count + 1) / (samples + 1).
+    """
+    _check_alternative(alternative)
+    d = np.atleast_2d(np.asarray(differences, dtype=np.float64))
+    n_pairs, n = d.shape
+    if n < 2:
+        return np.full(n_pairs, np.nan)
+    indices, exact = resample_matrix(n, samples, np.random.default_rng(seed))
+    shifted = d - d.mean(axis=1, keepdims=True)
+    observed = _t_statistic(d)
+    extreme = np.zeros(n_pairs, dtype=np.int64)
+    for start in range(0, len(indices), _CHUNK):
+        t = _t_statistic(shifted[:, indices[start:start + _CHUNK]])  # pairs × chunk
+        extreme += _beyond(t, observed, alternative).sum(axis=1)
+    p = _p_value(extreme, len(indices), exact)
+    return np.where(np.all(d == 0, axis=1), 1.0, p)
+
+
+def paired_t_test(a: np.ndarray, b: np.ndarray, alternative: str = "two-sided") -> np.ndarray:
+    """Paired t-test p-values (scipy) row by row; 1.0 where every difference is 0."""
     from scipy import stats
 
+    _check_alternative(alternative)
     a, b = np.atleast_2d(a).astype(np.float64), np.atleast_2d(b).astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
-        p = np.asarray(stats.ttest_rel(a, b, axis=1).pvalue, dtype=np.float64)
+        p = np.asarray(stats.ttest_rel(a, b, axis=1, alternative=alternative).pvalue, dtype=np.float64)
     same = np.all(a == b, axis=1)
     return np.where(same, 1.0, p)
 
 
+def _snapped(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise differences a - b with those within :func:`tolerance` of 0 set to exactly 0."""
+    a, b = np.atleast_2d(a).astype(np.float64), np.atleast_2d(b).astype(np.float64)
+    d = a - b
+    tol = max(tolerance(a), tolerance(b))
+    return np.where(np.abs(d) <= tol, 0.0, d)
+
+
+def wilcoxon_test(a: np.ndarray, b: np.ndarray, alternative: str = "two-sided") -> np.ndarray:
+    """Wilcoxon signed-rank test (scipy) row by row: zero differences dropped (Wilcoxon's own
+    treatment), the exact distribution for small samples without ties, else the normal
+    approximation; 1.0 where every difference is 0."""
+    from scipy import stats
+
+    _check_alternative(alternative)
+    d = _snapped(a, b)
+    p = np.ones(len(d))
+    for k, row in enumerate(d):
+        if np.any(row != 0):
+            p[k] = stats.wilcoxon(row, zero_method="wilcox", alternative=alternative).pvalue
+    return p
+
+
+def win_tie_loss(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per row, how many queries A wins, ties and loses against B: an (rows × 3) integer array."""
+    d = _snapped(a, b)
+    return np.stack([(d > 0).sum(axis=1), (d == 0).sum(axis=1), (d < 0).sum(axis=1)], axis=1)
+
+
+def sign_test(a: np.ndarray, b: np.ndarray, alternative: str = "two-sided") -> np.ndarray:
+    """Sign test row by row: the number of queries A wins among those it does not tie with B is
+    Binomial(n, 1/2) under the null hypothesis (exact binomial p-value; 1.0 without a non-tie)."""
+    from scipy import stats
+
+    _check_alternative(alternative)
+    wins, _, losses = win_tie_loss(a, b).T
+    n = wins + losses
+    if alternative == "greater":
+        p = stats.binom.sf(wins - 1, n, 0.5)
+    elif alternative == "less":
+        p = stats.binom.cdf(wins, n, 0.5)
+    else:
+        p = np.minimum(1.0, 2 * stats.binom.cdf(np.minimum(wins, losses), n, 0.5))
+    return np.where(n == 0, 1.0, p)
+
+
+# --- many systems at once -------------------------------------------------------------------------------
+
+def residual_variance(values: np.ndarray, blocked: bool = True) -> tuple[float, int]:
+    """``(mean square error, degrees of freedom)`` of the systems × queries matrix ``values``: of a
+    two-way ANOVA without replication (systems and queries as factors; ``blocked``) or one-way."""
+    x = np.asarray(values, dtype=np.float64)
+    m, n = x.shape
+    if blocked:
+        residual = x - x.mean(axis=1, keepdims=True) - x.mean(axis=0, keepdims=True) + x.mean()
+        df = (m - 1) * (n - 1)
+    else:
+        residual = x - x.mean(axis=1, keepdims=True)
+        df = m * (n - 1)
+    return float(np.sum(residual**2) / df) if df > 0 else float("nan"), df
+
+
+def tukey_hsd(values: np.ndarray, blocked: bool = True) -> np.ndarray:
+    """Tukey's HSD for every pair of systems of the systems × queries matrix ``values``: an m × m
+    matrix of p-values, family-wise over the m(m-1)/2 pairs (symmetric, NaN on the diagonal).
+
+    ``blocked`` (default): the residual variance of a two-way ANOVA without replication, queries
+    as blocks — the form used for IR (Carterette 2012; Sakai 2018); ``blocked=False``: one-way ANOVA
+    (statsmodels' ``pairwise_tukeyhsd``, ranx's Tukey), which ignores that the runs share queries.
+    """
+    from scipy import stats
+
+    x = np.asarray(values, dtype=np.float64)
+    m, n = x.shape
+    mse, df = residual_variance(x, blocked)
+    means = x.mean(axis=1)
+    p = np.full((m, m), np.nan)
+    i, j = np.triu_indices(m, k=1)
+    gap = np.abs(means[i] - means[j])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        q = gap / np.sqrt(mse / n)
+    if df > 0 and len(q):
+        upper = np.ones(len(q))  # equal means (with or without residual variance): no evidence
+        differs = gap > 0
+        upper[differs] = stats.studentized_range.sf(q[differs], m, df) if mse > 0 else 0.0  # one numerical integral per pair
+        p[i, j] = p[j, i] = upper
+    return p
+
+
+def _permutation_codes(m: int, n: int, permutations: int | None, rng: np.random.Generator) -> tuple[np.ndarray, bool]:
+    """Per draw and query, an order of the m systems: all (m!)^n combinations when at most
+    ``permutations`` (exact), else ``permutations`` random ones. Shape (draws, n, m)."""
+    import itertools
+
+    count = math.factorial(m) ** n
+    if permutations is None or count <= permutations:
+        if count > 2_000_000:
+            raise ValueError(f"exact enumeration of ({m}!)^{n} permutations is too large; give a number of permutations")
+        orders = np.array(list(itertools.permutations(range(m))), dtype=np.int64)
+        combos = np.array(list(itertools.product(range(len(orders)), repeat=n)), dtype=np.int64).reshape(-1, n)
+        return orders[combos], True
+    return np.argsort(rng.random((permutations, n, m)), axis=2), False
+
+
+def randomized_tukey_hsd(values: np.ndarray, permutations: int | None = 10_000, seed: int = 0) -> np.ndarray:
+    """Carterette's (2012) randomised Tukey HSD for every pair of systems of ``values`` (systems × queries).
+
+    Under the null hypothesis the systems are exchangeable within each query: each draw permutes the
+    systems' values of every query independently and records the range (largest minus smallest
+    system mean). A pair's p-value is the share of draws whose range is at least its observed
+    absolute mean difference — family-wise over all pairs. Exact (all (m!)^n draws) when there are
+    at most ``permutations``; otherwise (count + 1) / (permutations + 1). Returns an m × m matrix.
+    """
+    x = np.asarray(values, dtype=np.float64)
+    m, n = x.shape
+    codes, exact = _permutation_codes(m, n, permutations, np.random.default_rng(seed))
+    means = x.mean(axis=1)
+    observed = np.abs(means[:, None] - means[None, :])
+    scale = 1e-12 * np.maximum(1.0, observed)
+    extreme = np.zeros((m, m), dtype=np.int64)
+    columns = np.arange(n)
+    for start in range(0, len(codes), _CHUNK):
+        chunk = codes[start:start + _CHUNK]  # draws × n × m: the system whose value goes to slot k
+        permuted = x[chunk, columns[None, :, None]]  # draws × n × m
+        slot_means = permuted.mean(axis=1)  # draws × m
+        spread = slot_means.max(axis=1) - slot_means.min(axis=1)
+        extreme += (spread[:, None, None] >= (observed - scale)[None]).sum(axis=0)
+    p = _p_value(extreme, len(codes), exact)
+    np.fill_diagonal(p, np.nan)
+    return p
+
+
+# --- effect sizes, intervals, power --------------------------------------------------------------------
+
+def t_interval(differences: np.ndarray, level: float = 0.95) -> np.ndarray:
+    """Two-sided t confidence interval of the mean of every row: an (rows × 2) array."""
+    from scipy import stats
+
+    d = np.atleast_2d(np.asarray(differences, dtype=np.float64))
+    n = d.shape[1]
+    half = stats.t.ppf((1 + level) / 2, n - 1) * d.std(axis=1, ddof=1) / np.sqrt(n) if n > 1 else np.nan
+    mean = d.mean(axis=1)
+    return np.stack([mean - half, mean + half], axis=1)
+
+
+def bootstrap_interval(
+    differences: np.ndarray, level: float = 0.95, samples: int | None = 10_000, seed: int = 0
+) -> np.ndarray:
+    """Percentile bootstrap confidence interval of the mean of every row: an (rows × 2) array; the
+    queries are resampled with replacement (all n^n resamples when at most ``samples``)."""
+    d = np.atleast_2d(np.asarray(differences, dtype=np.float64))
+    n = d.shape[1]
+    if n < 2:
+        return np.full((len(d), 2), np.nan)
+    indices, _ = resample_matrix(n, samples, np.random.default_rng(seed))
+    means = np.concatenate([d[:, indices[s:s + _CHUNK]].mean(axis=2) for s in range(0, len(indices), _CHUNK)], axis=1)
+    return np.quantile(means, [(1 - level) / 2, (1 + level) / 2], axis=1).T
+
+
+def effect_size(differences: np.ndarray) -> np.ndarray:
+    """Standardised mean difference for paired data, d_z = mean(d) / sd(d) (sd with n-1; Cohen's
+    d_z, Lakens 2013) per row; t = d_z · √n. NaN where every difference is equal."""
+    d = np.atleast_2d(np.asarray(differences, dtype=np.float64))
+    sd = d.std(axis=1, ddof=1) if d.shape[1] > 1 else np.full(len(d), np.nan)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(sd > 0, d.mean(axis=1) / sd, np.nan)
+
+
+def t_test_power(n: int, effect: float, alpha: float = 0.05, alternative: str = "two-sided") -> float:
+    """Power of the paired t-test with n queries for a true standardised difference ``effect`` (d_z)."""
+    from scipy import stats
+
+    _check_alternative(alternative)
+    df, shift = n - 1, math.sqrt(n) * effect
+    if alternative == "two-sided":
+        critical = stats.t.ppf(1 - alpha / 2, df)
+        return float(stats.nct.sf(critical, df, shift) + stats.nct.cdf(-critical, df, shift))
+    critical = stats.t.ppf(1 - alpha, df)
+    return float(stats.nct.sf(critical, df, abs(shift)))
+
+
+def topic_set_size(
+    variance: float, min_difference: float, alpha: float = 0.05, power: float = 0.8,
+    alternative: str = "two-sided",
+) -> int:
+    """The smallest number of queries with which a paired t-test detects a true mean difference of
+    ``min_difference`` with probability ``power`` at level ``alpha``, the per-query differences
+    having variance ``variance`` (Sakai 2016, topic set size design; Sakai estimates the variance of
+    a difference as twice the residual variance of a two-way ANOVA, see :func:`residual_variance`).
+    """
+    if not variance > 0 or not min_difference > 0 or not 0 < alpha < 1 or not 0 < power < 1:
+        raise ValueError("topic_set_size needs a positive variance and difference, alpha and power in (0, 1)")
+    effect = min_difference / math.sqrt(variance)
+    high = 2
+    while t_test_power(high, effect, alpha, alternative) < power:
+        high *= 2
+        if high > 2**40:
+            raise ValueError("topic_set_size: no number of queries reaches that power")
+    low = max(2, high // 2)
+    while low < high:  # the power grows with n: the first n that reaches it
+        mid = (low + high) // 2
+        if t_test_power(mid, effect, alpha, alternative) >= power:
+            high = mid
+        else:
+            low = mid + 1
+    return high
+
+
+# --- multiple testing ----------------------------------------------------------------------------------
+
 def correct(p_values: np.ndarray, method: str) -> np.ndarray:
-    """p-values adjusted for multiple comparisons: 'holm', 'bonferroni', 'fdr_bh' or 'none'."""
+    """p-values adjusted for multiple comparisons: 'holm', 'bonferroni', 'fdr_bh' (Benjamini-Hochberg)
+    or 'none'. A NaN p-value (a test that could not be made) stays NaN and the others are corrected
+    as if it were absent: m counts only the tests made, for every method alike."""
+    if method not in CORRECTIONS:
+        raise ValueError(f"unknown correction {method!r}; expected holm, bonferroni, fdr_bh or none")
     p = np.asarray(p_values, dtype=np.float64)
-    m = len(p)
+    out = p.copy()
+    made = ~np.isnan(p)
+    q = p[made]
+    m = len(q)
     if method == "none" or m == 0:
-        return p.copy()
-    if method == "bonferroni":
-        return np.minimum(p * m, 1.0)
-    if method == "holm":
-        order = np.argsort(p, kind="stable")
-        stepped = np.maximum.accumulate(p[order] * (m - np.arange(m)))
-        out = np.empty(m)
-        out[order] = np.minimum(stepped, 1.0)
         return out
-    if method == "fdr_bh":
+    if method == "bonferroni":
+        out[made] = np.minimum(q * m, 1.0)
+    elif method == "holm":
+        order = np.argsort(q, kind="stable")
+        stepped = np.maximum.accumulate(q[order] * (m - np.arange(m)))
+        adjusted = np.empty(m)
+        adjusted[order] = np.minimum(stepped, 1.0)
+        out[made] = adjusted
+    else:
         from scipy import stats
 
-        return np.asarray(stats.false_discovery_control(p, method="bh"))
-    raise ValueError(f"unknown correction {method!r}; expected holm, bonferroni, fdr_bh or none")
+        out[made] = stats.false_discovery_control(q, method="bh")
+    return out
 
 
-CORRECTIONS = ("holm", "bonferroni", "fdr_bh", "none")
+# --- one entry point per kind of test ---------------------------------------------------------------------
+
+#: Paired tests of two systems (one row of per-query values each): the names the API and command line take.
+PAIRED_TESTS = ("t", "randomization", "bootstrap", "wilcoxon", "sign")
+#: Tests of all pairs of many systems at once, family-wise over the pairs.
+MULTI_TESTS = ("tukey", "randomized_tukey")
+#: Tests whose p-values come from random draws (below 1e-4 they are printed as "< 1e-4").
+RESAMPLED = ("randomization", "bootstrap", "randomized_tukey")
+
+TEST_NAMES = {
+    "t": "paired t-test", "randomization": "paired randomization test", "bootstrap": "paired bootstrap test",
+    "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test", "tukey": "Tukey HSD",
+    "randomized_tukey": "randomised Tukey HSD",
+}
+
+
+def paired_test(
+    test: str, a: np.ndarray, b: np.ndarray, alternative: str = "two-sided",
+    permutations: int | None = 10_000, seed: int = 0,
+) -> np.ndarray:
+    """p-values of ``test`` (one of :data:`PAIRED_TESTS`) for every row pair of ``a`` and ``b``
+    (rows × queries): does A differ from B (``greater``: is A better; ``less``: is A worse)?
+    ``permutations``: sign vectors or resamples of the randomization and bootstrap tests."""
+    a, b = np.atleast_2d(np.asarray(a, dtype=np.float64)), np.atleast_2d(np.asarray(b, dtype=np.float64))
+    if test == "t":
+        return paired_t_test(a, b, alternative)
+    if test == "randomization":
+        return randomization_test(a - b, permutations, seed, alternative)
+    if test == "bootstrap":
+        return bootstrap_test(a - b, permutations, seed, alternative)
+    if test == "wilcoxon":
+        return wilcoxon_test(a, b, alternative)
+    if test == "sign":
+        return sign_test(a, b, alternative)
+    raise ValueError(f"unknown paired test {test!r}; expected one of {', '.join(PAIRED_TESTS)}")

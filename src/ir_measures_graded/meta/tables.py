@@ -1,0 +1,170 @@
+"""Tables of the meta-evaluation as people paste them into papers: text, markdown, LaTeX, TSV, JSON lines.
+
+p-values print as ``0.043``, ``3.8e-10`` or — for resampling tests, whose resolution is the number
+of draws — ``< 1e-4``, never ``0.0000``. A comparison against a baseline becomes a table with a row
+per run and, per measure, the mean marked ``†`` (p < 0.05) or ``‡`` (p < 0.01) and the mean
+difference with its confidence interval, followed by a legend saying what the marks mean. LaTeX
+cells are escaped by pylatexenc (``_``, ``&``, ``%``, ``#``, ``µ``, ``†``, …).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from ir_measures_graded.meta import statistics
+
+FORMATS = ("text", "markdown", "latex", "tsv")
+#: Significance levels and their marks, strictest last.
+LEVELS = (0.05, 0.01)
+MARKS = ("†", "‡")
+CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "fdr_bh": "Benjamini-Hochberg"}
+#: Below this a resampling test's p-value is shown as "< 1e-4".
+RESAMPLED_FLOOR = 1e-4
+
+
+def format_p(p: float, test: str | None = None) -> str:
+    """``0.043`` (3 decimals from 0.001 up), ``3.8e-10`` below; ``< 1e-4`` below 1e-4 for a resampling
+    test (randomization, bootstrap, randomised Tukey); empty for no p-value."""
+    if p is None or (isinstance(p, float) and math.isnan(p)) or pd.isna(p):
+        return ""
+    p = float(p)
+    if test in statistics.RESAMPLED and p < RESAMPLED_FLOOR:
+        return f"< {RESAMPLED_FLOOR:.0e}".replace("e-0", "e-")
+    if p >= 0.001:
+        return f"{p:.3f}"
+    if p == 0.0:
+        return "< 1e-300"  # below what a double holds
+    return f"{p:.1e}".replace("e-0", "e-")
+
+
+def json_p(p: float, places: int | None) -> float | None:
+    """A p-value for JSON: ``places`` *significant* digits (so ``-p 4`` keeps 3.8e-10), None for NaN."""
+    if p is None or pd.isna(p):
+        return None
+    return float(f"{float(p):.{max(places, 1)}g}") if places is not None and places >= 0 else float(p)
+
+
+def mark(p: float, levels: Sequence[float] = LEVELS) -> str:
+    """``‡`` below the strictest level, ``†`` below the next, nothing otherwise (or without a p-value)."""
+    if p is None or pd.isna(p):
+        return ""
+    passed = sum(p < level for level in sorted(levels, reverse=True))
+    return MARKS[passed - 1] if passed else ""
+
+
+def _number(value: Any, places: int, signed: bool = False) -> str:
+    if value is None or pd.isna(value):
+        return ""
+    return f"{float(value):{'+' if signed else ''}.{places}f}" if places >= 0 else repr(float(value))
+
+
+def formatted(table: pd.DataFrame, places: int = 4) -> pd.DataFrame:
+    """Every cell as text: floats with ``places`` decimals (-1: all digits), p-value columns (``p_*``)
+    by :func:`format_p` (knowing the row's ``test`` where there is one), NaN empty."""
+    shown = pd.DataFrame(index=table.index)
+    tests = table["test"] if "test" in table.columns else pd.Series(None, index=table.index, dtype=object)
+    for column in table.columns:
+        values = table[column]
+        if str(column).startswith("p_"):
+            shown[column] = [format_p(p, t) for p, t in zip(values, tests, strict=True)]
+        elif pd.api.types.is_float_dtype(values):
+            shown[column] = [_number(v, places) for v in values]
+        else:
+            shown[column] = ["" if v is None or (not isinstance(v, str) and pd.isna(v)) else str(v) for v in values]
+    return shown
+
+
+def comparison_records(table: pd.DataFrame, places: int | None) -> list[dict[str, Any]]:
+    """:func:`~ir_measures_graded.meta.compare_runs`'s rows for JSON lines: values rounded to ``places``
+    decimals when given, p-values to ``places`` significant digits, NaN as None."""
+    records = []
+    for rec in table.to_dict("records"):
+        item: dict[str, Any] = {}
+        for key, value in rec.items():
+            if str(key).startswith("p_"):
+                item[key] = json_p(value, places)
+            elif isinstance(value, float):
+                item[key] = (None if math.isnan(value) else
+                             round(value, places) if places is not None and places >= 0 else value)
+            else:
+                item[key] = None if value is pd.NA else value.item() if hasattr(value, "item") else value
+        records.append(item)
+    return records
+
+
+def paper_table(comparison: pd.DataFrame, places: int = 4, levels: Sequence[float] = LEVELS,
+                interval: str = "t") -> tuple[pd.DataFrame, str]:
+    """``(table, legend)`` from :func:`~ir_measures_graded.meta.compare_runs`: a row per run and, per
+    measure, its mean with a significance mark and the mean difference to the baseline with its
+    confidence interval (``interval``: 't' or 'bootstrap'). Marks use the corrected p-values."""
+    low, high = ("ci_low", "ci_high") if interval == "t" else ("boot_low", "boot_high")
+    attrs = comparison.attrs
+    runs = list(pd.unique(comparison["run"]))
+    columns: dict[str, list[str]] = {"run": runs}
+    for measure, rows in comparison.groupby("measure", sort=False):
+        rows = rows.set_index("run").reindex(runs)
+        columns[measure] = [_number(r.value, places) + mark(r.p_adjusted, levels) for r in rows.itertuples()]
+        columns[f"Δ {measure} [CI]"] = [
+            "" if pd.isna(r.p_value) else
+            f"{_number(r.delta, places, True)} [{_number(getattr(r, low), places, True)}, "
+            f"{_number(getattr(r, high), places, True)}]" for r in rows.itertuples()]
+    level = attrs.get("level", 0.95)
+    test = statistics.TEST_NAMES.get(attrs.get("test", ""), attrs.get("test", "test"))
+    alternative = attrs.get("alternative", "two-sided")
+    correction = CORRECTION_NAMES.get(attrs.get("correction", "holm"), attrs.get("correction"))
+    family = "all runs × measures" if attrs.get("family") == "all" else "the runs of each measure"
+    marks = ", ".join(f"{m} p < {lv:g}" for m, lv in zip(MARKS, sorted(levels, reverse=True), strict=False))
+    corrected = "uncorrected" if attrs.get("correction") == "none" else f"{correction} correction across {family}"
+    legend = (f"{marks}: {test} against {attrs.get('baseline', 'the baseline')} ({alternative}; {corrected}). "
+              f"Δ: mean difference to the baseline [{level:.0%} {'t' if interval == 't' else 'percentile bootstrap'}"
+              f" confidence interval].")
+    return pd.DataFrame(columns), legend
+
+
+def _latex(text: str) -> str:
+    from pylatexenc.latexencode import unicode_to_latex
+
+    return unicode_to_latex(text)
+
+
+def _markdown(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("`", "\\`")
+
+
+def _numeric(column: pd.Series) -> bool:
+    return pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
+
+
+def render(table: pd.DataFrame, output_format: str, places: int = 4, title: str = "", legend: str = "") -> str:
+    """``table`` (numbers or text) as ``text``, ``markdown``, ``latex`` or ``tsv``, with its title and
+    legend; p-value columns formatted by :func:`format_p`."""
+    if output_format not in FORMATS:
+        raise ValueError(f"unknown output format {output_format!r}; expected one of {', '.join(FORMATS)}")
+    cells = formatted(table, places)
+    right = [_numeric(table[c]) or str(c).startswith("p_") or str(c).startswith("Δ") or
+             (c != "run" and table[c].astype(str).str.match(r"^[+-]?\d").all()) for c in table.columns]
+    headers = [str(c) for c in table.columns]
+    rows = cells.to_numpy(dtype=object).tolist()
+    if output_format == "tsv":
+        body = "\n".join("\t".join(r) for r in [headers, *rows])
+        return "".join([f"# {title}\n" if title else "", body, "\n", f"# {legend}\n" if legend else ""])
+    if output_format == "latex":
+        spec = "".join("r" if r else "l" for r in right)
+        lines = [f"% {title}" if title else None, f"\\begin{{tabular}}{{{spec}}}", "\\toprule",
+                 " & ".join(_latex(h) for h in headers) + " \\\\", "\\midrule",
+                 *(" & ".join(_latex(c) for c in r) + " \\\\" for r in rows), "\\bottomrule", "\\end{tabular}",
+                 f"\\par{{\\footnotesize {_latex(legend)}}}" if legend else None]
+        return "\n".join(line for line in lines if line is not None) + "\n\n"
+    from tabulate import tabulate
+
+    align = ["right" if r else "left" for r in right]
+    if output_format == "markdown":
+        grid = tabulate([[_markdown(c) for c in r] for r in rows], headers=[_markdown(h) for h in headers],
+                        tablefmt="pipe", colalign=align, disable_numparse=True)
+        return "".join([f"### {title}\n\n" if title else "", grid, "\n\n", f"{_markdown(legend)}\n\n" if legend else ""])
+    grid = tabulate(rows, headers=headers, tablefmt="simple", colalign=align, disable_numparse=True)
+    return "".join([f"{title}\n" if title else "", grid, "\n", f"{legend}\n" if legend else "", "\n"])
