@@ -230,6 +230,118 @@ def mean_ndcng(qrels: Mapping, run: Mapping, qid: str, cutoff: int | None = None
     return _mean_over_depths(ranked, ideal, cutoff)
 
 
+# --- thresholded binary measures (µRR, µR@k, µRprec) ------------------------------------------------
+
+def reciprocal_rank(ranked: list[str], qrels_q: Mapping, t: float, cutoff: int | None = None) -> float:
+    """RR^t: 1 / the rank of the first document with label >= t (0 if none up to the cutoff)."""
+    for i, doc in enumerate(ranked[:cutoff], start=1):
+        if doc in qrels_q and qrels_q[doc] >= t:
+            return 1.0 / i
+    return 0.0
+
+
+def recall(ranked: list[str], qrels_q: Mapping, t: float, cutoff: int) -> float:
+    """R^t@k: documents with label >= t among the first k, divided by all judged documents >= t."""
+    n_relevant = sum(1 for label in qrels_q.values() if label >= t)
+    hits = sum(1 for doc in ranked[:cutoff] if doc in qrels_q and qrels_q[doc] >= t)
+    return hits / n_relevant if n_relevant else 0.0
+
+
+def r_precision(ranked: list[str], qrels_q: Mapping, t: float) -> float:
+    """Rprec^t: precision at depth R^t, the number of judged documents >= t."""
+    n_relevant = sum(1 for label in qrels_q.values() if label >= t)
+    hits = sum(1 for doc in ranked[:n_relevant] if doc in qrels_q and qrels_q[doc] >= t)
+    return hits / n_relevant if n_relevant else 0.0
+
+
+def _mu(at_threshold, qrels: Mapping, run: Mapping, qid: str, judged_only: bool, levels: str | tuple,
+        weights: str, floor: float) -> float:
+    """The d_t-weighted mean over the query's thresholds of ``at_threshold(ranked, qrels_q, t)``."""
+    if qid not in run or not run[qid]:
+        return 0.0
+    ranked = ranking(qrels[qid], run[qid], judged_only)
+    ts, ws = scored_thresholds(qrels, qid, levels, floor, weights)
+    return weighted_mean([at_threshold(ranked, qrels[qid], t) for t in ts], ws)
+
+
+def mu_rr(qrels: Mapping, run: Mapping, qid: str, cutoff: int | None = None, judged_only: bool = False,
+          levels: str | tuple = "query", weights: str = "distance", floor: float = 0) -> float:
+    """µRR of one query: the d_t-weighted mean of RR^t."""
+    return _mu(lambda r, j, t: reciprocal_rank(r, j, t, cutoff), qrels, run, qid, judged_only, levels, weights, floor)
+
+
+def mu_recall(qrels: Mapping, run: Mapping, qid: str, cutoff: int, judged_only: bool = False,
+              levels: str | tuple = "query", weights: str = "distance", floor: float = 0) -> float:
+    """µR@k of one query: the d_t-weighted mean of R^t@k."""
+    return _mu(lambda r, j, t: recall(r, j, t, cutoff), qrels, run, qid, judged_only, levels, weights, floor)
+
+
+def mu_rprec(qrels: Mapping, run: Mapping, qid: str, judged_only: bool = False,
+             levels: str | tuple = "query", weights: str = "distance", floor: float = 0) -> float:
+    """µRprec of one query: the d_t-weighted mean of Rprec^t."""
+    return _mu(r_precision, qrels, run, qid, judged_only, levels, weights, floor)
+
+
+# --- Q-measure, ERR, RBP -----------------------------------------------------------------------------
+
+def q_measure(qrels: Mapping, run: Mapping, qid: str, cutoff: int | None = None, judged_only: bool = False,
+              floor: float = 0, gains: Mapping | None = None, beta: float = 1.0) -> float:
+    """Q of one query (Sakai): (1/R) Σ_r isrel(r) (β cg(r) + count(r)) / (β cg*(r) + r), r up to the cutoff."""
+    if qid not in run or not run[qid]:
+        return 0.0
+    qrels_q = qrels[qid]
+    ideal = sorted((g for g in (raw_gain(label, gains, floor) for label in qrels_q.values()) if g > 0), reverse=True)
+    if not ideal:
+        return 0.0
+    total, cg, count = 0.0, 0.0, 0
+    for r, doc in enumerate(ranking(qrels_q, run[qid], judged_only), start=1):
+        if cutoff is not None and r > cutoff:
+            break
+        g = raw_gain(qrels_q.get(doc), gains, floor)
+        cg += g
+        if g > 0:
+            count += 1
+            total += (beta * cg + count) / (beta * sum(ideal[:r]) + r)
+    return total / len(ideal)
+
+
+def err(qrels: Mapping, run: Mapping, qid: str, cutoff: int | None = None, judged_only: bool = False,
+        floor: float = 0, gains: Mapping | None = None, g_max: float = 4.0, norm: str | float | None = None) -> float:
+    """ERR of one query (Chapelle et al. 2009): Σ_r (1/r) R_r Π_{i<r} (1 − R_i), R = (2^x − 1) / 2^g_max."""
+    if qid not in run or not run[qid]:
+        return 0.0
+    qrels_q = qrels[qid]
+    m = None if norm is None else normaliser(qrels, qid, gains, floor, norm)
+    score, reach = 0.0, 1.0
+    for r, doc in enumerate(ranking(qrels_q, run[qid], judged_only), start=1):
+        if cutoff is not None and r > cutoff:
+            break
+        g = raw_gain(qrels_q.get(doc), gains, floor)
+        x = g if m is None else (g_max * g / m if m > 0 else 0.0)
+        stop = (2.0 ** x - 1) / 2.0 ** g_max
+        score += reach * stop / r
+        reach *= 1 - stop
+    return score
+
+
+def rbp(qrels: Mapping, run: Mapping, qid: str, cutoff: int | None = None, judged_only: bool = False,
+        floor: float = 0, gains: Mapping | None = None, norm: str | float = "collection", p: float = 0.8) -> float:
+    """RBP of one query (Moffat & Zobel 2008): (1 − p) Σ_r g_r p^(r−1), g = (label − floor) / m."""
+    if qid not in run or not run[qid]:
+        return 0.0
+    m = normaliser(qrels, qid, gains, floor, norm)
+    ranked = ranking(qrels[qid], run[qid], judged_only)[:cutoff]
+    return sum((1 - p) * p ** (r - 1) * (raw_gain(qrels[qid].get(d), gains, floor) / m if m > 0 else 0.0)
+               for r, d in enumerate(ranked, start=1))
+
+
+def rbp_residual(qrels: Mapping, run: Mapping, qid: str, cutoff: int | None = None, judged_only: bool = False,
+                 floor: float = 0, gains: Mapping | None = None, norm: str | float = "collection",
+                 p: float = 0.8) -> float:
+    """RBP's residual: the weight of unjudged documents seen plus p^depth for everything below."""
+    ranked = ranking(qrels[qid], run.get(qid, {}), judged_only)[:cutoff]
+    unjudged = sum((1 - p) * p ** (r - 1) for r, d in enumerate(ranked, start=1) if d not in qrels[qid])
+    return unjudged + p ** len(ranked)
 # --- GAP (Robertson, Kanoulas & Yilmaz, SIGIR 2010) -------------------------------------------------
 
 def gap(qrels: Mapping, run: Mapping, qid: str, cutoff: int | None = None, judged_only: bool = False,
@@ -262,7 +374,9 @@ def gap(qrels: Mapping, run: Mapping, qid: str, cutoff: int | None = None, judge
 # --- by measure name --------------------------------------------------------------------------------
 
 #: One reference per registered measure (test_reference_differential checks that none is missing).
-REFERENCE = {"muAP": mu_ap, "muP": mu_p, "nDCNG": ndcng, "meanNDCG": mean_ndcg, "meanNDCNG": mean_ndcng, "GAP": gap}
+REFERENCE = {"muAP": mu_ap, "muP": mu_p, "nDCNG": ndcng, "meanNDCG": mean_ndcg, "meanNDCNG": mean_ndcng, "GAP": gap,
+             "muRR": mu_rr, "muR": mu_recall, "muRprec": mu_rprec, "Q": q_measure, "gERR": err, "gRBP": rbp,
+             "gRBP_residual": rbp_residual}
 
 
 def per_query(name: str, params: Mapping, qrels: Mapping, run: Mapping) -> dict[str, float]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -41,7 +42,8 @@ def test_provider_tables_are_derived_from_the_registered_measures():
 def test_measure_modules_document_themselves():
     for measure in MEASURES.values():
         doc = type(measure).__doc__
-        assert ".. math::" in doc and ("Scheel" in doc or "Robertson" in doc), measure.NAME
+        # the formula, and the citation: "A. Author, B. Author. Title. Venue, year."
+        assert ".. math::" in doc and re.search(r"\n\s+[A-Z]\. [A-Z][\w'-]+[,.].*?\b(19|20)\d\d\b", doc, re.S), measure.NAME
         assert measure.PRETTY_NAME and measure.SHORT_DESC
         for param in measure.SUPPORTED_PARAMS.values():
             assert isinstance(param, Param) and param.desc and param.accepts
@@ -145,6 +147,8 @@ PARAM_VALUES = {
     "norm": st.one_of(st.sampled_from(["query", "collection", "max"]), number),
     "probs": st.one_of(st.just("uniform"), st.dictionaries(number, number, max_size=4)),
 }
+#: Any other parameter (a measure's own number, say): numbers, numbers as text, other text, booleans.
+ANY_VALUE = st.one_of(number, st.floats(-1, 2), number.map(str), st.text(max_size=3), st.booleans())
 
 
 @settings(max_examples=300, deadline=None)
@@ -152,7 +156,7 @@ PARAM_VALUES = {
 def test_any_valid_parameters_round_trip_and_invalid_ones_say_why(name, data):
     measure = MEASURES[name]
     chosen = data.draw(st.lists(st.sampled_from(sorted(measure.SUPPORTED_PARAMS)), unique=True, max_size=4))
-    params = {p: data.draw(PARAM_VALUES[p]) for p in chosen}
+    params = {p: data.draw(PARAM_VALUES.get(p, ANY_VALUE)) for p in chosen}
     candidate = measure(**params)
     try:
         candidate.validate_params()

@@ -98,6 +98,26 @@ DRAW = {
 }
 
 
+def _number(param: params.Number):
+    valid = [x for x in (0.0, 0.3, 0.5, 0.8, 0.95, 1.0, 3.0) if param.validate(x)]
+    return lambda draw, values: draw(st.sampled_from(valid))
+
+
+#: Parameters a measure declares for itself, by kind: numbers in the parameter's interval; a scale's
+#: top and a numeric normaliser above every label the collections hold (10, with a floor down to -2.5),
+#: as ERR and RBP require.
+BY_KIND = {
+    params.Number: _number,
+    params.ScaleTop: lambda param: lambda draw, values: draw(st.sampled_from([12.5, 20.0])),
+    params.Norm: lambda param: lambda draw, values: draw(st.sampled_from([param.default, "query", "collection", 20.0])),
+}
+
+
+def drawer(param: params.Param):
+    """How to draw values of ``param``: by the shared parameter object, else by its kind."""
+    return DRAW[param] if param in DRAW else BY_KIND[type(param)](param)
+
+
 @st.composite
 def measures(draw, qrels: dict) -> tuple[str, dict]:
     """A registered measure's name and parameters valid for it (only non-default ones are set)."""
@@ -105,7 +125,7 @@ def measures(draw, qrels: dict) -> tuple[str, dict]:
     supported = MEASURES[name].SUPPORTED_PARAMS
     values: dict = {}
     for key in sorted(supported, key=lambda k: supported[k] is not params.FLOOR):
-        value = DRAW[supported[key]](draw, values)
+        value = drawer(supported[key])(draw, values)
         if value is not None and value != supported[key].default:
             values[key] = value
     return name, values
@@ -114,8 +134,8 @@ def measures(draw, qrels: dict) -> tuple[str, dict]:
 def test_every_registered_measure_has_a_reference_and_drawn_parameters():
     assert set(reference.REFERENCE) == set(MEASURES)
     for name, measure in MEASURES.items():
-        missing = [k for k, p in measure.SUPPORTED_PARAMS.items() if p not in DRAW]
-        assert not missing, f"{name}: add how to draw {missing} to DRAW"
+        missing = [k for k, p in measure.SUPPORTED_PARAMS.items() if p not in DRAW and type(p) not in BY_KIND]
+        assert not missing, f"{name}: add how to draw {missing} to DRAW or BY_KIND"
 
 
 def provider_per_query(measure, qrels: dict, run: dict) -> dict[str, float]:

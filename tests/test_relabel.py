@@ -52,7 +52,7 @@ def test_every_parameter_declares_its_role():
         for name, param in measure.SUPPORTED_PARAMS.items():
             assert param.role in (LABEL, THRESHOLD, NEITHER), (measure, name)
     assert {name for m in MEASURES.values() for name, p in m.SUPPORTED_PARAMS.items() if p.role != NEITHER} == {
-        "floor", "levels", "probs", "gains", "norm"}
+        "floor", "levels", "probs", "gains", "norm", "g_max"}
 
 
 def test_a_map_that_breaks_the_order_of_grades_is_refused(sample):

@@ -437,3 +437,16 @@ def test_spark_benchmark_runs_at_tiny_size(spark, tmp_path):
                           "--repeats", "1", "--contenders", "single_machine", "--scaling", "0"],
                          capture_output=True, text=True, check=True).stdout
     assert "| single machine: muMAP + nDCNG@10 |" in out and "peak MiB JVM" in out
+
+
+def test_every_registered_measure_at_its_defaults_and_tie_aware(spark):
+    """Every measure of the registry (``all``), also with ties='expected' where it has one: per query
+    and aggregated, the single-machine values (gRBP_residual: 1 for a query the run lacks)."""
+    from ir_measures_graded.measures.base import all_measures
+
+    qrels, run = frames(*random_collection(21, n_queries=150))
+    measures = [*all_measures(), *(m(ties="expected") for m in all_measures() if m.NAME != "gERR")]
+    got = graded_spark.calc_per_query(measures, spark.createDataFrame(qrels), spark.createDataFrame(run))
+    assert_same_per_query(single_machine(measures, qrels, run), got.toPandas())
+    aggregates = graded_spark.calc_aggregate(measures, spark.createDataFrame(qrels), spark.createDataFrame(run))
+    assert aggregates == pytest.approx(ir_measures.calc_aggregate(measures, qrels, run), abs=1e-12)

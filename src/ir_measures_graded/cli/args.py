@@ -11,6 +11,7 @@ import sys
 import ir_measures
 
 from ir_measures_graded.measures import MEASURES, GradedMeasure
+from ir_measures_graded.measures.base import ALL_NAME, all_measures
 from ir_measures_graded.measures.thresholded import ThresholdedMeasure
 
 PROG = "ir-measures-graded"
@@ -161,6 +162,9 @@ def split_inputs(inputs: list[str]) -> tuple[list[str], list[ir_measures.Measure
 def parse_measures(text: str) -> list[ir_measures.Measure]:
     result = []
     for token in text.split():
+        if token == ALL_NAME:  # every measure of this package at its defaults
+            result.extend(all_measures())
+            continue
         try:
             measure = ir_measures.parse_measure(token)
         except NameError:

@@ -73,7 +73,7 @@ def expected_ap(
     return np.divide(sums, n_relevant, out=np.zeros(n_queries), where=n_relevant > 0)
 
 
-def _threshold_pairs(
+def threshold_pairs(
     row_query: np.ndarray, row_rank: np.ndarray, row_level: np.ndarray, thr_ptr: np.ndarray, group_ptr: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One pair per tie group g and threshold t its rows reach: ``(group, flat threshold, r, b)``.
@@ -130,7 +130,7 @@ def expected_thresholded_ap(
     inside = np.ones(len(row_query)) if cutoff is None else (row_rank <= cutoff).astype(np.float64)
     h1 = np.add.reduceat(inside / row_rank, starts)
     h2 = np.add.reduceat(inside * (j - 1) / row_rank, starts)
-    pair_group, flat, r, b = _threshold_pairs(row_query, row_rank, row_level, thr_ptr, group_ptr)
+    pair_group, flat, r, b = threshold_pairs(row_query, row_rank, row_level, thr_ptr, group_ptr)
     n = np.diff(group_ptr)[pair_group].astype(np.float64)
     others = np.divide(r - 1, n - 1, out=np.zeros_like(r), where=n > 1)
     term = (r / n) * ((b + 1) * h1[pair_group] + others * h2[pair_group])
@@ -148,6 +148,6 @@ def expected_thresholded_precision(
     if len(row_query) == 0 or n_flat == 0:
         return np.zeros(n_flat)
     in_top = np.add.reduceat((row_rank <= cutoff).astype(np.float64), group_ptr[:-1])
-    pair_group, flat, r, _ = _threshold_pairs(row_query, row_rank, row_level, thr_ptr, group_ptr)
+    pair_group, flat, r, _ = threshold_pairs(row_query, row_rank, row_level, thr_ptr, group_ptr)
     n = np.diff(group_ptr)[pair_group].astype(np.float64)
     return np.bincount(flat, weights=in_top[pair_group] * r / n, minlength=n_flat) / cutoff

@@ -31,6 +31,17 @@ if TYPE_CHECKING:
 #: Every registered measure of this package, by NAME, in registration order.
 MEASURES: dict[str, GradedMeasure] = {}
 
+#: The measure name that stands for :func:`all_measures`, and the cutoff it gives a measure that
+#: requires one (as ``muP@10``).
+ALL_NAME, ALL_CUTOFF = "all", 10
+
+
+def all_measures(cutoff: int = ALL_CUTOFF) -> list[GradedMeasure]:
+    """Every measure of this package at its defaults, in registration order (``all`` on the command
+    line, as trec_eval's ``-m all_trec``); one that requires a cutoff at ``@cutoff``."""
+    return [m @ cutoff if getattr(m.SUPPORTED_PARAMS.get("cutoff"), "required", False) else m
+            for m in MEASURES.values()]
+
 
 class GradedMeasure(measures.Measure):
     """Base class of the measures served by the ``graded`` provider."""

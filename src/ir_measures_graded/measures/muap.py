@@ -1,7 +1,7 @@
 """µAP / µMAP (Scheel, Lommatzsch & Albayrak, 2011, Eq. 4)."""
 
 from ir_measures_graded.lazy import lazy_module
-from ir_measures_graded.measures import base, params
+from ir_measures_graded.measures import base
 from ir_measures_graded.measures.thresholded import ThresholdedMeasure
 
 kernels = lazy_module("ir_measures_graded.kernels")  # numpy loads when a value is computed
@@ -36,14 +36,6 @@ class _muAP(ThresholdedMeasure):
     ALIASES = ('muMAP', 'μAP', 'μMAP')
     PRETTY_NAME = 'µ(Mean) Average Precision'
     SHORT_DESC = 'AP at every relevance threshold, averaged with weights by the distance between thresholds.'
-    SUPPORTED_PARAMS = {
-        'cutoff': params.CUTOFF,
-        'judged_only': params.JUDGED_ONLY,
-        'ties': params.TIES,
-        'levels': params.LEVELS,
-        'weights': params.WEIGHTS,
-        'floor': params.FLOOR,
-    }
 
     def at_threshold(self):
         return "MAP"

@@ -29,14 +29,7 @@ class _muP(ThresholdedMeasure):
     ALIASES = ('μP',)
     PRETTY_NAME = 'µPrecision at k'
     SHORT_DESC = 'P@k at every relevance threshold, averaged with weights by the distance between thresholds.'
-    SUPPORTED_PARAMS = {
-        'cutoff': params.CUTOFF_REQUIRED,
-        'judged_only': params.JUDGED_ONLY,
-        'ties': params.TIES,
-        'levels': params.LEVELS,
-        'weights': params.WEIGHTS,
-        'floor': params.FLOOR,
-    }
+    SUPPORTED_PARAMS = {**ThresholdedMeasure.SUPPORTED_PARAMS, 'cutoff': params.CUTOFF_REQUIRED}
 
     def at_threshold(self):
         return f"P@{self.value('cutoff')}"

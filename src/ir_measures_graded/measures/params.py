@@ -48,6 +48,11 @@ def _read_number(text: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def _as_number(value: Any) -> float | None:
+    """A finite number, or a string holding one (how a negative number is written); None otherwise."""
+    return _read_number(value) if isinstance(value, str) else (float(value) if is_number(value) else None)
+
+
 class Param(ParamInfo):
     """One parameter of a measure. ``accepts`` says in words what values are valid.
 
@@ -137,7 +142,7 @@ class Floor(Param):
         )
 
     def normalise(self, value: Any) -> float:
-        number = _read_number(value) if isinstance(value, str) else (float(value) if is_number(value) else None)
+        number = _as_number(value)
         if number is None:
             raise ValueError("floor must be a finite number")
         return number
@@ -195,13 +200,19 @@ class Levels(Param):
         return repr(",".join(show_number(t).strip("'") for t in value))
 
 
+def _relabel_grade(value: float, move: Callable[[float], float], values: Mapping[str, Any]) -> float:
+    """A grade (a label's distance above the floor, such as the scale's top) after relabelling ``move``."""
+    floor = values.get("floor", 0.0)
+    return move(floor + value) - move(floor)
+
+
 class Norm(Param):
-    def __init__(self):
+    def __init__(self, default: str | None = "query", desc: str = "gain normaliser m"):
         super().__init__(
-            "gain normaliser m",
+            desc,
             "'query' (the highest gain in the query's judgments), 'collection' (the highest gain in the qrels) "
             "or a positive number (the scale's top)",
-            default="query",
+            default=default,
         )
 
     def normalise(self, value: Any) -> str | float:
@@ -214,13 +225,48 @@ class Norm(Param):
     role = LABEL  # a number is the top of the scale: a gain, i.e. a label's distance above the floor
 
     def relabel(self, value: str | float, move: Callable[[float], float], values: Mapping[str, Any]) -> str | float:
-        if isinstance(value, str):
-            return value
-        floor = values.get("floor", 0.0)
-        return move(floor + value) - move(floor)
+        return value if isinstance(value, str) else _relabel_grade(value, move, values)
 
     def show(self, value: str | float) -> str:
         return repr(value) if isinstance(value, str) else show_number(value)
+
+
+class Number(Param):
+    """A real number in an interval; ``low`` / ``high`` are excluded unless ``closed`` says otherwise."""
+
+    def __init__(self, desc: str, default: float, low: float = -math.inf, high: float = math.inf,
+                 closed: tuple[bool, bool] = (False, False)):
+        left, right = "[" if closed[0] else "(", "]" if closed[1] else ")"
+        super().__init__(desc, f"a number in {left}{low:g}, {high:g}{right}", default=default)
+        self.low, self.high, self.closed = low, high, closed
+
+    def normalise(self, value: Any) -> float:
+        number = _as_number(value)
+        if number is None:
+            raise ValueError
+        above = number >= self.low if self.closed[0] else number > self.low
+        below = number <= self.high if self.closed[1] else number < self.high
+        if not (above and below):
+            raise ValueError("out of range")
+        return number
+
+    def show(self, value: float) -> str:
+        return show_number(value)
+
+
+class ScaleTop(Number):
+    """The top grade of the rating scale (a label's distance above the floor): moves with the labels,
+    unless the parameter ``unless`` is set — a normaliser that maps labels onto grades 0 .. top,
+    which makes the top a constant of the measure."""
+
+    role = LABEL
+
+    def __init__(self, desc: str, default: float, unless: str, low: float = 0.0):
+        super().__init__(desc, default, low=low)
+        self.unless = unless
+
+    def relabel(self, value: float, move: Callable[[float], float], values: Mapping[str, Any]) -> float:
+        return value if values.get(self.unless) is not None else _relabel_grade(value, move, values)
 
 
 class NumberMap(Param):
@@ -338,3 +384,6 @@ DCG = Choice(
 )
 NORM = Norm()
 PROBABILITIES = Probabilities()
+
+#: What every measure of a ranking takes: its depth, judged documents only, the order of ties.
+RANKING = {"cutoff": CUTOFF, "judged_only": JUDGED_ONLY, "ties": TIES}

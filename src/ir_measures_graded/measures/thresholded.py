@@ -21,7 +21,7 @@ from ir_measures.measures.base import Agg
 
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.lazy import lazy_module
-from ir_measures_graded.measures import base
+from ir_measures_graded.measures import base, params
 
 derived = lazy_module("ir_measures_graded.derived")  # numpy loads when a value is computed
 kernels = lazy_module("ir_measures_graded.kernels")
@@ -44,7 +44,20 @@ class PerThreshold:
 
 
 class ThresholdedMeasure(base.GradedMeasure):
-    """Base of µAP and µP: parameters ``levels``, ``weights``, ``floor`` and the combination."""
+    """Base of µAP, µP, µRR, µR and µRprec: parameters ``levels``, ``weights``, ``floor`` and the combination.
+
+    ``SUPPORTED_PARAMS`` here are those of a measure with an optional cutoff; a subclass changes
+    only what differs (a required cutoff, none).
+    """
+
+    SUPPORTED_PARAMS = {
+        'cutoff': params.CUTOFF,
+        'judged_only': params.JUDGED_ONLY,
+        'ties': params.TIES,
+        'levels': params.LEVELS,
+        'weights': params.WEIGHTS,
+        'floor': params.FLOOR,
+    }
 
     def values_at_thresholds(self, judgments: Judgments, ranking: Ranking, thr_ptr: np.ndarray,
                              reached: np.ndarray, relevant: np.ndarray) -> np.ndarray:

@@ -1,0 +1,40 @@
+"""µRR: reciprocal rank at every relevance threshold (the construction of Scheel et al. 2011, Eq. 4)."""
+
+from ir_measures_graded.measures import base
+from ir_measures_graded.measures.thresholded import ThresholdedMeasure
+
+
+class _muRR(ThresholdedMeasure):
+    """
+    µRR (mean: µMRR), reciprocal rank over multi-graded relevance: the paper's Eq. 4 applied to RR.
+
+    RR is computed at every threshold t of the query ("relevant" meaning label >= t; exactly
+    ``RR(rel=t)`` for integer labels) and combined like µAP, weighted by the distance between
+    successive thresholds:
+
+    .. math::
+
+        \\mu RR_q = \\frac{\\sum_{t \\in L_q} d_t \\cdot RR_q^t}{\\sum_{t \\in L_q} d_t}
+
+    With binary judgments µRR equals RR. ``cutoff`` counts only hits up to rank k; ``levels``,
+    ``weights`` and ``floor`` as for µAP.
+
+    C. Scheel, A. Lommatzsch, S. Albayrak. Performance Measures for Multi-Graded Relevance.
+    Technische Universität Berlin, DAI-Labor, 2011.
+    """
+    __name__ = 'muRR'
+    NAME = __name__
+    ALIASES = ('muMRR', 'μRR', 'μMRR')
+    PRETTY_NAME = 'µ(Mean) Reciprocal Rank'
+    SHORT_DESC = 'RR at every relevance threshold, averaged with weights by the distance between thresholds.'
+
+    def values_at_thresholds(self, judgments, ranking, thr_ptr, reached, relevant):
+        from ir_measures_graded.kernels import first_hit  # numpy loads when a value is computed
+        return first_hit.thresholded_rr(ranking.query, ranking.rank, reached, thr_ptr, self.value('cutoff'),
+                                        self.tie_groups(ranking))
+
+
+muRR = base.register(_muRR())
+muMRR = μRR = μMRR = muRR
+
+__all__ = ['muRR', 'muMRR', 'μRR', 'μMRR']

@@ -1,0 +1,125 @@
+"""gRBP and gRBP_residual (Moffat & Zobel 2008) against cwl_eval, their definition and the slow reference."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import ir_measures
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from ir_measures import RBP
+
+import reference
+from ir_measures_graded import GradedInputError, gRBP, gRBP_residual
+from measure_checks import TOL, assert_reference, assert_ties_expected, draw_params, per_query, tied_rows
+from random_collections import random_collection
+from test_reference_differential import collections
+
+
+def cwl_eval(qrels: dict, run: dict, p: float, tmp_path) -> dict[str, tuple[float, float]]:
+    """{query: (RBP, residual)} from the cwl_eval command on gains label/4 and our ranking order
+    (cwl_eval reads a run in file order); only queries both in the qrels and the run."""
+    gains, results, metrics = tmp_path / "gains.txt", tmp_path / "run.txt", tmp_path / "metrics.txt"
+    gains.write_text("".join(f"{q} 0 {d} {label / 4}\n" for q, judged in qrels.items() for d, label in judged.items()))
+    with results.open("w") as out:
+        for q in (q for q in run if q in qrels and run[q]):
+            for rank, d in enumerate(reference.ranking(qrels[q], run[q]), start=1):
+                out.write(f"{q} Q0 {d} {rank} {1000 - rank} r\n")
+    metrics.write_text(f"RBPCWLMetric({p})\n")
+    command = Path(sys.executable).parent / "cwl-eval"  # the cwl-eval package's command (test extra)
+    done = subprocess.run([sys.executable, str(command), str(gains), str(results), "-m", str(metrics), "-r"],
+                          capture_output=True, text=True, check=True, cwd=tmp_path)
+    values = {}
+    for line in done.stdout.splitlines():  # topic, metric, EU, ETU, EC, ETC, ED, ResEU, ...
+        fields = line.split("\t")
+        values[fields[0]] = (float(fields[2]), float(fields[7]))
+    return values
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("p", [0.5, 0.8, 0.95])
+def test_equals_cwl_eval_with_residuals(seed, p, tmp_path):
+    qrels, run = random_collection(seed, n_queries=80)  # labels 0-4, every qrels has a 4: label/4 = gain
+    theirs = cwl_eval(qrels, run, p, tmp_path)
+    values = per_query([gRBP(p=p), gRBP_residual(p=p)], qrels, run)
+    assert len(theirs) > 60
+    for qid, (value, residual) in theirs.items():  # cwl_eval prints 4 decimals
+        assert values[gRBP(p=p)][qid] == pytest.approx(value, abs=5e-5 + 1e-12), qid
+        assert values[gRBP_residual(p=p)][qid] == pytest.approx(residual, abs=5e-5 + 1e-12), qid
+
+
+def test_hand_computed_from_the_definition():
+    qrels = {"q": {"a": 4, "b": 0, "c": 2, "d": 3}, "missing": {"a": 1}}
+    run = {"q": {"a": 4.0, "b": 3.0, "x": 2.0, "c": 1.0}}  # x unjudged
+    p = 0.5
+    assert gRBP(p=p).calc(qrels, run)[1][0].value == pytest.approx((1 - p) * (1 + p**3 * 0.5), abs=1e-15)
+    residual = {m.query_id: m.value for m in gRBP_residual(p=p).iter_calc(qrels, run)}
+    assert residual == {"q": pytest.approx((1 - p) * p**2 + p**4, abs=1e-15), "missing": 1.0}
+    # with a cutoff, the tail starts at the cutoff
+    at2 = {m.query_id: m.value for m in (gRBP_residual(p=p) @ 2).iter_calc(qrels, run)}
+    assert at2["q"] == pytest.approx(p**2, abs=1e-15)
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_judging_the_unjudged_with_the_top_label_adds_the_residual_but_the_tail(seed):
+    """The residual is exact: RBP of the best completion of the judgments minus RBP is the residual
+    without its tail p^d (documents below the ranking can only be added by the system)."""
+    qrels, run = random_collection(seed, n_queries=60)
+    completed = {q: {**judged, **{d: 4 for d in run.get(q, {}) if d not in judged}} for q, judged in qrels.items()}
+    before = per_query([gRBP, gRBP_residual], qrels, run)
+    after = per_query([gRBP], completed, run)[gRBP]
+    for qid in qrels:
+        depth = len(run.get(qid, {}))
+        rise = before[gRBP_residual][qid] - 0.8**depth
+        assert after[qid] - before[gRBP][qid] == pytest.approx(rise, abs=TOL), qid
+
+
+@pytest.mark.parametrize("params", [
+    {}, {"cutoff": 5}, {"p": 0.5}, {"p": 0.95, "cutoff": 100}, {"judged_only": True}, {"norm": "query"},
+    {"norm": 10}, {"gains": {1: 0.5, 2: 1, 3: 2, 4: 2}}, {"floor": 1}, {"floor": -1, "norm": "query"},
+])
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [4, 5])
+def test_equals_the_slow_reference(params, seed):
+    qrels, run = random_collection(seed, n_queries=80)
+    assert_reference(gRBP(**params), "gRBP", gRBP(**params).params, qrels, run)
+    residual = gRBP_residual(**params)
+    expected = {q: reference.rbp_residual(qrels, run, q, **params) for q in qrels}
+    assert per_query([residual], qrels, run)[residual] == pytest.approx(expected, abs=TOL)
+
+
+@pytest.mark.slow
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_real_labels_and_any_parameters_equal_the_reference(data):
+    qrels, run = data.draw(collections())
+    params = draw_params(data, cutoff=[None, 1, 3, 12], p=[0.8, 0.3, 0.99], norm=["collection", "query", 20],
+                         floor=[0, -2.5, 0.25], judged_only=[False, True])
+    assert_reference(gRBP(**params), "gRBP", params, qrels, run)
+    assert_reference(gRBP_residual(**params), "gRBP_residual", params, qrels, run)
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None)
+@given(tied_rows, st.integers(0, 2), st.sampled_from([None, 2, 4]))
+def test_ties_expected_is_the_mean_over_every_tie_order(rows, unretrieved, cutoff):
+    for measure in (gRBP, gRBP_residual):
+        assert_ties_expected(measure if cutoff is None else measure @ cutoff, rows, unretrieved)
+
+
+def test_parameters_round_trip_errors_and_not_ir_measures_rbp():
+    for measure in (gRBP, gRBP(p=0.5) @ 10, gRBP(norm="query"), gRBP_residual(p=0.9, judged_only=True)):
+        assert ir_measures.parse_measure(str(measure)) == measure
+    assert ir_measures.parse_measure("RBP(p=0.8)") == RBP(p=0.8) and RBP(p=0.8) != gRBP(p=0.8)
+    for bad, message in [
+        (gRBP(p=1), r"gRBP: invalid p=1 \(out of range\); expected a number in \(0, 1\)"),
+        (gRBP_residual(p=0), r"gRBP_residual: invalid p=0"),
+    ]:
+        with pytest.raises(GradedInputError, match=message):
+            bad.validate_params()
+    with pytest.raises(GradedInputError, match=r"gRBP\(norm=2\): a gain reaches 2 > 1 with norm=2"):
+        gRBP(norm=2).calc_aggregate({"q": {"a": 4}}, {"q": {"a": 1.0}})
