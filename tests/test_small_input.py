@@ -75,7 +75,7 @@ CASES = {
 def test_small_path_output_identical_to_the_large_file_path(case, tmp_path, capsys, monkeypatch):
     qrels, run = CASES[case](tmp_path)
     assert read_small(qrels, QRELS) is not None and read_small(run, RUN) is not None  # the small path is taken
-    argv = [str(qrels), str(run), *GRADED, *STANDARD, "-q", "-p", "-1"]
+    argv = [str(qrels), str(run), "all", *GRADED, *STANDARD, "-q", "-p", "-1"]  # all: every registered measure
     small = output(argv, capsys, monkeypatch, large=False)
     large = output(argv, capsys, monkeypatch, large=True)
     assert small == large

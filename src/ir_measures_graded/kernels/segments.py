@@ -6,6 +6,8 @@ holds rows ``ptr[s]:ptr[s + 1]``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 
@@ -29,9 +31,22 @@ def positions(ptr: np.ndarray) -> np.ndarray:
 def segment_cumsum(values: np.ndarray, ptr: np.ndarray) -> np.ndarray:
     """Running sum restarting at each segment, summed in row order like a plain loop would.
 
-    A global cumsum minus offsets would not be exact. Segments of similar length (within a factor
-    of two) become the rows of one zero-padded matrix summed along its rows (``np.cumsum`` adds
-    one element after the other), so the padding costs at most as much as the values.
+    A global cumsum minus offsets would not be exact; see :func:`segment_scan`.
+    """
+    return segment_scan(values, ptr, np.cumsum)
+
+
+def segment_cumprod(values: np.ndarray, ptr: np.ndarray) -> np.ndarray:
+    """Running product restarting at each segment, multiplied in row order like a plain loop would."""
+    return segment_scan(values, ptr, np.cumprod)
+
+
+def segment_scan(values: np.ndarray, ptr: np.ndarray, scan: Any) -> np.ndarray:
+    """``scan`` (``np.cumsum`` or ``np.cumprod``) restarting at each segment, element after element.
+
+    Segments of similar length (within a factor of two) become the rows of one zero-padded matrix
+    scanned along its rows (the padding comes after each segment, so it changes nothing), so the
+    padding costs at most as much as the values. Integers stay integers.
     """
     values = np.asarray(values)
     dtype = np.int64 if values.dtype.kind in "iub" else np.float64
@@ -48,7 +63,7 @@ def segment_cumsum(values: np.ndarray, ptr: np.ndarray) -> np.ndarray:
         at = np.repeat(ptr[segments], n) + column
         grid = np.zeros((len(segments), int(n.max())), dtype=dtype)
         grid[row, column] = values[at]
-        np.cumsum(grid, axis=1, out=grid)
+        scan(grid, axis=1, out=grid)
         out[at] = grid[row, column]
     return out
 
