@@ -1,15 +1,18 @@
-"""Whole-process benchmark on files: our command line and streaming API against trec_eval,
-``python -m ir_measures`` and ranx, on a scaling series of TREC run files.
+"""Whole-process benchmark on TREC files: our command line and Python API against trec_eval,
+``python -m ir_measures`` and ranx, printing every target of issue #22 with its ratio, measured in
+this one run.
 
-Every contender is a fresh process reading the same qrels and run files; wall time and peak RSS
-(the high-water mark ``ru_maxrss`` of that one child, from ``os.wait4``) are measured, and the
-targets of issue #13 are printed as ratios measured in this one run.
+Every contender is a fresh process reading the same qrels and run files (the generator below: 1,000
+documents per query, 150 graded judgments per query). Wall time is the median over runs; peak RSS is
+the high-water mark ``ru_maxrss`` of that one child (from ``os.wait4``), the largest over runs.
+Ratios are paired: the two commands run in turn (A B A B ...) and the ratio is the median of the
+per-pair ratios, so that a machine whose speed drifts (a shared one) moves both sides alike.
 
-trec_eval is built with ``make`` from NIST's source ``<repo>/../shared/tools/trec_eval-10.0-src.tar.gz``
-into the cache folder (or given with ``--trec-eval PATH``); without either it is left out.
+trec_eval is built with ``make`` from NIST's source ``shared/tools/trec_eval-10.0-src.tar.gz`` (beside
+the clone, or beside a folder above it) into the cache folder, or given with ``--trec-eval PATH``.
 
-    python benchmarks/bench.py              # quick: 20k and 200k lines, under a minute
-    python benchmarks/bench.py --full       # 0.5M, 5M and 50M lines (about 2 GB of files in the cache)
+    python benchmarks/bench.py              # quick: the targets at small sizes, under a minute
+    python benchmarks/bench.py --full       # 5M lines (medians of 3), the API up to 50M lines (~3 GB of files)
 """
 
 from __future__ import annotations
@@ -23,27 +26,39 @@ import sys
 import tarfile
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parents[1]
-TREC_EVAL_SOURCE = ROOT.parent / "shared" / "tools" / "trec_eval-10.0-src.tar.gz"
+TREC_EVAL_ARCHIVE = "trec_eval-10.0-src.tar.gz"
 DOCS_PER_QUERY = 1000
 JUDGED_PER_QUERY = 150
 COLLECTION = 10_000_000  # doc ids drawn from a collection of this size
-QUICK = (20, 200)  # queries (x 1,000 docs) per size
-FULL = (500, 5_000, 50_000)
+SMALL = (50, 200)  # queries of the two TREC-sized files (x 1,000 lines)
+QUICK_SCALE, FULL_SCALE = 500, 5_000  # queries of the file compared with trec_eval
+QUICK_API, FULL_API = (200, 2_000), (2_000, 5_000, 20_000, 50_000)  # queries of the API's scaling series
 STREAM_ONLY_ABOVE = 10_000_000  # lines; larger runs go to trec_eval and our streamed paths only
 GIB = 1024.0
+#: The small-input path reads files up to this many bytes; 0 sends every file to the large-file path.
+SMALL_FILE_ENV = "IR_MEASURES_GRADED_SMALL_FILE_BYTES"
 
 
 # --- data -----------------------------------------------------------------------------------------
 
+def collection(folder: Path, queries: int) -> tuple[Path, Path]:
+    """The qrels and run files of ``queries`` queries, written by a child process when missing: this
+    process stays small, as every process it starts inherits its peak RSS as a floor (Linux keeps the
+    high-water mark across ``fork`` and ``exec``)."""
+    run_path, qrels_path = folder / f"run-{queries}.txt", folder / f"qrels-{queries}.txt"
+    if not (run_path.exists() and qrels_path.exists()):
+        subprocess.run([sys.executable, __file__, "--write", str(queries), "--cache", str(folder)], check=True)
+    return qrels_path, run_path
+
+
 def write_collection(folder: Path, queries: int, seed: int = 0) -> tuple[Path, Path]:
     """``queries`` x 1,000 run lines (scores with 3 decimals: ties) and 150 judgments per query
     (labels 0-4, skewed to 0; two thirds of them retrieved), written in chunks of queries."""
+    import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.csv as pcsv
@@ -101,6 +116,15 @@ def _qrels_schema():
 
 # --- trec_eval ------------------------------------------------------------------------------------
 
+def trec_eval_source() -> Path | None:
+    """NIST's source archive in ``shared/tools/`` beside the clone (CI) or beside a folder above it."""
+    for folder in ROOT.parents:
+        candidate = folder / "shared" / "tools" / TREC_EVAL_ARCHIVE
+        if candidate.exists():
+            return candidate
+    return None
+
+
 def trec_eval_binary(given: str | None, cache: Path) -> Path | None:
     """The given binary, or one built from NIST's source into the cache (once)."""
     if given:
@@ -108,12 +132,14 @@ def trec_eval_binary(given: str | None, cache: Path) -> Path | None:
     built = cache / "trec_eval-10.0" / "trec_eval" / "trec_eval"
     if built.exists():
         return built
-    if not TREC_EVAL_SOURCE.exists() or not shutil.which("make"):
-        print(f"trec_eval left out: no {TREC_EVAL_SOURCE} (or no make); give --trec-eval PATH", file=sys.stderr)
+    source_archive = trec_eval_source()
+    if source_archive is None or not shutil.which("make"):
+        print(f"trec_eval left out: no shared/tools/{TREC_EVAL_ARCHIVE} beside the clone or above it (or no make); "
+              "give --trec-eval PATH", file=sys.stderr)
         return None
     target = cache / "trec_eval-10.0"
     with tempfile.TemporaryDirectory(dir=cache) as tmp:
-        with tarfile.open(TREC_EVAL_SOURCE) as tar:
+        with tarfile.open(source_archive) as tar:
             tar.extractall(tmp, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
         source = next(Path(tmp).glob("*/Makefile")).parent
         subprocess.run(["make", "-C", str(source)], check=True, capture_output=True)
@@ -123,33 +149,76 @@ def trec_eval_binary(given: str | None, cache: Path) -> Path | None:
     return built
 
 
-# --- measuring one process ------------------------------------------------------------------------
+# --- measuring processes --------------------------------------------------------------------------
 
 @dataclass
 class Measured:
-    seconds: float
-    peak_mib: float
-    stdout: str
+    times: list[float] = field(default_factory=list)
+    peaks: list[float] = field(default_factory=list)  # MiB
+    stdout: str = ""
+
+    @property
+    def seconds(self) -> float:
+        return statistics.median(self.times)
+
+    @property
+    def peak_mib(self) -> float:
+        return max(self.peaks)
+
+    def add(self, seconds: float, peak_mib: float, stdout: str) -> None:
+        self.times.append(seconds)
+        self.peaks.append(peak_mib)
+        self.stdout = stdout
 
 
-def measure(cmd: list[str], repeats: int = 1) -> Measured:
+def once(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
+    """Wall seconds, peak RSS (MiB) and standard output of one fresh run of ``cmd``.
+
+    Python may cache compiled modules (``PYTHONDONTWRITEBYTECODE`` is dropped), as after any
+    install: else a checkout's modules would be compiled anew in every run, and the installed
+    contenders' would not.
+    """
+    env = {**os.environ, "PYTHONWARNINGS": "ignore", **(env or {})}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=stdout, stderr=stderr, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        stdout.seek(0)
+        stderr.seek(0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise RuntimeError(f"{' '.join(cmd)} failed: {stderr.read().decode()[-2000:]}")
+        return seconds, usage.ru_maxrss / 1024, stdout.read().decode()  # ru_maxrss: KiB on Linux
+
+
+def measure(cmd: list[str], repeats: int = 1, env: dict[str, str] | None = None) -> Measured:
     """Median wall time and the largest peak RSS over ``repeats`` fresh runs of ``cmd``."""
-    times, peaks, out = [], [], ""
-    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    result = Measured()
     for _ in range(repeats):
-        with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
-            start = time.perf_counter()
-            proc = subprocess.Popen(cmd, stdout=stdout, stderr=stderr, env=env)
-            _, status, usage = os.wait4(proc.pid, 0)
-            times.append(time.perf_counter() - start)
-            proc.returncode = os.waitstatus_to_exitcode(status)
-            stdout.seek(0)
-            stderr.seek(0)
-            out = stdout.read().decode()
-            if proc.returncode != 0:
-                raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}): {stderr.read().decode()[-2000:]}")
-        peaks.append(usage.ru_maxrss / 1024)  # KiB on Linux
-    return Measured(statistics.median(times), max(peaks), out)
+        result.add(*once(cmd, env))
+    return result
+
+
+@dataclass
+class Pair:
+    a: Measured
+    b: Measured
+    wall: float  # median of the per-pair ratios a / b
+    rss: float
+
+
+def paired(a: list[str], b: list[str], repeats: int, env_a: dict[str, str] | None = None) -> Pair:
+    """``a`` and ``b`` run in turn ``repeats`` times (after one warm-up each, not counted)."""
+    once(a, env_a)
+    once(b)
+    ma, mb = Measured(), Measured()
+    for _ in range(repeats):
+        ma.add(*once(a, env_a))
+        mb.add(*once(b))
+    wall = statistics.median(x / y for x, y in zip(ma.times, mb.times, strict=True))
+    rss = statistics.median(x / y for x, y in zip(ma.peaks, mb.peaks, strict=True))
+    return Pair(ma, mb, wall, rss)
 
 
 def python(code: str) -> list[str]:
@@ -157,29 +226,28 @@ def python(code: str) -> list[str]:
 
 
 OURS = [sys.executable, "-m", "ir_measures_graded"]
+SCRIPT = Path(sys.executable).parent / "ir-measures-graded"  # the console script, as users type it
 IR_MEASURES = [sys.executable, "-m", "ir_measures"]
-API_STREAM = ("import sys, ir_measures, ir_measures_graded as g\n"
-              "qrels = g.read_qrels_table(sys.argv[1])\n"
-              "print(ir_measures.calc_aggregate([g.muMAP, g.nDCNG@10], qrels, ir_measures.read_trec_run(sys.argv[2])))")
+API = ("import sys, ir_measures, ir_measures_graded as g\n"
+       "print(ir_measures.calc_aggregate([g.muMAP, g.nDCNG@10], ir_measures.read_trec_qrels(sys.argv[1]), "
+       "ir_measures.read_trec_run(sys.argv[2])))")
+API_NAME = "ours API ir_measures.read_trec_qrels + read_trec_run muMAP nDCNG@10"
 RANX = ("import sys\nfrom ranx import Qrels, Run, evaluate\n"
         "print(evaluate(Qrels.from_file(sys.argv[1], kind='trec'), Run.from_file(sys.argv[2], kind='trec'), "
         "['map', 'ndcg@10']))")
+TREC_EVAL_NAME = "trec_eval -m map -m ndcg_cut.10"
+CLI_NAME = "ours CLI muMAP nDCNG@10"
+MIXED_NAME = "ours CLI AP nDCG@10 muMAP nDCNG@10"
+IRM_NAME = "python -m ir_measures AP nDCG@10"
+RANX_NAME = "ranx from files map ndcg@10"
 
 
-def contenders(qrels: Path, run: Path, trec_eval: Path | None, lines: int, ranx: bool) -> dict[str, list[str]]:
-    q, r = str(qrels), str(run)
-    found = {}
-    if trec_eval is not None:
-        found["trec_eval -m map -m ndcg_cut.10"] = [str(trec_eval), "-m", "map", "-m", "ndcg_cut.10", q, r]
-    found["ours CLI muMAP nDCNG@10"] = [*OURS, q, r, "muMAP", "nDCNG@10", "--quiet"]
-    found["ours API read_trec_run muMAP nDCNG@10"] = [*python(API_STREAM), q, r]
-    if lines <= STREAM_ONLY_ABOVE:
-        found["ours CLI AP nDCG@10 muMAP nDCNG@10"] = [*OURS, q, r, "AP", "nDCG@10", "muMAP", "nDCNG@10", "-p", "12",
-                                                       "--quiet"]
-        found["python -m ir_measures AP nDCG@10"] = [*IR_MEASURES, q, r, "AP", "nDCG@10", "-p", "12"]
-        if ranx and _has("ranx"):  # numba compiles for tens of seconds: full mode only
-            found["ranx from files map ndcg@10"] = [*python(RANX), q, r]
-    return found
+def ours(qrels: Path, run: Path, *measures: str) -> list[str]:
+    return [*OURS, str(qrels), str(run), *(measures or ("muMAP", "nDCNG@10")), "--quiet"]
+
+
+def ir_measures_cli(qrels: Path, run: Path) -> list[str]:
+    return [*IR_MEASURES, str(qrels), str(run), "AP", "nDCG@10"]
 
 
 def _has(module: str) -> bool:
@@ -188,51 +256,104 @@ def _has(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
-# --- the run --------------------------------------------------------------------------------------
+# --- the targets ----------------------------------------------------------------------------------
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--full", action="store_true", help="0.5M, 5M and 50M lines (default: quick, 20k and 200k)")
-    parser.add_argument("--sizes", type=int, nargs="+", metavar="QUERIES",
-                        help="queries per run file (x 1,000 lines each), instead of the series")
-    parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "ir_measures_graded-bench",
-                        help="folder for the generated files and the trec_eval build (kept between runs)")
-    parser.add_argument("--trec-eval", metavar="PATH", help="a trec_eval binary (else built from ../shared/tools)")
-    parser.add_argument("--repeats", type=int, default=1, help="median of this many runs per contender")
-    args = parser.parse_args(argv)
-    args.cache.mkdir(parents=True, exist_ok=True)
-    sizes = args.sizes or (FULL if args.full else QUICK)
-    trec_eval = trec_eval_binary(args.trec_eval, args.cache)
-
-    results: dict[tuple[str, int], Measured] = {}
-    for queries in sizes:
-        qrels, run = write_collection(args.cache, queries)
-        lines = queries * DOCS_PER_QUERY
-        for name, cmd in contenders(qrels, run, trec_eval, lines, ranx=args.full).items():
-            results[name, lines] = measure(cmd, args.repeats)
-            print(f"  {lines:>11,} lines  {name}: {results[name, lines].seconds:.2f} s, "
-                  f"{results[name, lines].peak_mib:.0f} MiB", file=sys.stderr, flush=True)
-    small = _small_file_and_imports(args)
-
-    print(f"run files of {DOCS_PER_QUERY:,} docs per query (ids from a {COLLECTION:,}-doc collection, scores with "
-          f"3 decimals), {JUDGED_PER_QUERY} judgments per query (labels 0-4); median of {args.repeats}; "
-          f"peak RSS = high-water mark of each process")
-    print(table(results))
-    print()
-    for line in target_lines(results, small, trec_eval is not None):
-        print(line)
-    return 0
+def _verdict(value: float, limit: float) -> str:
+    return f"{value:.2f} (target <= {limit:g}) {'ok' if value <= limit else 'MISSED'}"
 
 
-def _small_file_and_imports(args: argparse.Namespace) -> dict[str, Measured]:
-    qrels, run = write_collection(args.cache, 200)
-    repeats = max(3, args.repeats)
-    return {
-        "import ir_measures": measure(python("import ir_measures"), repeats + 2),
-        "import ir_measures_graded": measure(python("import ir_measures_graded"), repeats + 2),
-        "200 queries: ours CLI muMAP": measure([*OURS, str(qrels), str(run), "muMAP", "--quiet"], repeats),
-        "200 queries: python -m ir_measures AP": measure([*IR_MEASURES, str(qrels), str(run), "AP"], repeats),
-    }
+def _lines(queries: int) -> str:
+    lines = queries * DOCS_PER_QUERY
+    return f"{lines / 1e6:g}M lines" if lines >= 1_000_000 else f"{lines // 1000}k lines"
+
+
+def small_targets(args: argparse.Namespace) -> list[str]:
+    """Target 1: TREC-sized files through the command line, against ``python -m ir_measures``."""
+    out = []
+    n = args.repeats
+    first, second = args.small
+    qrels, run = collection(args.cache, first)
+    pair = paired(ours(qrels, run), ir_measures_cli(qrels, run), n)
+    out.append(f"target 1  {first} queries ({_lines(first)}): {CLI_NAME} vs {IRM_NAME}: wall "
+               f"{_verdict(pair.wall, 0.75)} [{pair.a.seconds:.3f} s vs {pair.b.seconds:.3f} s, peak "
+               f"{pair.a.peak_mib:.0f} vs {pair.b.peak_mib:.0f} MiB; median of {n} pairs]")
+    mixed = paired([*ours(qrels, run, "AP", "nDCG@10", "muMAP", "nDCNG@10")[:-1], "-p", "12"],
+                   [*ir_measures_cli(qrels, run), "-p", "12"], n)
+    same = _standard_lines(mixed.a.stdout) == _standard_lines(mixed.b.stdout)
+    out.append(f"target 1  {first} queries: {MIXED_NAME} vs {IRM_NAME}: wall {_verdict(mixed.wall, 1.0)} "
+               f"[{mixed.a.seconds:.3f} s vs {mixed.b.seconds:.3f} s]; AP and nDCG@10 values "
+               f"{'identical' if same else 'DIFFER'} ({', '.join(_standard_lines(mixed.a.stdout))})")
+    qrels2, run2 = collection(args.cache, second)
+    pair2 = paired(ours(qrels2, run2), ir_measures_cli(qrels2, run2), n)
+    out.append(f"target 1  {second} queries ({_lines(second)}): {CLI_NAME} vs {IRM_NAME}: wall "
+               f"{_verdict(pair2.wall, 1.0)} [{pair2.a.seconds:.3f} s vs {pair2.b.seconds:.3f} s; median of {n} pairs]")
+    for option in ("--help", "--version"):
+        m = measure([*([str(SCRIPT)] if SCRIPT.exists() else OURS), option], n)
+        out.append(f"target 1  ir-measures-graded {option}: {m.seconds:.3f} s (target <= 0.2 s) "
+                   f"{'ok' if m.seconds <= 0.2 else 'MISSED'} [median of {n}]")
+    differ = []
+    for q, r in ((qrels, run), (qrels2, run2)):
+        cmd = [*ours(q, r, "muMAP", "nDCNG@10", "AP", "nDCG@10", "P@10", "muP@10", "GAP", "meanNDCG"), "-q", "-p", "-1"]
+        if once(cmd)[2] != once(cmd, {SMALL_FILE_ENV: "0"})[2]:
+            differ.append(r.name)
+    out.append(f"target 1  per-query values of the small-input path vs the large-file path ({SMALL_FILE_ENV}=0), "
+               f"{first} and {second} queries, 8 measures, all digits: "
+               f"{'identical' if not differ else 'DIFFER in ' + ', '.join(differ)}")
+    return out
+
+
+def scale_targets(args: argparse.Namespace, trec_eval: Path | None,
+                  results: dict[tuple[str, int], Measured]) -> list[str]:
+    """Target 3 (a large file against trec_eval) and target 2 (the API at growing sizes)."""
+    out = []
+    scale = args.scale
+    qrels, run = collection(args.cache, scale)
+    lines = scale * DOCS_PER_QUERY
+    where = "" if args.full else f" (quick size; the target is at {FULL_SCALE * DOCS_PER_QUERY / 1e6:g}M lines)"
+    if trec_eval is not None:
+        te = [str(trec_eval), "-m", "map", "-m", "ndcg_cut.10", str(qrels), str(run)]
+        pair = paired(ours(qrels, run), te, args.scale_repeats)
+        results[CLI_NAME, lines], results[TREC_EVAL_NAME, lines] = pair.a, pair.b
+        out.append(f"target 3  {_lines(scale)}: {CLI_NAME} vs trec_eval: wall {_verdict(pair.wall, 0.4)}; peak RSS "
+                   f"{_verdict(pair.rss, 0.8)} [{pair.a.seconds:.2f} s, {pair.a.peak_mib:.0f} MiB vs "
+                   f"{pair.b.seconds:.2f} s, {pair.b.peak_mib:.0f} MiB; median of {args.scale_repeats} pairs]{where}")
+    else:
+        out.append("target 3  not measured: no trec_eval (give --trec-eval PATH)")
+        results[CLI_NAME, lines] = measure(ours(qrels, run), args.scale_repeats)
+    mixed = measure([*ours(qrels, run, "AP", "nDCG@10", "muMAP", "nDCNG@10")[:-1], "-p", "12"])
+    theirs = measure([*ir_measures_cli(qrels, run), "-p", "12"])
+    results[MIXED_NAME, lines], results[IRM_NAME, lines] = mixed, theirs
+    if args.full and _has("ranx"):  # numba compiles for tens of seconds: full mode only
+        results[RANX_NAME, lines] = measure([*python(RANX), str(qrels), str(run)])
+    same = _standard_lines(mixed.stdout) == _standard_lines(theirs.stdout)
+    out.append(f"info      {_lines(scale)}: {MIXED_NAME} vs {IRM_NAME}: wall {mixed.seconds / theirs.seconds:.2f}; "
+               f"AP and nDCG@10 values {'identical' if same else 'DIFFER'}")
+
+    for queries in args.api:
+        q, r = collection(args.cache, queries)
+        results[API_NAME, queries * DOCS_PER_QUERY] = measure([*python(API), str(q), str(r)])
+        _progress(results, API_NAME, queries * DOCS_PER_QUERY)
+    for queries in args.api:
+        lower = queries // 10
+        big = results[API_NAME, queries * DOCS_PER_QUERY]
+        line = f"target 2  {_lines(queries)}: {API_NAME}: peak RSS {big.peak_mib:.0f} MiB, in GiB " \
+               f"{_verdict(big.peak_mib / GIB, 1.0)}"
+        if (API_NAME, lower * DOCS_PER_QUERY) in results:
+            growth = big.seconds / results[API_NAME, lower * DOCS_PER_QUERY].seconds
+            line += f"; time for 10x the lines ({_lines(lower)} -> {_lines(queries)}): x{_verdict(growth, 12)}"
+        elif queries * DOCS_PER_QUERY < 10_000_000 and args.full:
+            continue  # the lower sizes are there for the growth of the larger ones
+        out.append(line + ("" if args.full else " (quick sizes; the target is at 20M and 50M lines)"))
+    return out
+
+
+def _progress(results: dict, name: str, lines: int) -> None:
+    m = results[name, lines]
+    print(f"  {lines:>11,} lines  {name}: {m.seconds:.2f} s, {m.peak_mib:.0f} MiB", file=sys.stderr, flush=True)
+
+
+def _standard_lines(stdout: str) -> list[str]:
+    return [line for line in stdout.splitlines() if line.split("\t")[0] in ("AP", "nDCG@10")]
 
 
 def table(results: dict[tuple[str, int], Measured]) -> str:
@@ -250,47 +371,61 @@ def table(results: dict[tuple[str, int], Measured]) -> str:
     return "\n".join(rows)
 
 
-def _verdict(value: float, limit: float) -> str:
-    return f"{value:.2f} (target <= {limit:g}) {'ok' if value <= limit else 'MISSED'}"
+# --- the run --------------------------------------------------------------------------------------
 
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--full", action="store_true",
+                        help=f"the targets at their sizes: {FULL_SCALE * DOCS_PER_QUERY / 1e6:g}M lines against "
+                        f"trec_eval, the API at {', '.join(_lines(q) for q in FULL_API)} (default: quick sizes)")
+    parser.add_argument("--small", type=int, nargs=2, default=SMALL, metavar="QUERIES",
+                        help=f"queries (x 1,000 lines) of the two TREC-sized files (default {SMALL[0]} {SMALL[1]})")
+    parser.add_argument("--scale", type=int, metavar="QUERIES",
+                        help=f"queries of the file compared with trec_eval (default {QUICK_SCALE}, --full {FULL_SCALE})")
+    parser.add_argument("--api", type=int, nargs="+", metavar="QUERIES",
+                        help="queries of the API's scaling series (default "
+                        f"{' '.join(map(str, QUICK_API))}, --full {' '.join(map(str, FULL_API))})")
+    parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "ir_measures_graded-bench",
+                        help="folder for the generated files and the trec_eval build (kept between runs)")
+    parser.add_argument("--trec-eval", metavar="PATH", help="a trec_eval binary (else built from shared/tools)")
+    parser.add_argument("--repeats", type=int, help="pairs per small-file ratio (default 5, --full 7)")
+    parser.add_argument("--scale-repeats", type=int, default=3, help="pairs against trec_eval (default 3)")
+    parser.add_argument("--write", type=int, metavar="QUERIES", help=argparse.SUPPRESS)  # internal: see collection()
+    args = parser.parse_args(argv)
+    args.cache.mkdir(parents=True, exist_ok=True)
+    if args.write:
+        write_collection(args.cache, args.write)
+        return 0
+    args.scale = args.scale or (FULL_SCALE if args.full else QUICK_SCALE)
+    args.api = args.api or list(FULL_API if args.full else QUICK_API)
+    args.repeats = args.repeats or (7 if args.full else 5)
+    trec_eval = trec_eval_binary(args.trec_eval, args.cache)
 
-def target_lines(results: dict, small: dict[str, Measured], have_trec_eval: bool) -> list[str]:
-    sizes = sorted({lines for _, lines in results})
-    lines = []
-    mid = 5_000_000 if 5_000_000 in sizes else max(s for s in sizes if s <= STREAM_ONLY_ABOVE)
-    ours = results[("ours CLI muMAP nDCNG@10", mid)]
-    if have_trec_eval:
-        base = results[("trec_eval -m map -m ndcg_cut.10", mid)]
-        lines.append(f"target CLI muMAP nDCNG@10 vs trec_eval at {mid / 1e6:g}M lines: wall "
-                     f"{_verdict(ours.seconds / base.seconds, 0.5)}; peak RSS {_verdict(ours.peak_mib / base.peak_mib, 1.0)}")
-    mixed = results[("ours CLI AP nDCG@10 muMAP nDCNG@10", mid)]
-    theirs = results[("python -m ir_measures AP nDCG@10", mid)]
-    same = _standard_lines(mixed.stdout) == _standard_lines(theirs.stdout)
-    lines.append(f"target CLI AP nDCG@10 muMAP nDCNG@10 vs python -m ir_measures AP nDCG@10 at {mid / 1e6:g}M lines: "
-                 f"wall {_verdict(mixed.seconds / theirs.seconds, 1.0)}; AP and nDCG@10 values "
-                 f"{'identical' if same else 'DIFFER'} ({', '.join(_standard_lines(mixed.stdout))})")
-    big = max(sizes)
-    lower = big // 10 if big // 10 in sizes else None
-    for name in ("ours CLI muMAP nDCNG@10", "ours API read_trec_run muMAP nDCNG@10"):
-        m = results[(name, big)]
-        line = f"target {name} at {big / 1e6:g}M lines (streamed): peak RSS {m.peak_mib:.0f} MiB, in GiB " \
-               f"{_verdict(m.peak_mib / GIB, 1.0)}"
-        if lower is not None:
-            growth = results[(name, big)].seconds / results[(name, lower)].seconds
-            line += f"; time for 10x the lines: x{_verdict(growth, 12)}"
-        lines.append(line)
-    imports = small["import ir_measures_graded"].seconds / small["import ir_measures"].seconds
-    lines.append(f"target import ir_measures_graded vs import ir_measures (whole process): {_verdict(imports, 3.0)}")
-    two = small["200 queries: ours CLI muMAP"].seconds / small["200 queries: python -m ir_measures AP"].seconds
-    lines.append(f"target 200-query file, ours CLI muMAP vs python -m ir_measures AP: {_verdict(two, 1.0)}")
-    if STREAM_ONLY_ABOVE < big:
-        lines.append(f"note: above {STREAM_ONLY_ABOVE / 1e6:g}M lines only trec_eval and our streamed paths run "
-                     "(python -m ir_measures and ranx hold the whole run as Python objects)")
-    return lines
+    start = time.perf_counter()
+    targets = small_targets(args)
+    results: dict[tuple[str, int], Measured] = {}
+    targets += scale_targets(args, trec_eval, results)
+    if args.full:
+        big = max(args.api)
+        q, r = collection(args.cache, big)
+        results[CLI_NAME, big * DOCS_PER_QUERY] = measure(ours(q, r))
+        if trec_eval is not None:
+            results[TREC_EVAL_NAME, big * DOCS_PER_QUERY] = measure(
+                [str(trec_eval), "-m", "map", "-m", "ndcg_cut.10", str(q), str(r)])
+    imports = paired(python("import ir_measures_graded"), python("import ir_measures"), args.repeats)
+    targets.append(f"info      import ir_measures_graded vs import ir_measures (whole process): {imports.wall:.2f} "
+                   f"[{imports.a.seconds:.3f} s vs {imports.b.seconds:.3f} s]")
 
-
-def _standard_lines(stdout: str) -> list[str]:
-    return [line for line in stdout.splitlines() if line.split("\t")[0] in ("AP", "nDCG@10")]
+    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, load average "
+          f"{os.getloadavg()[0]:.1f} at the end; Python {sys.version.split()[0]}; {time.perf_counter() - start:.0f} s")
+    print(f"run files of {DOCS_PER_QUERY:,} docs per query (ids from a {COLLECTION:,}-doc collection, scores with "
+          f"3 decimals), {JUDGED_PER_QUERY} judgments per query (labels 0-4); peak RSS = high-water mark of each "
+          "process; seconds are medians")
+    print(table(results))
+    print()
+    for line in targets:
+        print(line)
+    return 0
 
 
 if __name__ == "__main__":

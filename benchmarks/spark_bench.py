@@ -1,7 +1,7 @@
 """Spark benchmark: µMAP + NDCNG@10 on Spark vs MLlib's MAP + nDCG@10, from Parquet, on one machine.
 
-    python benchmarks/spark_bench.py                      # 10,000 queries x 1,000 docs = 10M run rows
-    python benchmarks/spark_bench.py --queries 200 --docs 50 --repeats 1   # a quick look
+    python benchmarks/spark_bench.py              # 10,000 queries x 1,000 docs = 10M run rows, + scaling
+    python benchmarks/spark_bench.py --quick      # 1,000 queries x 100 docs, one repeat: a look in ~2 minutes
 
 Contenders, each in its own process (so peak memories are its own), on the same Parquet files:
 
@@ -16,6 +16,16 @@ Contenders, each in its own process (so peak memories are its own), on the same 
 Times are wall-clock medians over ``--repeats`` runs in one warm session (reading Parquet to the
 final numbers); peak memories are resident-set high-water marks sampled every 0.1 s over the
 contender's process tree: the driver (this Python process), the JVM, and the Python workers (sum).
+
+Where our time goes (in ours' process, same session): (1) reading both Parquet files and shuffling
+their rows by query on the JVM, ending in a count; (2) the same rows also handed to Python workers
+as Arrow batches, each worker only counting them — once with the columns and types ours sends
+(query, doc as 64-bit integers, value as double, a judged flag) and once compact (32-bit integers,
+float32 scores); ours end to end minus (2) is the evaluation in the workers.
+
+Scaling (``--scaling``): ours and MLlib's RankingEvaluator on ``local[1]`` and ``local[2]`` at the
+base size x1, x2, x4 (one process per master; one warm-up, then one timed run per cell), and from
+it an estimate for 10^9 run rows on N executors (assumptions printed beside it).
 """
 
 from __future__ import annotations
@@ -111,11 +121,14 @@ class PeakMemory:
         return self.peak
 
 
+MASTER = "local[2]"  # of the comparison; the scaling experiment runs its own processes on other masters
+
+
 def _session():
     from pyspark.sql import SparkSession
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # workers run this interpreter
-    builder = SparkSession.builder.master("local[2]").appName("spark_bench")
+    builder = SparkSession.builder.master(MASTER).appName("spark_bench")
     for key, value in SPARK_CONF.items():
         builder = builder.config(key, value)
     return builder.getOrCreate()
@@ -182,6 +195,61 @@ def single_machine(folder: Path) -> dict[str, float]:
     return {str(m): v for m, v in values.items()}
 
 
+# --- where the time goes ----------------------------------------------------------------------------
+
+def _rows_by_query(folder: Path, compact: bool):
+    """Qrels and run rows in one frame shuffled by query, as ours sends them (``q``, ``d`` long,
+    ``v`` double, ``j`` judged) or compact (int, int, float)."""
+    from pyspark.sql import functions as F
+
+    spark = _session()
+    id_type, score_type = ("int", "float") if compact else ("long", "double")
+
+    def internal(frame, value: str, judged: bool):
+        return frame.select(F.col("query_id").cast(id_type).alias("q"), F.col("doc_id").cast(id_type).alias("d"),
+                            F.col(value).cast(score_type if not judged else "double").alias("v"),
+                            F.lit(judged).alias("j"))
+
+    qrels = internal(spark.read.parquet(str(folder / "qrels.parquet")), "relevance", True)
+    run = internal(spark.read.parquet(str(folder / "run.parquet")), "score", False)
+    if compact:  # one schema for the union: labels as float too (they are small integers here)
+        qrels = qrels.withColumn("v", F.col("v").cast("float"))
+    return qrels.unionByName(run).repartition("q")
+
+
+def _count_rows(batches):
+    import pyarrow as pa
+
+    n = sum(batch.num_rows for batch in batches)
+    yield pa.RecordBatch.from_arrays([pa.array([n], pa.int64())], names=["n"])
+
+
+def stages(folder: Path, repeats: int) -> dict[str, float]:
+    """Median seconds of the JVM-only part and of handing the rows to Python workers (see the docstring)."""
+    from pyspark.sql import functions as F
+
+    spark = _session()
+    spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "100000")  # as ours sets while it runs
+    jobs = {
+        "read + shuffle by query (JVM)": lambda: _rows_by_query(folder, False).count(),
+        "+ rows to Python workers (q, d long; v double)":
+            lambda: _rows_by_query(folder, False).mapInArrow(_count_rows, "n long").agg(F.sum("n")).collect(),
+        "+ rows to Python workers, compact (q, d int; v float)":
+            lambda: _rows_by_query(folder, True).mapInArrow(_count_rows, "n long").agg(F.sum("n")).collect(),
+    }
+    result = {}
+    for name, job in jobs.items():
+        job()  # warm-up
+        times = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            job()
+            times.append(time.perf_counter() - start)
+        result[name] = statistics.median(times)
+    spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "10000")
+    return result
+
+
 def run_contender(name: str, folder: Path, repeats: int) -> dict:
     """In this process: time ``name`` ``repeats`` times and record peak memories."""
     memory = PeakMemory()
@@ -189,44 +257,155 @@ def run_contender(name: str, folder: Path, repeats: int) -> dict:
     if name != "single_machine":
         _session()  # start-up is not timed
     times, values = [], {}
+    if repeats < 3:  # a median of 3 absorbs the first run's start-up of the Python workers; else warm up
+        compute(folder)
     for _ in range(repeats):
         start = time.perf_counter()
         values = compute(folder)
         times.append(time.perf_counter() - start)
-    return {"name": name, "times": times, "values": values, "peak_mib": memory.stop()}
+    peak = memory.stop()
+    breakdown = stages(folder, repeats) if name == "ours" else {}
+    return {"name": name, "times": times, "values": values, "peak_mib": peak, "stages": breakdown}
+
+
+def run_scaling(master: str, folders: list[Path]) -> dict:
+    """In this process, on ``master``: ours and MLlib's RankingEvaluator at each size (one warm-up each)."""
+    global MASTER
+    MASTER = master
+    _session()
+    result = {}
+    for name in ("ours", "mllib_evaluator"):
+        compute = globals()[name]
+        compute(folders[0])  # warm-up
+        for folder in folders:
+            start = time.perf_counter()
+            compute(folder)
+            result[f"{name} {folder.name}"] = time.perf_counter() - start
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
+    global MASTER
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=10_000)
     parser.add_argument("--docs", type=int, default=1_000, help="retrieved documents per query")
     parser.add_argument("--judged", type=int, default=60, help="judged documents per query")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--master", default=MASTER, help=f"Spark master of the comparison (default {MASTER})")
     parser.add_argument("--contenders", default=",".join(CONTENDERS))
+    parser.add_argument("--scaling", type=int, default=2_500, metavar="QUERIES",
+                        help="base size of the scaling experiment in queries (x --docs rows; run at x1, x2, x4; "
+                        "0: none; default 2,500)")
+    parser.add_argument("--quick", action="store_true",
+                        help="1,000 queries x 100 docs, one repeat, scaling from 250 queries: a look in minutes")
     parser.add_argument("--contender", help=argparse.SUPPRESS)  # internal: run one in this process
     parser.add_argument("--data", help=argparse.SUPPRESS)
+    parser.add_argument("--scaling-run", nargs="+", help=argparse.SUPPRESS)  # internal: MASTER FOLDER...
     args = parser.parse_args(argv)
+    if args.quick:
+        args.queries, args.docs, args.repeats, args.scaling = 1_000, 100, 1, 250
+        if args.contenders == ",".join(CONTENDERS):
+            args.contenders = "ours,mllib_evaluator"
+    MASTER = args.master
     if args.contender:
         print(json.dumps(run_contender(args.contender, Path(args.data), args.repeats)))
+        return 0
+    if args.scaling_run:
+        master, *folders = args.scaling_run
+        print(json.dumps(run_scaling(master, [Path(f) for f in folders])))
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         make_data(folder, args.queries, args.docs, args.judged)
         print(f"{args.queries:,} queries x {args.docs:,} docs = {args.queries * args.docs:,} run rows, "
-              f"{args.judged} judged per query; Spark local[2]; median of {args.repeats}")
+              f"{args.judged} judged per query; Spark {MASTER}; median of {args.repeats}; "
+              f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores")
         results = {}
         for name in args.contenders.split(","):
-            out = subprocess.run([sys.executable, __file__, "--contender", name, "--data", str(folder),
-                                  "--repeats", str(args.repeats)], capture_output=True, text=True)
-            if out.returncode:
-                sys.stderr.write(out.stderr[-3000:])
-                raise SystemExit(f"contender {name} failed")
-            results[name] = json.loads(out.stdout.strip().splitlines()[-1])
-    report(results)
+            results[name] = json.loads(_child(["--contender", name, "--data", str(folder), "--repeats",
+                                               str(args.repeats), "--master", MASTER]))
+        report(results)
+        if args.scaling:
+            scaling_report(_scaling(folder, args), args)
     return 0
 
 
+def _child(arguments: list[str]) -> str:
+    out = subprocess.run([sys.executable, __file__, *arguments], capture_output=True, text=True)
+    if out.returncode:
+        sys.stderr.write(out.stderr[-3000:])
+        raise SystemExit(f"{' '.join(arguments)} failed")
+    return out.stdout.strip().splitlines()[-1]
+
+
+FACTORS = (1, 2, 4)
+
+
+def _scaling(folder: Path, args: argparse.Namespace) -> dict:
+    folders = []
+    for factor in FACTORS:
+        sub = folder / f"x{factor}"
+        sub.mkdir()
+        make_data(sub, args.scaling * factor, args.docs, args.judged, seed=factor)
+        folders.append(sub)
+    return {master: json.loads(_child(["--scaling-run", master, *map(str, folders)]))
+            for master in ("local[1]", "local[2]")}
+
+
+def scaling_report(times: dict, args: argparse.Namespace) -> None:
+    """The scaling table, and an estimate for 10^9 rows from ours' cost per row on one core."""
+    rows = [args.scaling * f * args.docs for f in FACTORS]
+    print()
+    print(f"scaling: seconds (one run after a warm-up) at {', '.join(f'{r:,}' for r in rows)} run rows")
+    print("| contender | master | " + " | ".join(f"x{f} ({r / 1e6:g}M rows)" for f, r in zip(FACTORS, rows,
+                                                                                         strict=True)) + " |")
+    print("|---|---|" + "---|" * len(FACTORS))
+    for name in ("ours", "mllib_evaluator"):
+        for master in times:
+            cells = [f"{times[master][f'{name} x{f}']:.2f}" for f in FACTORS]
+            print(f"| {LABELS[name]} | {master} | " + " | ".join(cells) + " |")
+    one, two = times["local[1]"], times["local[2]"]
+    x1, x4 = (f"ours x{f}" for f in (FACTORS[0], FACTORS[-1]))
+    per_row_1 = (one[x4] - one[x1]) / (rows[-1] - rows[0])  # marginal seconds per row, one core
+    per_row_2 = (two[x4] - two[x1]) / (rows[-1] - rows[0])
+    if per_row_1 <= 0 or per_row_2 <= 0:
+        print("ours: no estimate: the time does not grow with the rows at these sizes (fixed costs dominate)")
+        return
+    speedup = per_row_1 / per_row_2
+    print(f"ours: {per_row_1 * 1e6:.2f} us per row on local[1], {per_row_2 * 1e6:.2f} us on local[2] (marginal, "
+          f"from x1 to x4): 2 cores give x{speedup:.2f}; growth x1 -> x4: {one[x4] / one[x1]:.2f} (local[1]), "
+          f"{two[x4] / two[x1]:.2f} (local[2])")
+    efficiency = min(speedup / 2, 1.0)
+    for executors in (10, 50, 100):
+        cores = executors * 4
+        estimate = per_row_1 * 1e9 / (cores * efficiency)
+        print(f"estimate, 10^9 run rows on {executors} executors x 4 cores: {estimate / 60:.1f} min "
+              f"(one core's marginal cost per row / (cores x {efficiency:.2f} efficiency as measured on 2 cores); "
+              "network shuffle and start-up not included)")
+
+
 def report(results: dict) -> None:
+    breakdown = next((r["stages"] for r in results.values() if r.get("stages")), None)
+    _table(results)
+    if "ours" in results and "mllib_evaluator" in results:
+        ratio = statistics.median(results["ours"]["times"]) / statistics.median(results["mllib_evaluator"]["times"])
+        print(f"\ntarget 4  ours (muMAP + nDCNG@10) vs MLlib RankingEvaluator (MAP + nDCG@10), end to end on {MASTER}: "
+              f"{ratio:.2f} (target <= 1) {'ok' if ratio <= 1 else 'MISSED'}")
+    if breakdown:
+        ours_time = statistics.median(results["ours"]["times"])
+        print()
+        print("where ours' time goes (medians, same session):")
+        print("| stage | seconds | share of ours |")
+        print("|---|---|---|")
+        for stage, seconds in breakdown.items():
+            print(f"| {stage} | {seconds:.2f} | {seconds / ours_time:.0%} |")
+        evaluation = ours_time - breakdown["+ rows to Python workers (q, d long; v double)"]
+        print(f"| evaluation in the Python workers (ours minus the line above the compact one) | {evaluation:.2f} | "
+              f"{evaluation / ours_time:.0%} |")
+        print(f"| ours end to end | {ours_time:.2f} | 100% |")
+
+
+def _table(results: dict) -> None:
     medians = {name: statistics.median(r["times"]) for name, r in results.items()}
     rows = []
     for name, r in results.items():

@@ -234,3 +234,28 @@ def test_earlier_at_least_on_a_long_array_full_of_ties(strict):
     dominates = key[np.newaxis, :] > key[:, np.newaxis] if strict else key[np.newaxis, :] >= key[:, np.newaxis]
     expected = (earlier & dominates) @ weight
     assert ap.earlier_at_least(key, weight, strict).tolist() == pytest.approx(expected.tolist())
+
+
+@pytest.mark.parametrize("scan, start, step", [(kernels.segment_cumsum, 0.0, lambda a, b: a + b),
+                                               (kernels.segment_cumprod, 1.0, lambda a, b: a * b)])
+def test_segment_scans_equal_a_plain_loop_to_the_last_bit(scan, start, step):
+    """Running sums and products per segment, element after element (as trec_eval's loops), for
+    segments of very different lengths (the scan pads similar lengths together) and empty ones."""
+    rng = np.random.default_rng(11)
+    for trial in range(60):
+        lengths = rng.integers(0, 40, size=int(rng.integers(1, 30))) * (rng.random(1) < 0.9)
+        if trial % 5 == 0:
+            lengths[0] = 2_000
+        ptr = np.concatenate([[0], np.cumsum(lengths)])
+        values = rng.random(int(ptr[-1])) * rng.choice([1e-9, 1.0, 1e9], int(ptr[-1]))
+        if scan is kernels.segment_cumprod:
+            values = 1.0 - rng.random(int(ptr[-1])) * 0.1
+        expected = []
+        for i in range(len(lengths)):
+            acc = start
+            for v in values[ptr[i]:ptr[i + 1]].tolist():
+                acc = step(acc, v)
+                expected.append(acc)
+        assert scan(values, ptr).tolist() == expected
+    counts = np.array([1, 2, 3, 4], dtype=np.int64)
+    assert kernels.segment_cumsum(counts, np.array([0, 2, 4])).dtype == np.int64  # integers stay exact

@@ -434,7 +434,7 @@ def test_spark_benchmark_runs_at_tiny_size(spark, tmp_path):
     assert by_metrics == pytest.approx(by_evaluator, abs=1e-12) and 0 < by_metrics["MAP"] < 1
     # the script end to end (the contender without Spark, to stay quick): data, child process, table
     out = subprocess.run([sys.executable, str(BENCH), "--queries", "20", "--docs", "10", "--judged", "4",
-                          "--repeats", "1", "--contenders", "single_machine"],
+                          "--repeats", "1", "--contenders", "single_machine", "--scaling", "0"],
                          capture_output=True, text=True, check=True).stdout
     assert "| single machine: muMAP + nDCNG@10 |" in out and "peak MiB JVM" in out
 

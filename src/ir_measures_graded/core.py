@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from ir_measures_graded.io.ids import duplicate_error, first_duplicate_strings, string_hashes
-from ir_measures_graded.io.stream import ROWS_PER_QUERY, BatchSource, QueryBatch, RunScan
 from ir_measures_graded.prepare import Judgments, Ranking
 
 if TYPE_CHECKING:
     import ir_measures
+
+    from ir_measures_graded.io.stream import QueryBatch
 
 
 class Evaluated(Protocol):
@@ -58,6 +58,12 @@ def evaluate_stream(measures: Sequence[Evaluated], judgments: Judgments, run: An
     Values are held per judged query until the end (a query seen again changes them), then
     yielded measure by measure in query-code order, as the whole-input path does.
     """
+    from ir_measures_graded.io.stream import (  # the readers: not for a run in memory
+        ROWS_PER_QUERY,
+        BatchSource,
+        RunScan,
+    )
+
     values = np.zeros((len(measures), judgments.n_queries), dtype=object)  # a value may be more than a float
     present = np.zeros(judgments.n_queries, dtype=bool)
     seen: set[str] = set()
@@ -99,6 +105,8 @@ def _evaluate_batch(batch: QueryBatch, measures: Sequence[Evaluated], judgments:
                     present: np.ndarray, name: str) -> list[str]:
     """Evaluate one batch of whole queries into ``values``; returns the batch's distinct query ids."""
     import pyarrow.compute as pc
+
+    from ir_measures_graded.io.ids import duplicate_error, first_duplicate_strings, string_hashes
 
     query = pc.dictionary_encode(batch.table.column("query_id")).combine_chunks()
     docs = batch.table.column("doc_id").combine_chunks()

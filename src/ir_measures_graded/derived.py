@@ -54,12 +54,12 @@ def thresholds(judgments: Judgments, levels: str | tuple[float, ...], floor: flo
     def compute() -> tuple[np.ndarray, np.ndarray]:
         if levels == "query":
             above = judgments.label > floor
-            import pandas as pd  # lazily: importing the package must not load pandas
-
-            pairs = pd.DataFrame({"q": judgments.query[above], "t": judgments.label[above]}).drop_duplicates()
-            pairs = pairs.sort_values(["q", "t"])
-            thr_query = pairs["q"].to_numpy(dtype=np.int64)
-            return kernels.segment_ptr(thr_query, judgments.n_queries), pairs["t"].to_numpy(dtype=np.float64)
+            query, label = judgments.query[above], judgments.label[above]
+            order = np.lexsort((label, query))  # each query's labels ascending, then the distinct ones
+            query, label = query[order], label[order]
+            distinct = np.ones(len(query), dtype=bool)
+            distinct[1:] = (query[1:] != query[:-1]) | (label[1:] != label[:-1])
+            return kernels.segment_ptr(query[distinct], judgments.n_queries), label[distinct]
         shared = collection_labels(judgments, floor) if isinstance(levels, str) else np.asarray(levels)
         ptr = np.arange(judgments.n_queries + 1, dtype=np.int64) * len(shared)
         return ptr, np.tile(shared.astype(np.float64), judgments.n_queries)

@@ -15,6 +15,9 @@ changed (the same objects, not copies). The changes, and why each is needed:
 4. **``ir_measures.parse_trec_measure``** is wrapped: PyTerrier turns ``eval_metrics=['muMAP', 'map']``
    into measures with it, and it knows trec_eval's names only. A name it rejects that names one of
    our measures is read by ``parse_measure``; every trec_eval name parses as before.
+   The same evaluator reads an unstarted ``ir_measures.read_trec_qrels(path)`` given with our
+   measures only with our own reader (Arrow columns instead of one named tuple per judgment, which
+   ir_measures' pipeline would also copy), as our provider already does for ``read_trec_run(path)``.
 5. **OHSUMED datasets** are registered with ``ir_datasets`` (extra ``datasets``): at once if it is
    imported, else when it is first imported — a ``sys.meta_path`` finder that answers for the name
    ``ir_datasets`` only, once, and then removes itself (Python has no narrower post-import hook).
@@ -24,8 +27,8 @@ from __future__ import annotations
 
 import functools
 import importlib
-import importlib.abc
 import importlib.util
+import inspect
 import sys
 import types
 from collections.abc import Callable, Iterable
@@ -81,7 +84,23 @@ def in_given_order(evaluator: providers.Evaluator, measures: list[ir_measures.Me
 
 def _ordered_evaluator(pipeline: Any, measures: Iterable[ir_measures.Measure], qrels: Any) -> providers.Evaluator:
     measures = list(measures)  # may be a generator; read once
-    return in_given_order(type(pipeline)._evaluator(pipeline, measures, qrels), measures)
+    return in_given_order(type(pipeline)._evaluator(pipeline, measures, _qrels_file(measures, qrels)), measures)
+
+
+def _qrels_file(measures: list[ir_measures.Measure], qrels: Any) -> Any:
+    """An unstarted ``ir_measures.read_trec_qrels(path)`` for our measures only: the file, read by
+    our reader (other providers take the generator as it is)."""
+    if not inspect.isgenerator(qrels) or not measures or not all(isinstance(m, GradedMeasure) for m in measures):
+        return qrels
+    from ir_measures_graded.io.stream import trec_file_path
+
+    path = trec_file_path(qrels, ir_measures.read_trec_qrels)
+    if path is None:
+        return qrels
+    from ir_measures_graded.io.readers import read_qrels_table
+
+    qrels.close()
+    return read_qrels_table(path)
 
 
 # --- 4. parse_trec_measure --------------------------------------------------------------------------
@@ -111,7 +130,7 @@ def _reading_our_names(trec_only: Callable[[str], list]) -> Callable[[str], list
 
 # --- 5. ir_datasets ---------------------------------------------------------------------------------
 
-class _AfterImport(importlib.abc.MetaPathFinder):
+class _AfterImport:  # a meta path finder (find_spec); importlib.abc is slow to import
     """Runs ``then()`` right after the module ``name`` has been imported (once), wherever from."""
 
     def __init__(self, name: str, then: Callable[[], None]):

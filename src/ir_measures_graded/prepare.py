@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ir_measures_graded import kernels
-from ir_measures_graded.io.columns import Columns, qrels_columns, run_columns
-from ir_measures_graded.io.ids import string_hashes
+from ir_measures_graded.io.small import TextTable
+
+if TYPE_CHECKING:  # the column readers load with pyarrow, when an input needs them (not for small TREC files)
+    from ir_measures_graded.io.columns import Columns
 
 
 @dataclass
@@ -24,11 +26,14 @@ class Judgments:
 
     Runs are joined to the judgments through a 64-bit hash of (query, doc id), sorted once, and
     every match is confirmed on the strings themselves: no hash table of the (possibly millions
-    of) distinct judged doc ids is ever built.
+    of) distinct judged doc ids is ever built. Judgments of a small TREC file (:meth:`from_text`)
+    hold their doc ids as sorted bytes instead and join on exact integer codes, without pyarrow.
     """
 
     query_ids: np.ndarray  # distinct query ids (str); a query's code is its index here
-    doc_ids: Any  # doc id of every judgment row (pyarrow StringArray), in the rows' order
+    # doc id of every judgment row (pyarrow StringArray), in the rows' order; from_text: the distinct
+    # judged doc ids, sorted bytes (numpy), the keys then hold exact codes instead of hashes
+    doc_ids: Any
     query: np.ndarray  # per judgment row, sorted: query code
     doc: np.ndarray  # per judgment row: its index in doc_ids
     label: np.ndarray  # per judgment row: relevance label (float64)
@@ -41,13 +46,40 @@ class Judgments:
 
     @classmethod
     def from_qrels(cls, qrels: Any) -> Judgments:
-        """From qrels in any in-memory form :mod:`.io.columns` accepts (read files with :mod:`.io` first)."""
+        """From qrels in any in-memory form :mod:`.io.columns` accepts (read files with :mod:`.io` first),
+        or a small TREC file's rows from :func:`.io.small.read_small`."""
+        if isinstance(qrels, TextTable):
+            return cls.from_text(qrels)
+        from ir_measures_graded.io.columns import qrels_columns
+
         return cls.from_columns(qrels_columns(qrels, encode_docs=False))
+
+    @classmethod
+    def from_text(cls, table: TextTable) -> Judgments:
+        """From a small TREC qrels file read by :func:`.io.small.read_small` (numpy only): the keys
+        are (query code, doc code) pairs, exact, so no match needs confirming on the strings."""
+        order = np.argsort(table.query_codes, kind="stable")
+        query, doc = table.query_codes[order], table.doc_codes[order]
+        keys = (query.astype(np.uint64) << np.uint64(32)) | doc.astype(np.uint64)
+        key_rows = np.argsort(keys)
+        small = np.int32 if len(query) < 2**31 else np.int64
+        return cls(
+            query_ids=np.array(table.query_strings(), dtype=object),
+            doc_ids=table.doc_ids,
+            query=query,
+            doc=np.arange(len(query), dtype=small),
+            label=np.asarray(table.value[order], dtype=np.float64),
+            ptr=kernels.segment_ptr(query, len(table.query_ids)),
+            _keys=keys[key_rows],
+            _key_rows=key_rows.astype(small),
+        )
 
     @classmethod
     def from_columns(cls, cols: Columns) -> Judgments:
         """Built once per qrels from their validated columns; reused for every run."""
         import pyarrow as pa
+
+        from ir_measures_graded.io.ids import string_hashes
 
         query, per_row, label, hashes = cols.query_codes, cols.doc_codes, cols.values, cols.doc_hashes
         if not np.all(query[1:] >= query[:-1]):  # not grouped by query yet
@@ -93,17 +125,21 @@ class Judgments:
                   doc_hashes: np.ndarray | None = None) -> np.ndarray:
         """Label of each (query code, doc) pair; NaN where the document is not judged for that query.
 
-        ``doc_ids[doc_codes[i]]`` is row ``i``'s doc id (``doc_ids`` a pyarrow string array;
+        ``doc_ids[doc_codes[i]]`` is row ``i``'s doc id (``doc_ids`` a pyarrow string array, or sorted
+        bytes for judgments :meth:`from_text`;
         ``doc_codes`` None: ``doc_ids`` has one entry per row). ``doc_hashes``: ``string_hashes(doc_ids)``
         if already computed.
         """
-        import pyarrow as pa
-        import pyarrow.compute as pc
-
-
         label = np.full(len(query), np.nan)
         if not len(query) or not len(self._keys):
             return label
+        if isinstance(self.doc_ids, np.ndarray):  # judgments from_text: exact codes, numpy only
+            return self._exact_labels(label, query, doc_codes, doc_ids)
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        from ir_measures_graded.io.ids import string_hashes
+
         hashes = string_hashes(doc_ids) if doc_hashes is None else doc_hashes
         if doc_codes is None:
             doc_codes = np.arange(len(query), dtype=np.int64)
@@ -130,6 +166,19 @@ class Judgments:
             pending = pending[~match]
             pos[pending] += 1
             pending = pending[pos[pending] < hi]
+        return label
+
+    def _exact_labels(self, label: np.ndarray, query: np.ndarray, doc_codes: np.ndarray | None,
+                      doc_ids: np.ndarray) -> np.ndarray:
+        """:meth:`labels_of` for judgments :meth:`from_text` and a run's doc ids as bytes (numpy)."""
+        at = np.searchsorted(self.doc_ids, doc_ids)
+        judged = np.where(self.doc_ids[np.minimum(at, len(self.doc_ids) - 1)] == doc_ids, at, -1)
+        judged = judged if doc_codes is None else judged[doc_codes]
+        rows = np.flatnonzero(judged >= 0)
+        keys = (query[rows].astype(np.uint64) << np.uint64(32)) | judged[rows].astype(np.uint64)
+        pos = np.minimum(np.searchsorted(self._keys, keys), len(self._keys) - 1)
+        found = self._keys[pos] == keys
+        label[rows[found]] = self.label[self._key_rows[pos[found]]]
         return label
 
     def cached(self, key: tuple, compute: Any) -> Any:
@@ -162,6 +211,11 @@ class Ranking:
 
     @classmethod
     def from_run(cls, run: Any, judgments: Judgments) -> Ranking:
+        if isinstance(run, TextTable):  # a small TREC file read by io.small (numpy only)
+            return cls.from_codes(run.query_codes, run.query_strings(), run.doc_codes, run.doc_ids, run.value,
+                                  judgments)
+        from ir_measures_graded.io.columns import run_columns
+
         cols = run_columns(run, encode_docs=False)
         return cls.from_codes(cols.query_codes, cols.query_ids, cols.doc_codes, cols.doc_ids, cols.values, judgments)
 

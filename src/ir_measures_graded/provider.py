@@ -20,7 +20,6 @@ from ir_measures_graded.measures import MEASURES, GradedMeasure
 
 core = lazy_module("ir_measures_graded.core")  # numpy, the readers: loaded when a run is scored
 prepare = lazy_module("ir_measures_graded.prepare")
-columns = lazy_module("ir_measures_graded.io.columns")
 
 
 class GradedProvider(providers.Provider):
@@ -52,7 +51,7 @@ class GradedProvider(providers.Provider):
         for measure in measures:
             if not self.supports(measure):
                 raise ValueError(f"the graded provider does not compute {measure}")
-        return GradedEvaluator(measures, prepare.Judgments.from_columns(columns.qrels_columns(qrels, encode_docs=False)))
+        return GradedEvaluator(measures, prepare.Judgments.from_qrels(qrels))
 
 
 class GradedEvaluator(providers.Evaluator):
@@ -67,8 +66,13 @@ class GradedEvaluator(providers.Evaluator):
         self.judgments = judgments
 
     def _iter_calc(self, run: Any) -> Iterator[Metric]:
-        from ir_measures_graded.io.stream import is_streamable
+        from ir_measures_graded.io.small import TextTable
 
-        # files, record batch readers, iterators: query batch by batch; anything else whole
-        evaluate = core.evaluate_stream if is_streamable(run) else core.evaluate_run
+        # files, record batch readers, iterators: query batch by batch; anything else (and a small
+        # TREC file read by io.small) whole
+        evaluate = core.evaluate_run
+        if not isinstance(run, TextTable):
+            from ir_measures_graded.io.stream import is_streamable
+
+            evaluate = core.evaluate_stream if is_streamable(run) else core.evaluate_run
         yield from core.metrics(self.measures, self.judgments, evaluate(self.measures, self.judgments, run))

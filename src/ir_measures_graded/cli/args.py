@@ -6,7 +6,7 @@ import argparse
 import difflib
 import os
 import re
-from importlib.metadata import version
+import sys
 
 import ir_measures
 
@@ -25,6 +25,17 @@ COMPARE_TESTS = ("t", "randomization", "bootstrap", "wilcoxon", "sign")
 
 class UsageError(Exception):
     """A problem with what the user asked for: printed as one line, exit status 2."""
+
+
+class _Version(argparse.Action):
+    """``--version``: the package metadata is read only when asked for (reading it costs an import)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        from importlib.metadata import version
+
+        sys.stdout.write(f"{parser.prog} {version('ir-measures-graded')} (ir_measures {ir_measures.__version__})\n")
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -82,8 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--family", choices=("runs", "all"), default="runs",
                         help="with --compare: the family of the correction, the runs of each measure (default) "
                         "or all runs x measures")
-    parser.add_argument("--version", action="version",
-                        version=f"%(prog)s {version('ir-measures-graded')} (ir_measures {ir_measures.__version__})")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the versions and exit")
     parser.add_argument("--engine", choices=("local", "spark"), default="local",
                         help="local (this process) or spark (inputs read and evaluated by Spark; TREC text or "
                         "Parquet files; needs the 'spark' extra and Java)")

@@ -19,10 +19,15 @@ import numpy as np
 
 from ir_measures_graded.engines import Request, RunResult, name_tags, run_tag
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.io import columns as validated
-from ir_measures_graded.io.readers import read_qrels_table, read_run_table
+from ir_measures_graded.io.small import TextTable, read_small
+from ir_measures_graded.io.trec import QRELS, RUN
+from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import MEASURES, GradedMeasure
 from ir_measures_graded.provider import GradedProvider
+
+# The Arrow readers and column checks load when an input needs them (small TREC files do not).
+validated = lazy_module("ir_measures_graded.io.columns")
+readers = lazy_module("ir_measures_graded.io.readers")
 
 __all__ = ["LocalEngine", "load_qrels", "evaluate_runs", "dict_of_dict", "progress_bar"]
 
@@ -32,7 +37,8 @@ class LocalEngine:
 
     def evaluate(self, request: Request) -> list[RunResult]:
         measures = request.measures
-        qrels = load_qrels(request.qrels, request.qrels_columns)
+        small = small_inputs(request)
+        qrels = small.pop(request.qrels) if small else load_qrels(request.qrels, request.qrels_columns)
         check_label_types(qrels, measures, request.provider)
         check_supported(measures, request.provider)
         judged = qrels.num_rows if hasattr(qrels, "num_rows") else len(qrels)
@@ -45,7 +51,7 @@ class LocalEngine:
         for name, metric in evaluate_runs(qrels, [_source(p) for p in request.runs], measures, request.provider,
                                           columns=request.run_columns, progress=request.progress,
                                           report=self._counts(results), keep=kept if request.keep_runs
-                                          or request.thresholds else None, names=request.runs):
+                                          or request.thresholds else None, names=request.runs, tables=small):
             # values kept as given: an aggregator may need more than a float
             aggregators[name][metric.measure].add(metric.value)
             if request.by_query:
@@ -60,7 +66,7 @@ class LocalEngine:
             if request.thresholds:
                 from ir_measures_graded.per_level import threshold_table
 
-                table = kept[name] if name in kept else read_run_table(_source(name), request.run_columns)
+                table = kept[name] if name in kept else readers.read_run_table(_source(name), request.run_columns)
                 result.levels = threshold_table(measures, qrels, table)
         return name_tags(list(results.values()))
 
@@ -77,6 +83,18 @@ def _source(spec: str) -> str:
     return "/dev/stdin" if spec == "-" else spec
 
 
+def small_inputs(request: Request) -> dict[str, TextTable] | None:
+    """The qrels (under ``request.qrels``) and every run (under its source path) read by the
+    numpy-only reader, when all of them are small TREC files in the common layout; else None, and
+    every input goes through the Arrow reader (runs kept as tables need it too)."""
+    if request.keep_runs or request.thresholds:
+        return None
+    tables = {request.qrels: read_small(request.qrels, QRELS)}
+    for path in request.runs:
+        tables[_source(path)] = read_small(_source(path), RUN)
+    return tables if all(table is not None for table in tables.values()) else None
+
+
 def check_shared_queries(result: RunResult, request: Request) -> None:
     """Warn about a run that is empty or shares no query with the (non-empty) qrels."""
     if not result.rows:
@@ -90,7 +108,7 @@ def load_qrels(spec: str, columns: Mapping[str, str] | None = None) -> Any:
     if os.path.isdir(spec):
         raise GradedInputError(f"qrels {spec} is a directory, not a file")
     if spec == "-" or os.path.exists(spec):
-        return read_qrels_table(spec, columns)
+        return readers.read_qrels_table(spec, columns)
     try:
         import ir_datasets
     except ImportError:
@@ -132,17 +150,16 @@ def check_supported(measures: list[ir_measures.Measure], provider: str | None) -
 def evaluate_runs(qrels: Any, run_paths: list[str], measures: list, provider: str | None = None, *,
                   columns: Mapping[str, str] | None = None, progress: bool = True,
                   report: Callable[[str, int, int], None] | None = None, keep: dict | None = None,
-                  names: list[str] | None = None) -> Iterator[tuple]:
+                  names: list[str] | None = None, tables: Mapping[str, TextTable] | None = None) -> Iterator[tuple]:
     """``(run name, Metric)`` for every run file; the qrels side is prepared once for all runs.
 
     ``provider``: None (our measures by us, the others by ``ir_measures.DefaultPipeline``) or the
     name of one provider computing everything. ``report(name, rows, matched queries)`` is called
     after each run. ``keep``: a dict that receives each run as an Arrow table (the run is then read
-    whole instead of streamed). ``names``: how the runs are named (default: their paths). A
-    progress bar is shown on stderr when it is a terminal and ``progress`` is true.
+    whole instead of streamed). ``names``: how the runs are named (default: their paths). ``tables``:
+    runs already read by :func:`.io.small.read_small`, by path (the qrels then too). A progress bar
+    is shown on stderr when it is a terminal and ``progress`` is true.
     """
-    from ir_measures_graded.io.stream import RunScan
-
     ours_only = provider == GradedProvider.NAME
     graded = [m for m in measures if ours_only or (provider is None and isinstance(m, GradedMeasure))]
     others = [m for m in measures if m not in graded]
@@ -154,13 +171,19 @@ def evaluate_runs(qrels: Any, run_paths: list[str], measures: list, provider: st
     judged = None
     for path, name in zip(run_paths, names or run_paths, strict=True):
         with progress_bar(path, progress) as bar:
-            if other_evaluator is None and keep is None:
+            if tables:  # read already (small files): the bar, if any, shows the file done
+                table = tables[path]
+                if bar is not None:
+                    bar.update(os.path.getsize(path))
+            elif other_evaluator is None and keep is None:
+                from ir_measures_graded.io.stream import RunScan
+
                 scan = RunScan(path, columns=columns, progress=bar)
                 yield from ((name, metric) for metric in graded_evaluator.iter_calc(scan))
                 rows, matched = scan.rows, scan.matched
                 table = None
             else:
-                table = read_run_table(path, columns, progress=bar)
+                table = readers.read_run_table(path, columns, progress=bar)
         if table is not None:
             if keep is not None:
                 keep[name] = table
@@ -169,20 +192,31 @@ def evaluate_runs(qrels: Any, run_paths: list[str], measures: list, provider: st
             if graded_evaluator is not None:
                 yield from ((name, metric) for metric in graded_evaluator.iter_calc(table))
             if judged is None:
-                judged = set(validated.qrels_columns(qrels).query_ids.tolist())
+                judged = set(_query_ids(qrels))
             rows = table.num_rows
-            matched = len(judged.intersection(table.column("query_id").combine_chunks().dictionary.to_pylist()))
+            matched = len(judged.intersection(_query_ids(table)))
         if report is not None:
             report(name, rows, matched)
+
+
+def _query_ids(obj: Any) -> list[str]:
+    """The distinct query ids of qrels or a run as read."""
+    if isinstance(obj, TextTable):
+        return obj.query_strings()
+    if hasattr(obj, "column") and hasattr(obj.column("query_id").type, "value_type"):  # our readers' tables
+        return obj.column("query_id").combine_chunks().dictionary.to_pylist()
+    return validated.qrels_columns(obj).query_ids.tolist()
 
 
 def dict_of_dict(obj: Any, value_field: str) -> dict:
     """``{query_id: {doc_id: value}}`` (the form ir_measures' pytrec_eval provider takes, so it
     converts nothing) from any accepted input; integral labels as int, as trec_eval needs them."""
-    import pyarrow as pa
-
     if isinstance(obj, Mapping):
         return obj
+    if isinstance(obj, TextTable):
+        return obj.dict_of_dict(integral=value_field == "relevance" and validated.integral_labels(obj.value))
+    import pyarrow as pa
+
     kind = "qrels" if value_field == "relevance" else "run"
     cols = (validated.qrels_columns if kind == "qrels" else validated.run_columns)(obj, encode_docs=False)
     if np.all(cols.query_codes[1:] >= cols.query_codes[:-1]):  # grouped by query already

@@ -123,7 +123,7 @@ class BatchSource:
 def _source(run: Any) -> tuple[Any, bool]:
     """``(make_blocks, rereadable)``: a function returning a fresh iterator of blocks."""
     if inspect.isgenerator(run):
-        path = _read_trec_run_path(run)
+        path = trec_file_path(run)
         if path is not None:  # ir_measures.read_trec_run(path), not started: read the file ourselves
             run.close()
             run = RunScan(path)
@@ -135,10 +135,13 @@ def _source(run: Any) -> tuple[Any, bool]:
 
 
 
-def _read_trec_run_path(generator: Any) -> str | None:
+def trec_file_path(generator: Any, reader: Any = None) -> str | None:
+    """The file an unstarted ``ir_measures.read_trec_run(path)`` (or ``reader(path)``, e.g.
+    ``ir_measures.read_trec_qrels``) generator would read, so that we read it ourselves; else None."""
     import ir_measures
 
-    if generator.gi_code is not ir_measures.read_trec_run.__code__:
+    reader = reader or ir_measures.read_trec_run
+    if getattr(generator, "gi_code", None) is not reader.__code__:
         return None
     if inspect.getgeneratorstate(generator) != inspect.GEN_CREATED:
         return None

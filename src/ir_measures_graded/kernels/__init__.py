@@ -7,6 +7,7 @@ from ir_measures_graded.kernels.precision import thresholded_precision
 from ir_measures_graded.kernels.ranking import descending_score_key, ranking_order
 from ir_measures_graded.kernels.segments import (
     positions,
+    segment_cumprod,
     segment_cumsum,
     segment_ids,
     segment_ptr,
@@ -38,6 +39,7 @@ __all__ = [
     "rows_reaching",
     "ranking_order",
     "positions",
+    "segment_cumprod",
     "segment_cumsum",
     "segment_ids",
     "segment_ptr",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ir_measures_graded.kernels.segments import segment_ids
+from ir_measures_graded.kernels.segments import segment_cumprod
 
 
 def reach_probability(row_stop: np.ndarray, ptr: np.ndarray) -> np.ndarray:
@@ -15,9 +15,7 @@ def reach_probability(row_stop: np.ndarray, ptr: np.ndarray) -> np.ndarray:
     """
     if len(row_stop) == 0:
         return np.zeros(0)
-    import pandas as pd  # lazily: importing the package must not load pandas
-
-    through = pd.Series(1.0 - row_stop).groupby(segment_ids(ptr), sort=False).cumprod().to_numpy()
+    through = segment_cumprod(1.0 - row_stop, ptr)
     reach = np.ones(len(row_stop))
     reach[1:] = through[:-1]
     reach[ptr[:-1][np.diff(ptr) > 0]] = 1.0  # every segment starts with probability 1

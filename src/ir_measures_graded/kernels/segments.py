@@ -6,6 +6,8 @@ holds rows ``ptr[s]:ptr[s + 1]``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 
@@ -27,13 +29,43 @@ def positions(ptr: np.ndarray) -> np.ndarray:
 
 
 def segment_cumsum(values: np.ndarray, ptr: np.ndarray) -> np.ndarray:
-    """Running sum restarting at each segment, summed in row order like a plain loop would."""
-    if len(values) == 0:
-        return np.zeros(0, dtype=np.float64)
-    # groupby-cumsum adds sequentially per group; a global cumsum minus offsets would not be exact.
-    import pandas as pd  # lazily: importing the package must not load pandas
+    """Running sum restarting at each segment, summed in row order like a plain loop would.
 
-    return pd.Series(values).groupby(segment_ids(ptr), sort=False).cumsum().to_numpy()
+    A global cumsum minus offsets would not be exact; see :func:`segment_scan`.
+    """
+    return segment_scan(values, ptr, np.cumsum)
+
+
+def segment_cumprod(values: np.ndarray, ptr: np.ndarray) -> np.ndarray:
+    """Running product restarting at each segment, multiplied in row order like a plain loop would."""
+    return segment_scan(values, ptr, np.cumprod)
+
+
+def segment_scan(values: np.ndarray, ptr: np.ndarray, scan: Any) -> np.ndarray:
+    """``scan`` (``np.cumsum`` or ``np.cumprod``) restarting at each segment, element after element.
+
+    Segments of similar length (within a factor of two) become the rows of one zero-padded matrix
+    scanned along its rows (the padding comes after each segment, so it changes nothing), so the
+    padding costs at most as much as the values. Integers stay integers.
+    """
+    values = np.asarray(values)
+    dtype = np.int64 if values.dtype.kind in "iub" else np.float64
+    out = np.empty(len(values), dtype=dtype)
+    lengths = np.diff(ptr)
+    bucket = np.zeros(len(lengths), dtype=np.int64)
+    filled = lengths > 0
+    bucket[filled] = np.frexp(lengths[filled].astype(np.float64))[1]  # 2**(b-1) <= length < 2**b
+    for b in np.flatnonzero(np.bincount(bucket[filled], minlength=1)):
+        segments = np.flatnonzero(filled & (bucket == b))
+        n = lengths[segments]
+        row = np.repeat(np.arange(len(segments)), n)
+        column = np.arange(len(row)) - np.repeat(np.cumsum(n) - n, n)
+        at = np.repeat(ptr[segments], n) + column
+        grid = np.zeros((len(segments), int(n.max())), dtype=dtype)
+        grid[row, column] = values[at]
+        scan(grid, axis=1, out=grid)
+        out[at] = grid[row, column]
+    return out
 
 
 def segment_suffix_sums(values: np.ndarray, ptr: np.ndarray) -> np.ndarray:

@@ -1,0 +1,200 @@
+"""Small TREC text files read with numpy alone: no pyarrow, no pandas.
+
+For a file of a TREC-sized run (50 queries x 1,000 documents: 1.6 MB), importing pyarrow and pandas
+takes longer than reading it. A qrels or run file of at most :data:`SMALL_FILE_BYTES` bytes in the
+common layout — ASCII, one space (or one tab) between the fields, each line ended by ``\\n``, no
+blank line, every value a plain decimal number — is split into fields by numpy here. Anything else
+(a larger file, gzip, standard input, other spacing, a malformed line, a (query, doc) given twice)
+gets ``None``: the large-file reader reads it and reports what is wrong by ``file:line``. So every
+error message comes from one place, and the rows read here are exactly the rows read there
+(numbers parsed to the same correctly rounded doubles; ids compared by their bytes, as there).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ir_measures_graded.io.trec import Layout
+
+#: Files up to this many bytes are read here (the environment variable of the same name overrides it;
+#: 0 sends every file to the large-file reader).
+SMALL_FILE_BYTES = 8 << 20
+ENV = "IR_MEASURES_GRADED_SMALL_FILE_BYTES"
+_POW10 = 10.0 ** np.arange(23)  # exact doubles: a mantissa below 2**53 over one of them is correctly rounded
+
+
+@dataclass(frozen=True)
+class TextTable:
+    """The rows of one small TREC file, in file order, ids as integer codes (no Python str per row)."""
+
+    query_codes: np.ndarray  # int64 per row: index into query_ids
+    query_ids: np.ndarray  # distinct query ids (bytes, 'S<width>'), in the order they first appear
+    doc_codes: np.ndarray  # int64 per row: index into doc_ids
+    doc_ids: np.ndarray  # distinct doc ids (bytes), sorted: a code's order is its id's byte order
+    value: np.ndarray  # float64 per row: relevance label or score
+
+    @property
+    def num_rows(self) -> int:
+        return len(self.value)
+
+    def query_strings(self) -> list[str]:
+        """The distinct query ids as str (few: one per query)."""
+        return [q.decode() for q in self.query_ids.tolist()]
+
+    def column(self, name: str) -> np.ndarray:
+        """The value column (``relevance`` or ``score``), as the readers' tables give it."""
+        if name not in ("relevance", "score", "value"):
+            raise KeyError(name)
+        return self.value
+
+    def dict_of_dict(self, integral: bool = False) -> dict[str, dict[str, float | int]]:
+        """``{query_id: {doc_id: value}}`` (the form pytrec_eval takes); ``integral``: values as int."""
+        order = np.argsort(self.query_codes, kind="stable")
+        docs = [d.decode() for d in self.doc_ids[self.doc_codes[order]].tolist()]
+        values = (self.value[order].astype(np.int64) if integral else self.value[order]).tolist()
+        bounds = np.concatenate(([0], np.cumsum(np.bincount(self.query_codes, minlength=len(self.query_ids))))).tolist()
+        return {q: dict(zip(docs[bounds[i]:bounds[i + 1]], values[bounds[i]:bounds[i + 1]], strict=True))
+                for i, q in enumerate(self.query_strings())}
+
+
+def limit() -> int:
+    """The size up to which files are read here."""
+    given = os.environ.get(ENV)
+    return int(given) if given and given.strip().lstrip("-").isdigit() else SMALL_FILE_BYTES
+
+
+def read_small(path: str | os.PathLike, layout: Layout) -> TextTable | None:
+    """The rows of a small TREC file in the common layout; None: leave it to the large-file reader."""
+    if str(path) == "-":
+        return None
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(info.st_mode) or not 0 < info.st_size <= limit():
+        return None
+    with open(path, "rb") as handle:
+        data = handle.read()
+    fields = split_fields(data, layout.n_fields)
+    if fields is None:
+        return None
+    raw, ends = fields
+    values = decimals(raw, *field(ends, layout.index(layout.value)))
+    if values is None:
+        return None
+    query_codes, query_ids = first_seen(fixed_width(raw, *field(ends, layout.index("query_id"))))
+    doc_ids, doc_codes = np.unique(fixed_width(raw, *field(ends, layout.index("doc_id"))), return_inverse=True)
+    doc_codes = doc_codes.ravel().astype(np.int64)
+    keys = query_codes * len(doc_ids) + doc_codes
+    keys.sort()
+    if (keys[1:] == keys[:-1]).any():  # a (query, doc) given twice: the large-file reader names the lines
+        return None
+    return TextTable(query_codes, query_ids, doc_codes, doc_ids, values)
+
+
+def split_fields(data: bytes, n_fields: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(bytes, ends)``: the position of the separator after every field, a ``(lines, n_fields)``
+    array; None unless the file is in the common layout."""
+    if not data.endswith(b"\n") or b"\r" in data or data.startswith(b"\xef\xbb\xbf"):
+        return None
+    has_space, has_tab = b" " in data, b"\t" in data
+    if has_space == has_tab:  # both (mixed spacing) or neither (one field per line)
+        return None
+    raw = np.frombuffer(data, dtype=np.uint8)
+    if raw.max() >= 128:  # not ASCII: UTF-8 is checked by the large-file reader
+        return None
+    separator = np.flatnonzero(raw <= 32)  # space, tab, newline or another control byte
+    n_lines = data.count(b"\n")
+    if len(separator) != n_lines * n_fields:
+        return None
+    kinds = raw[separator].reshape(n_lines, n_fields)
+    if not ((kinds[:, -1] == 10).all() and (kinds[:, :-1] == (32 if has_space else 9)).all()):
+        return None
+    ends = separator.reshape(n_lines, n_fields)
+    if not (np.diff(separator) > 1).all() or separator[0] == 0:  # an empty field: two separators in a row
+        return None
+    return raw, ends
+
+
+def field(ends: np.ndarray, index: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(starts, lengths)`` of field ``index`` of every line (contiguous arrays)."""
+    end = np.ascontiguousarray(ends[:, index])
+    if index:
+        start = ends[:, index - 1] + 1
+    else:
+        start = np.empty(len(ends), dtype=np.int64)
+        start[0] = 0
+        start[1:] = ends[:-1, -1] + 1
+    return start, end - start
+
+
+def fixed_width(raw: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The fields as a fixed-width bytes array (``S<longest>``, shorter ones padded with NUL)."""
+    width = int(lengths.max())
+    columns = np.arange(width)
+    at = np.minimum(starts[:, None] + columns, len(raw) - 1)
+    return np.where(columns < lengths[:, None], raw[at], 0).astype(np.uint8).view(f"S{width}").ravel()
+
+
+def decimals(raw: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray | None:
+    """The fields as float64, as a correctly rounded ``strtod`` reads them; None for anything but
+    finite numbers (the large-file reader reports the line).
+
+    Plain decimals (``-12.345``: at most 15 digits) are parsed in numpy: their digits as an integer
+    below 2**53 divided by an exact power of ten is the correctly rounded value. Others (exponents,
+    more digits) are parsed by numpy's ``float``; ``nan`` and ``inf`` are refused.
+    """
+    width = int(lengths.max())
+    position = np.arange(width)[:, None]  # character positions down, fields across: numpy runs along the fields
+    inside = position < lengths
+    chars = np.where(inside, raw[np.minimum(starts + position, len(raw) - 1)], 0)
+    negative = chars[0] == ord("-")
+    digit = inside & (chars >= ord("0")) & (chars <= ord("9"))
+    dot = chars == ord(".")
+    n_digits = digit.sum(axis=0)
+    plain = ((digit | dot | (negative & (position == 0)) | ~inside).all(axis=0)
+             & (dot.sum(axis=0) <= 1) & (n_digits >= 1) & (n_digits <= 15))
+    mantissa = np.zeros(len(starts), dtype=np.int64)
+    after_dot = np.zeros(len(starts), dtype=np.int64)
+    seen_dot = np.zeros(len(starts), dtype=bool)
+    for p in range(width):  # Horner's rule, one character position at a time (not a loop over rows)
+        mantissa = np.where(digit[p], mantissa * 10 + (chars[p] - ord("0")), mantissa)  # exact: <= 15 digits
+        after_dot += digit[p] & seen_dot
+        seen_dot |= dot[p]
+    values = mantissa / _POW10[np.minimum(after_dot, len(_POW10) - 1)]
+    values[negative] = -values[negative]  # "-0" is -0.0, as strtod reads it
+    other = np.flatnonzero(~plain)
+    if len(other):
+        rows = chars[:, other].T
+        foreign = inside[:, other].T & ~np.isin(rows, np.frombuffer(b"0123456789.eE+-", dtype=np.uint8))
+        if foreign.any():  # nan, inf, 1_000, 0x10: not what the large-file reader takes as a finite number
+            return None
+        text = np.ascontiguousarray(rows, dtype=np.uint8).view(f"S{width}").ravel()
+        try:
+            values[other] = text.astype(np.float64)
+        except ValueError:
+            return None
+        if not np.isfinite(values[other]).all():
+            return None
+    return values
+
+
+def first_seen(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(codes, distinct)``: each row's code and the distinct ids in the order they first appear."""
+    if not len(ids):
+        return np.zeros(0, dtype=np.int64), ids[:0]
+    change = np.empty(len(ids), dtype=bool)
+    change[0] = True
+    np.not_equal(ids[1:], ids[:-1], out=change[1:])
+    heads = np.flatnonzero(change)  # runs of one id (a run file holds its queries together)
+    distinct, first, inverse = np.unique(ids[heads], return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    code = np.empty(len(order), dtype=np.int64)
+    code[order] = np.arange(len(order))
+    return code[inverse.ravel()][np.cumsum(change) - 1], distinct[order]

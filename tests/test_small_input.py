@@ -1,0 +1,146 @@
+"""The small-input path (TREC files read with numpy alone) gives exactly the large-file path's output.
+
+Each input is evaluated twice by the command line, in process: as it comes (small files take the
+numpy path) and with ``IR_MEASURES_GRADED_SMALL_FILE_BYTES=0`` (every file through the Arrow
+reader and the streaming evaluation); the outputs, per query and with all digits, must be the same
+bytes, and so must the error messages of inputs the small path leaves to the large-file reader.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ir_measures_graded import cli
+from ir_measures_graded.io.small import ENV, decimals, read_small, split_fields
+from ir_measures_graded.io.trec import QRELS, RUN
+
+DATA = Path(__file__).resolve().parents[1] / "src" / "ir_measures_graded" / "data"
+GRADED = ["muMAP", "nDCNG@10", "muP@5", "GAP", "meanNDCG", "meanNDCNG@20", "muAP(levels='collection')",
+          "muAP(ties='expected')", "nDCNG(norm=1)@5", "muP(judged_only=True)@10"]
+STANDARD = ["AP", "nDCG@10", "P@5"]
+
+
+def write_collection(folder: Path, seed: int, *, queries: int = 12, docs: int = 40, decimals_: int = 1,
+                     sep: str = " ", real_labels: bool = False, shuffle: bool = False) -> tuple[Path, Path]:
+    """Random qrels and run: scores with few decimals (ties), numeric and text doc ids of several
+    widths, queries only in the run and only in the qrels, optionally a run whose queries interleave."""
+    rng = np.random.default_rng(seed)
+    qrels, run = [], []
+    for q in range(queries):
+        pool = [f"{rng.integers(0, 1000)}" if rng.random() < 0.5 else f"doc-{rng.integers(0, 10**6)}"
+                for _ in range(docs * 2)]
+        pool = list(dict.fromkeys(pool))
+        if q != queries - 1:  # the last query: judged, not retrieved
+            scores = np.round(rng.normal(size=docs) * 3, decimals_)
+            run += [(f"q{q}", d, f"{s:.{decimals_}f}") for d, s in zip(pool[:docs], scores, strict=False)]
+        if q != 0:  # the first query: retrieved, not judged
+            for d in rng.choice(pool, size=docs // 2, replace=False):
+                label = f"{rng.random() * 4:.3f}" if real_labels else str(int(rng.integers(0, 5)))
+                qrels.append((f"q{q}", d, label))
+    if shuffle:
+        run = [run[i] for i in rng.permutation(len(run))]
+    qrels_path, run_path = folder / f"qrels-{seed}.txt", folder / f"run-{seed}.txt"
+    qrels_path.write_text("".join(sep.join((q, "0", d, v)) + "\n" for q, d, v in qrels))
+    run_path.write_text("".join(sep.join((q, "Q0", d, str(i + 1), s, "tag")) + "\n" for i, (q, d, s) in enumerate(run)))
+    return qrels_path, run_path
+
+
+def output(argv: list[str], capsys, monkeypatch, large: bool) -> tuple[int, str, str]:
+    if large:
+        monkeypatch.setenv(ENV, "0")
+    else:
+        monkeypatch.delenv(ENV, raising=False)
+    status = cli.main(argv)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+CASES = {
+    "bundled sample": lambda tmp: (DATA / "graded_sample" / "qrels.txt", DATA / "graded_sample" / "strong.run"),
+    "paper example": lambda tmp: (DATA / "paper_example.qrels", DATA / "paper_example.run"),
+    "ties, mixed ids": lambda tmp: write_collection(tmp, 1),
+    "many ties": lambda tmp: write_collection(tmp, 2, decimals_=0),
+    "tab separated": lambda tmp: write_collection(tmp, 3, sep="\t"),
+    "interleaved queries": lambda tmp: write_collection(tmp, 4, shuffle=True),
+    "exponents and long decimals": lambda tmp: write_collection(tmp, 5, decimals_=17),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_small_path_output_identical_to_the_large_file_path(case, tmp_path, capsys, monkeypatch):
+    qrels, run = CASES[case](tmp_path)
+    assert read_small(qrels, QRELS) is not None and read_small(run, RUN) is not None  # the small path is taken
+    argv = [str(qrels), str(run), "all", *GRADED, *STANDARD, "-q", "-p", "-1"]  # all: every registered measure
+    small = output(argv, capsys, monkeypatch, large=False)
+    large = output(argv, capsys, monkeypatch, large=True)
+    assert small == large
+    assert small[0] == 0 and small[1].count("\n") > 20
+
+
+def test_real_valued_labels_agree(tmp_path, capsys, monkeypatch):
+    """With many distinct labels per query, µAP and GAP count relevant rows with a merge sort whose
+    float sums depend on which queries are evaluated together: the streamed large-file path (batches
+    of queries) and any whole-run evaluation (this path, or a DataFrame run) agree to 1e-12, not to
+    the last bit. Everything else is identical."""
+    qrels, run = write_collection(tmp_path, 6, real_labels=True)
+    argv = [str(qrels), str(run), *GRADED, "-q", "-p", "-1"]
+    small, large = output(argv, capsys, monkeypatch, large=False), output(argv, capsys, monkeypatch, large=True)
+    small_lines, large_lines = small[1].splitlines(), large[1].splitlines()
+    assert [line.rsplit("\t", 1)[0] for line in small_lines] == [line.rsplit("\t", 1)[0] for line in large_lines]
+    for a, b in zip(small_lines, large_lines, strict=True):
+        name = a.split("\t")[1] if a.count("\t") == 2 else a.split("\t")[0]
+        x, y = float(a.rsplit("\t", 1)[1]), float(b.rsplit("\t", 1)[1])
+        assert x == pytest.approx(y, rel=1e-12, abs=1e-15), a
+        if not name.startswith(("muAP", "GAP")):
+            assert a == b
+    # the standard measures refuse real-valued labels with the same message on both paths
+    argv = [str(qrels), str(run), "muMAP", "AP"]
+    small, large = output(argv, capsys, monkeypatch, large=False), output(argv, capsys, monkeypatch, large=True)
+    assert small == large and small[0] == 2 and "real-valued labels" in small[2]
+
+
+@pytest.mark.parametrize("line", ["q1 Q0 d9 1 1.5\n", "q1 Q0 d9 1 nan tag\n", "q1 Q0 d9 1 1e999 tag\n",
+                                  "q1 Q0 d9 1 0x10 tag\n", "q1  Q0 d9 1 1.5 tag\n", "q1 Q0 d1 1 2.0 tag\n",
+                                  "q1 Q0 d9 1 1.5 tag\r\n", "q1 Q0 dé 1 1.5 tag\n"])
+def test_inputs_the_small_path_leaves_to_the_large_file_reader(line, tmp_path, capsys, monkeypatch):
+    """Malformed lines, other spacing, non-ASCII ids, a doc given twice: same output or message."""
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 2\nq1 0 d2 0\nq2 0 d1 1\n")
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 d1 1 3.5 tag\nq1 Q0 d2 2 2.5 tag\n" + line + "q2 Q0 d1 1 1 tag\n")
+    assert read_small(run, RUN) is None
+    argv = [str(qrels), str(run), "muMAP", "nDCNG@10", "-q", "-p", "-1"]
+    assert output(argv, capsys, monkeypatch, large=False) == output(argv, capsys, monkeypatch, large=True)
+
+
+@pytest.mark.slow  # a subprocess
+def test_small_evaluation_loads_neither_pandas_nor_pyarrow():
+    qrels, run = DATA / "graded_sample" / "qrels.txt", DATA / "graded_sample" / "weak.run"
+    code = ("import sys\nfrom ir_measures_graded.cli import main\n"
+            f"status = main([{str(qrels)!r}, {str(run)!r}, 'muMAP', 'nDCNG@10', '-q'])\n"
+            "print(status, sorted(m for m in sys.modules if m.split('.')[0] in ('pandas', 'pyarrow')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines()[-1] == "0 []"
+
+
+def test_decimals_are_the_correctly_rounded_doubles():
+    """Every plain decimal and exponent form parsed here equals Python's (correctly rounded) float;
+    what is not a finite number is left to the large-file reader (None)."""
+    rng = np.random.default_rng(7)
+    tokens = [f"{x:.{int(rng.integers(0, 18))}f}" for x in rng.normal(size=300) * 10.0 ** rng.integers(-6, 14, 300)]
+    tokens += [repr(float(x)) for x in rng.normal(size=300) * 10.0 ** rng.integers(-300, 300, 300)]
+    tokens += ["-0", "-0.0", "0.5", ".5", "5.", "-.5", "+5", "1E5", "007.250", "123456789012345", "1234567890123456789"]
+    data = "".join(f"q {t}\n" for t in tokens).encode()
+    raw, ends = split_fields(data, 2)
+    starts = ends[:, 0] + 1
+    got = decimals(raw, starts, ends[:, 1] - starts)
+    want = np.array([float(t) for t in tokens])
+    assert np.array_equal(got.view(np.uint64), want.view(np.uint64))  # bit for bit, -0.0 included
+    for bad in ("nan", "inf", "-", ".", "1.2.3", "1_0", "1e999"):
+        raw, ends = split_fields(f"q {bad}\n".encode(), 2)
+        assert decimals(raw, ends[:, 0] + 1, ends[:, 1] - ends[:, 0] - 1) is None, bad
