@@ -83,7 +83,7 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
 def run(args: argparse.Namespace, out: TextIO, command: str) -> int:
     import os
 
-    import ir_measures_graded
+    from ir_measures_graded.report import report as make_report
 
     for path in [args.qrels, *args.runs]:
         if os.path.isdir(path):
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace, out: TextIO, command: str) -> int:
         raise UsageError("--no-scale and --transform contradict each other")
     measures = [m for text in args.measures for m in parse_measures(text)]
     by_level = None if args.by_level is None else [m for text in args.by_level for m in parse_measures(text)]
-    report = ir_measures_graded.report(
+    report = make_report(
         args.qrels, args.runs, measures, baseline=args.baseline, test=args.test, correction=args.correction,
         alpha=args.alpha, transforms=[] if args.no_scale else args.transform, thresholds=by_level,
         permutations=args.permutations, seed=args.seed, title=args.title, command=command,

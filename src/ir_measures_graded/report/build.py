@@ -55,10 +55,10 @@ def load_qrels(qrels: Any, name: str = "qrels") -> tuple[pd.DataFrame, Source]:
     """Qrels from a path (TREC text, gzip, Parquet, Arrow IPC) or any form ``ir_measures`` reads."""
     from ir_measures.util import QrelsConverter
 
-    import ir_measures_graded
+    from ir_measures_graded.io.readers import read_qrels
 
     if isinstance(qrels, (str, os.PathLike)):
-        frame = ir_measures_graded.read_qrels(qrels)
+        frame = read_qrels(qrels)
         return frame, _file_source("qrels", name, qrels, len(frame))
     frame = qrels if isinstance(qrels, pd.DataFrame) else QrelsConverter(qrels).as_pd_dataframe()
     _need_columns(frame, ("query_id", "doc_id", "relevance"), "qrels")
@@ -69,7 +69,7 @@ def load_runs(runs: Mapping[str, Any] | Sequence[str | os.PathLike]) -> tuple[di
     """``{name: run}`` (paths or anything ``ir_measures`` reads) or a list of paths (named by file stem)."""
     from ir_measures.util import RunConverter
 
-    import ir_measures_graded
+    from ir_measures_graded.io.readers import read_run
 
     if not isinstance(runs, Mapping):
         runs = list(runs)
@@ -82,7 +82,7 @@ def load_runs(runs: Mapping[str, Any] | Sequence[str | os.PathLike]) -> tuple[di
     for name, run in runs.items():
         name = str(name)
         if isinstance(run, (str, os.PathLike)):
-            frame = ir_measures_graded.read_run(run)
+            frame = read_run(run)
             sources.append(_file_source("run", name, run, len(frame)))
         else:
             frame = run if isinstance(run, pd.DataFrame) else RunConverter(run).as_pd_dataframe()
@@ -144,9 +144,7 @@ def resolve_baseline(baseline: str | None, names: Sequence[str], sources: Sequen
 
 
 def parse_measures(measures: Iterable[Any]) -> list[ir_measures.Measure]:
-    import ir_measures_graded  # noqa: F401  (registers our measures, so their names parse)
-
-    parsed = []
+    parsed = []  # our names parse: importing any module of the package has installed them
     for m in measures:
         try:
             measure = ir_measures.parse_measure(m) if isinstance(m, str) else m
