@@ -22,6 +22,10 @@ from ir_measures_graded.inputs import qrels_columns, run_columns
 class Judgments:
     """Relevance judgments sorted by query; quantities derived from them are cached (see :mod:`.derived`).
 
+    A snapshot: the labels are copied when the caller's column could be changed in place later
+    (ids and query codes are always new arrays), so every value is that of the judgments as they
+    were when these were built.
+
     Runs are joined to the judgments through a 64-bit hash of (query, doc id), sorted once, and
     every match is confirmed on the strings themselves: no hash table of the (possibly millions
     of) distinct judged doc ids is ever built.
@@ -57,6 +61,10 @@ class Judgments:
             query, per_row, label = query[order], per_row[order], label[order]
             hashes = hashes[order] if hashes is not None else None
             del order
+        else:  # the labels may be a view of the caller's column: copy them, as pytrec_eval copies the
+            # qrels, so that an edit of the caller's frame never mixes with the quantities cached here
+            label = np.array(label, dtype=np.float64)
+        label.flags.writeable = False
         if np.array_equal(per_row, np.arange(len(per_row))):  # one id per row, in order: no copy
             doc_ids = cols.doc_ids
         else:
@@ -72,7 +80,7 @@ class Judgments:
             doc_ids=doc_ids,
             query=query,
             doc=np.arange(len(query), dtype=small),
-            label=np.asarray(label, dtype=np.float64),
+            label=label,
             ptr=kernels.segment_ptr(query, len(cols.query_ids)),
             _keys=keys,
             _key_rows=key_rows.astype(small),
