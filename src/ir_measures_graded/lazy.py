@@ -15,13 +15,16 @@ from types import ModuleType
 from typing import Any
 
 _LOCK = threading.RLock()  # creating stand-ins, and executing them: one thread at a time
+#: What the import system set from the module's spec: read without executing the module (tools
+#: that walk ``sys.modules`` for ``__file__`` must not load numpy, or a module that fails to load).
+_SPEC_NAMES = frozenset({"__name__", "__spec__", "__loader__", "__file__", "__path__", "__package__", "__cached__"})
 
 
 class _Unloaded(ModuleType):
     """A module not executed yet: the first attribute read executes it (then it is a plain module)."""
 
     def __getattribute__(self, attr: str) -> Any:
-        if type(self) is _Unloaded:
+        if type(self) is _Unloaded and attr not in _SPEC_NAMES:
             namespace = ModuleType.__getattribute__(self, "__dict__")
             with _LOCK:  # threads arriving while the module executes wait here, then see it whole
                 if type(self) is _Unloaded and "__loading__" not in namespace:

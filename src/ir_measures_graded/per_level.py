@@ -43,15 +43,18 @@ def by_level(measure: str | ir_measures.Measure, qrels: Any, run: Any) -> pd.Dat
     ranking = Ranking.from_run(run, judgments)
     if measure.value("judged_only"):
         ranking = ranking.judged_only()
-    if measure.levels() == "collection":  # the aggregate ir_measures computes, threshold by threshold
+    if measure.levels() in ("collection", "collection-all"):  # threshold by threshold, from each query's own
         aggregate = CollectionMean()
-        for _, value in measure.results(judgments, ranking):
+        for _, value in measure.threshold_values(judgments, ranking):
             aggregate.add(value)
         thresholds, weights = measure.collection_weights(judgments)
         values, queries = aggregate.by_threshold()
         if len(values) < len(thresholds):  # no query at all
             values, queries = np.zeros(len(thresholds)), np.zeros(len(thresholds), dtype=np.int64)
-    else:  # every query at every threshold
+        elif measure.levels() == "collection-all":  # the mean over every query, M^t = 0 where not reached
+            values = aggregate.sums / judgments.n_queries
+            queries = np.full(len(thresholds), judgments.n_queries, dtype=np.int64)
+    else:  # every query at every (explicit) threshold
         p = measure.per_threshold(judgments, ranking)
         n = int(p.thr_ptr[1] - p.thr_ptr[0]) if judgments.n_queries else 0
         thresholds, weights = p.thr_values[:n], p.weights[:n]

@@ -88,19 +88,30 @@ class ThresholdedMeasure(base.GradedMeasure):
         import numpy as np
         if self.levels() == "collection":
             return np.fromiter((float(v) for _, v in self.results(judgments, ranking)), float, judgments.n_queries)
+        if self.levels() == "collection-all":  # every collection threshold counts, reached or not
+            return np.fromiter((v.over_all() for _, v in self.threshold_values(judgments, ranking)), float,
+                               judgments.n_queries)
         p = self.per_threshold(judgments, ranking)
         return kernels.segment_weighted_mean(p.values, p.weights, p.thr_ptr)
 
     def results(self, judgments: Judgments, ranking: Ranking) -> Iterator[tuple[int, float]]:
-        import numpy as np
         if self.levels() != "collection":
             yield from super().results(judgments, ranking)
             return
-        # A collection threshold t between two of the query's labels selects the same relevant
-        # documents as the query's next label t' >= t: M_q^t = M_q^t'. So the query's own
-        # thresholds suffice (memory O(judgments), not queries x labels); each stands for the
-        # collection thresholds in (its predecessor, itself]. Every judged query (those absent
-        # from the run with M^t = 0) carries these to the aggregator, which needs more than a float.
+        # Every judged query (those absent from the run with M^t = 0) carries its values at the
+        # collection's thresholds to the aggregator, which needs more than a float.
+        yield from self.threshold_values(judgments, ranking)
+
+    def threshold_values(self, judgments: Judgments, ranking: Ranking) -> Iterator[tuple[int, ThresholdValues]]:
+        """Every judged query's M_q^t at the collection's thresholds (the qrels' labels above the floor).
+
+        A collection threshold t between two of the query's labels selects the same relevant
+        documents as the query's next label t' >= t: M_q^t = M_q^t'. So the query's own
+        thresholds suffice (memory O(judgments), not queries x labels); each stands for the
+        collection thresholds in (its predecessor, itself], and the query reaches none above its
+        highest label. The value is the weighted mean over the thresholds the query reaches.
+        """
+        import numpy as np
         p = self.per_threshold(judgments, ranking, "query")
         labels, weights = self.collection_weights(judgments)
         position = np.searchsorted(labels, p.thr_values)  # every query threshold is a collection label
@@ -138,6 +149,14 @@ class ThresholdValues(float):
 
     def __reduce__(self) -> tuple:
         return float, (float(self),)
+
+    def over_all(self) -> float:
+        """The weighted mean over all the collection's thresholds (M_q^t = 0 at those not reached)."""
+        import numpy as np
+        cumulative = np.concatenate(([0.0], np.cumsum(self.weights)))
+        total = cumulative[-1]
+        covered = cumulative[self.last + 1] - cumulative[self.first]
+        return float(np.dot(self.values, covered) / total) if total > 0 else 0.0
 
 
 class CollectionMean(Agg):
