@@ -127,12 +127,12 @@ class Judgments:
         lo, hi = (int(b) for b in np.searchsorted(self._keys, bounds))
         pos = lo + np.searchsorted(self._keys[lo:hi], keys)
         pending = np.flatnonzero(pos < hi)
-        while len(pending):  # more than one try only where two judgments share a hash
+        for _ in range(self.JOIN_TRIES):  # more than one try only where two judgments share a key
             at = pos[pending]
             same = self._keys[at] == keys[pending]
             pending, at = pending[same], at[same]
             if not len(pending):
-                break
+                return label
             rows = self._key_rows[at]
             match = self.query[rows] == query[pending]
             match &= pc.equal(doc_ids.take(pa.array(doc_codes[pending])),
@@ -141,7 +141,25 @@ class Judgments:
             pending = pending[~match]
             pos[pending] += 1
             pending = pending[pos[pending] < hi]
+        if len(pending):  # many judgments share these keys: an exact hash join, linear whatever the ids
+            self._join_exactly(label, pending, query, keys, doc_codes, doc_ids, lo, hi)
         return label
+
+    JOIN_TRIES = 4  # keys tried one after the other before the exact join takes over
+
+    def _join_exactly(self, label: np.ndarray, pending: np.ndarray, query: np.ndarray, keys: np.ndarray,
+                      doc_codes: np.ndarray, doc_ids: Any, lo: int, hi: int) -> None:
+        """``label[pending]`` by an equi-join on (query, doc id) with the judgments sharing their keys."""
+        import pyarrow as pa
+
+        rows = self._key_rows[lo:hi][np.isin(self._keys[lo:hi], keys[pending])]
+        run_side = pa.table({"q": query[pending], "d": doc_ids.take(pa.array(doc_codes[pending])).cast(pa.large_string()),
+                             "i": pending})
+        judged = pa.table({"q": self.query[rows].astype(query.dtype),
+                           "d": self.doc_ids.take(pa.array(rows)).cast(pa.large_string()), "r": rows})
+        joined = run_side.join(judged, keys=["q", "d"], join_type="inner")
+        at = joined.column("i").to_numpy()
+        label[at] = self.label[joined.column("r").to_numpy()]
 
     def cached(self, key: tuple, compute: Any) -> Any:
         """``compute()`` once per key: qrels-side quantities shared by every run an evaluator scores.
