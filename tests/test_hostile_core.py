@@ -21,7 +21,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ir_measures_graded as g
-from ir_measures_graded.kernels.ties import expected_thresholded_ap, expected_thresholded_precision, tie_group_ptr
+from ir_measures_graded.kernels.ties import (
+    expected_thresholded_ap,
+    expected_thresholded_precision,
+    tie_group_ptr,
+)
 
 MB = 1 << 20
 

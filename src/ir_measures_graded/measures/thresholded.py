@@ -98,7 +98,6 @@ class ThresholdedMeasure(base.GradedMeasure):
         return labels, kernels.level_weights(ptr, labels, self.floor(), self.value("weights"))
 
     def per_query(self, judgments: Judgments, ranking: Ranking) -> np.ndarray:
-        import numpy as np
         if self.levels() in ("collection", "collection-all"):
             s = self.spread(judgments, ranking)
             # 'collection': the weighted mean over the thresholds the query reaches; 'collection-all':
