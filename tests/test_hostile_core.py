@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ir_measures_graded as g
+from ir_measures_graded.kernels import ties
 from ir_measures_graded.kernels.ties import (
     expected_thresholded_ap,
     expected_thresholded_precision,
@@ -173,9 +174,14 @@ def test_expected_thresholded_kernels_against_the_pairwise_formula(queries, cuto
     ptr = tie_group_ptr(query, keys)
     want_ap, want_p = brute_expected(query, rank, level, thr_ptr, n_relevant, ptr, cutoff, k)
     got_ap = expected_thresholded_ap(query, rank, level, thr_ptr, n_relevant, ptr, cutoff)
+    counted_ap = ties._expected_ap_by_counting(query, rank, level, thr_ptr, n_relevant, ptr, cutoff)
     got_p = expected_thresholded_precision(query, rank, level, thr_ptr, ptr, k)
     assert got_ap == pytest.approx(want_ap, abs=1e-12)
+    assert counted_ap == pytest.approx(want_ap, abs=1e-12)  # the path taken when thresholds are many
     assert got_p == pytest.approx(want_p, abs=1e-12)
+    with pytest.MonkeyPatch.context() as patch:  # ... for precision too
+        patch.setattr(ties, "PAIRS_PER_ROW", -1)
+        assert expected_thresholded_precision(query, rank, level, thr_ptr, ptr, k) == pytest.approx(want_p, abs=1e-12)
 
 
 @pytest.mark.parametrize("group", [1, 7])

@@ -16,7 +16,11 @@ import numpy as np
 
 from ir_measures_graded.kernels.dominance import earlier_at_least
 from ir_measures_graded.kernels.levels import sum_reaching
-from ir_measures_graded.kernels.segments import segment_ids
+from ir_measures_graded.kernels.segments import segment_ids, segment_ptr, segment_suffix_sums
+
+#: Expanding tie groups into (group, threshold) pairs is the fastest way while the pairs number at
+#: most this many times the rows (few thresholds per query); beyond, per-row increments are used.
+PAIRS_PER_ROW = 8
 
 
 def tie_group_ptr(row_query: np.ndarray, row_key: np.ndarray) -> np.ndarray:
@@ -75,6 +79,69 @@ def expected_ap(
     return np.divide(sums, n_relevant, out=np.zeros(n_queries), where=n_relevant > 0)
 
 
+def _threshold_pairs(
+    row_query: np.ndarray, row_rank: np.ndarray, row_level: np.ndarray, thr_ptr: np.ndarray, group_ptr: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One pair per tie group g and threshold t its rows reach: ``(group, flat threshold, r, b)``.
+
+    r = rows of g with label >= t, b = rows of the same query ranked before g with label >= t.
+    Memory is proportional to the pairs (at most the (row, threshold) pairs of the ranking).
+    """
+    starts = group_ptr[:-1]
+    n_groups = len(starts)
+    top = np.maximum.reduceat(row_level, starts).astype(np.int64) if n_groups else np.zeros(0, np.int64)
+    pair_ptr = np.concatenate(([0], np.cumsum(top)))
+    pair_group = np.repeat(np.arange(n_groups, dtype=np.int64), top)
+    pair_t = np.arange(pair_ptr[-1], dtype=np.int64) - pair_ptr[pair_group]  # 0-based threshold index
+    group = segment_ids(group_ptr)
+    hit = row_level > 0
+    exact = np.bincount(pair_ptr[group[hit]] + row_level[hit] - 1, minlength=pair_ptr[-1])
+    r = segment_suffix_sums(exact, pair_ptr).astype(np.float64)  # rows with level >= t in the group
+    flat = thr_ptr[row_query[starts]][pair_group] + pair_t
+    order = np.lexsort((pair_group, flat))  # by threshold, then groups in rank order
+    flat_sorted, r_sorted = flat[order], r[order]
+    ptr = segment_ptr(flat_sorted, int(thr_ptr[-1]))
+    before = np.cumsum(r_sorted) - r_sorted
+    sizes = np.diff(ptr)
+    before -= np.repeat(before[ptr[:-1][sizes > 0]], sizes[sizes > 0])  # restart at each threshold
+    b = np.empty_like(before)
+    b[order] = before
+    return pair_group, flat, r, b
+
+
+def _expected_ap_by_pairs(
+    row_query: np.ndarray,
+    row_rank: np.ndarray,
+    row_level: np.ndarray,
+    thr_ptr: np.ndarray,
+    n_relevant: np.ndarray,
+    group_ptr: np.ndarray,
+    cutoff: int | None = None,
+) -> np.ndarray:
+    """:func:`expected_thresholded_ap` per (tie group, threshold) pair: with few thresholds per
+    query, the fastest way (time and memory linear in the pairs).
+
+    Per tie group g and threshold t (r relevant rows in g, b before it):
+    Σ_j (r/n)(b + 1 + (j − 1)(r − 1)/(n − 1)) / (s + j) = (r/n)((b + 1)·H1_g + (r − 1)/(n − 1)·H2_g)
+    with H1_g = Σ_j 1/(s + j) and H2_g = Σ_j (j − 1)/(s + j) over the group's positions (up to the cutoff).
+    """
+    n_flat = int(thr_ptr[-1])
+    if len(row_query) == 0 or n_flat == 0:
+        return np.zeros(n_flat)
+    starts = group_ptr[:-1]
+    group = segment_ids(group_ptr)
+    j = np.arange(len(row_query), dtype=np.float64) - starts[group] + 1
+    inside = np.ones(len(row_query)) if cutoff is None else (row_rank <= cutoff).astype(np.float64)
+    h1 = np.add.reduceat(inside / row_rank, starts)
+    h2 = np.add.reduceat(inside * (j - 1) / row_rank, starts)
+    pair_group, flat, r, b = _threshold_pairs(row_query, row_rank, row_level, thr_ptr, group_ptr)
+    n = np.diff(group_ptr)[pair_group].astype(np.float64)
+    others = np.divide(r - 1, n - 1, out=np.zeros_like(r), where=n > 1)
+    term = (r / n) * ((b + 1) * h1[pair_group] + others * h2[pair_group])
+    sums = np.bincount(flat, weights=term, minlength=n_flat)
+    return np.divide(sums, n_relevant, out=np.zeros(n_flat), where=n_relevant > 0)
+
+
 def expected_thresholded_ap(
     row_query: np.ndarray,
     row_rank: np.ndarray,
@@ -92,19 +159,40 @@ def expected_thresholded_ap(
     with α_g = H1_g / n, β_g = H2_g / (n(n − 1)), H1_g = Σ_j 1/(s + j) and H2_g = Σ_j (j − 1)/(s + j)
     over the group's positions (up to the cutoff).
 
-    Summed over the groups, never per (group, threshold) pair (real-valued labels give a query as
-    many thresholds as rows): lowering the threshold one level at a time, the rows of level l join
+    While the (group, threshold) pairs number at most ``PAIRS_PER_ROW`` per row, summed per pair;
+    beyond (real-valued labels give a query as many thresholds as rows), never per pair: lowering the threshold one level at a time, the rows of level l join
     the relevant set at the l-th threshold, those of one level in rank order. When row x joins, the
     sum grows by α_x (its own r), α_x per relevant row of an earlier group and the α of every
     relevant row of a later group (the b's), and 2β_x per relevant row of its own group (r(r − 1)).
     Those counts are dominance sums over (query, level) and (group, level), found by merge sorts
     (:func:`~.dominance.earlier_at_least`); the sum at threshold t is the increments of the rows
     of level >= t (:func:`~.levels.sum_reaching`). Memory ``O(rows + thresholds)``, time
-    ``O(rows log rows)``, whatever the number of thresholds.
+    ``O(rows log² rows)``, whatever the number of thresholds.
     """
     n_flat = int(thr_ptr[-1])
     if len(row_query) == 0 or n_flat == 0:
         return np.zeros(n_flat)
+    if _few_pairs(row_level, group_ptr):
+        return _expected_ap_by_pairs(row_query, row_rank, row_level, thr_ptr, n_relevant, group_ptr, cutoff)
+    return _expected_ap_by_counting(row_query, row_rank, row_level, thr_ptr, n_relevant, group_ptr, cutoff)
+
+
+def _few_pairs(row_level: np.ndarray, group_ptr: np.ndarray) -> bool:
+    """Do the (tie group, threshold reached) pairs number at most ``PAIRS_PER_ROW`` per row?"""
+    return int(np.maximum.reduceat(row_level, group_ptr[:-1]).sum()) <= PAIRS_PER_ROW * len(row_level)
+
+
+def _expected_ap_by_counting(
+    row_query: np.ndarray,
+    row_rank: np.ndarray,
+    row_level: np.ndarray,
+    thr_ptr: np.ndarray,
+    n_relevant: np.ndarray,
+    group_ptr: np.ndarray,
+    cutoff: int | None = None,
+) -> np.ndarray:
+    """:func:`expected_thresholded_ap` from per-row increments (see there), whatever the thresholds."""
+    n_flat = int(thr_ptr[-1])
     starts = group_ptr[:-1]
     group = segment_ids(group_ptr)
     j = np.arange(len(row_query), dtype=np.float64) - starts[group] + 1
@@ -138,11 +226,15 @@ def expected_thresholded_precision(
 ) -> np.ndarray:
     """Expected P^t@k over all orders of tied rows: a group with m of its n positions in the top k
     contributes m · r/n relevant rows at threshold t (m/n per row reaching t); divided by k as
-    trec_eval's ``P_k``. Summed per row, never per (group, threshold) pair."""
+    trec_eval's ``P_k``. Per (group, threshold) pair while they are few (as
+    :func:`expected_thresholded_ap`), else summed per row (m/n for each row reaching t)."""
     n_flat = int(thr_ptr[-1])
     if len(row_query) == 0 or n_flat == 0:
         return np.zeros(n_flat)
     sizes = np.diff(group_ptr)
     in_top = np.add.reduceat((row_rank <= cutoff).astype(np.float64), group_ptr[:-1])
+    if _few_pairs(row_level, group_ptr):
+        pair_group, flat, r, _ = _threshold_pairs(row_query, row_rank, row_level, thr_ptr, group_ptr)
+        return np.bincount(flat, weights=in_top[pair_group] * r / sizes[pair_group], minlength=n_flat) / cutoff
     share = np.repeat(in_top / sizes, sizes)
     return sum_reaching(row_query, row_level.astype(np.int64), thr_ptr, weights=share) / cutoff
