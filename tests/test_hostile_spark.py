@@ -21,6 +21,8 @@ pytest.importorskip("pyspark", reason="the Spark tests need the 'spark' extra (p
 if shutil.which("java") is None:
     pytest.skip("the Spark tests need Java (17) on PATH", allow_module_level=True)
 
+from test_spark import spark as _spark_fixture  # noqa: E402, F401 - the session the Spark tests share (fixture "spark")
+
 try:  # the engines' package (issue 20), or the module it replaced
     from ir_measures_graded.engines import spark as graded_spark
 except ImportError:  # pragma: no cover - before the redesign
@@ -31,20 +33,6 @@ pytestmark = [
               pytest.mark.filterwarnings("ignore:The copy keyword is deprecated")]
 
 MEASURES = [muMAP, nDCNG @ 5]
-
-
-@pytest.fixture(scope="module")
-def spark():
-    from pyspark.sql import SparkSession
-
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    session = (SparkSession.builder.master("local[1]").appName("ir-measures-graded hostile inputs")
-               .config("spark.sql.shuffle.partitions", "2").config("spark.ui.enabled", "false")
-               .config("spark.ui.showConsoleProgress", "false")
-               .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
-               .getOrCreate())
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
 
 
 QRELS = pd.DataFrame({"query_id": [1, 1, 2, 2], "doc_id": ["a", "b", "a", "c"], "relevance": [2.0, 0.5, 1.0, 3.0]})
