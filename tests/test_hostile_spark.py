@@ -21,8 +21,6 @@ pytest.importorskip("pyspark", reason="the Spark tests need the 'spark' extra (p
 if shutil.which("java") is None:
     pytest.skip("the Spark tests need Java (17) on PATH", allow_module_level=True)
 
-from test_spark import spark as _spark_fixture  # noqa: E402, F401 - the session the Spark tests share (fixture "spark")
-
 try:  # the engines' package (issue 20), or the module it replaced
     from ir_measures_graded.engines import spark as graded_spark
 except ImportError:  # pragma: no cover - before the redesign
