@@ -155,9 +155,9 @@ def test_two_roles_on_one_parquet_column_is_a_clear_error(capsys, tmp_path):
 
 def polars_inputs():
     pl = pytest.importorskip("polars")
-    qrels = pl.DataFrame({"query_id": ["q", "q", "r"], "doc_id": ["d", "e", "d"], "relevance": [1.5, 0.0, 1.0]})
+    qrels = pl.DataFrame({"query_id": ["q", "q", "r"], "doc_id": ["d", "e", "d"], "relevance": [2, 0, 1]})
     run = pl.DataFrame({"query_id": ["q", "q", "r"], "doc_id": ["d", "e", "d"], "score": [1.0, 2.0, 1.0]})
-    plain_qrels = {"q": {"d": 1.5, "e": 0.0}, "r": {"d": 1.0}}
+    plain_qrels = {"q": {"d": 2, "e": 0}, "r": {"d": 1}}  # integers: pytrec_eval (AP) takes no others
     plain_run = {"q": {"d": 1.0, "e": 2.0}, "r": {"d": 1.0}}
     return qrels, run, plain_qrels, plain_run
 
@@ -167,7 +167,7 @@ def test_polars_arrow_readers_and_paths_as_qrels_through_ir_measures(measures, t
     qrels, run, plain_qrels, plain_run = polars_inputs()
     expected = ir_measures.calc_aggregate(measures, plain_qrels, plain_run)
     path = tmp_path / "qrels.txt"
-    path.write_text("q 0 d 1.5\nq 0 e 0\nr 0 d 1\n")
+    path.write_text("q 0 d 2\nq 0 e 0\nr 0 d 1\n")
     for given in (qrels, qrels.lazy(), qrels.to_arrow(), qrels.to_arrow().to_reader(), str(path), path):
         for run_given in (run, run.lazy(), plain_run):
             try:
