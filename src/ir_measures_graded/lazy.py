@@ -48,4 +48,7 @@ def lazy_module(name: str) -> ModuleType:
         module = importlib.util.module_from_spec(spec)
         module.__class__ = _Unloaded
         sys.modules[name] = module
+        parent, _, child = name.rpartition(".")
+        if parent in sys.modules:  # as an import does: ``import a.b`` then ``a.b`` finds it
+            setattr(sys.modules[parent], child, module)
         return module
