@@ -35,7 +35,9 @@ from hypothesis import strategies as st
 
 import reference
 from ir_measures_graded import GradedInputError, cli, meanNDCG, meanNDCNG, muAP, muP, nDCNG
-from ir_measures_graded.formats import read_qrels, read_run
+from ir_measures_graded.io.readers import read_qrels, read_run
+
+pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
 
 MEASURES = [muAP, muP @ 3, nDCNG @ 5, meanNDCNG, meanNDCG @ 4]
 NAMES = {muAP: "muAP", muP @ 3: "muP", nDCNG @ 5: "nDCNG", meanNDCNG: "meanNDCNG", meanNDCG @ 4: "meanNDCG"}

@@ -39,6 +39,8 @@ from ir_measures import Qrel, ScoredDoc
 import reference
 from ir_measures_graded import GAP, GradedInputError, meanNDCG, meanNDCNG, muAP, muP, nDCNG
 
+pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
+
 MEASURES = {muAP: ("muAP", {}), nDCNG @ 5: ("nDCNG", {"cutoff": 5}), meanNDCG: ("meanNDCG", {})}
 # No shrinking: a failing case is reported as generated, and the suite stays within its CI minute.
 FUZZ = settings(phases=(Phase.explicit, Phase.reuse, Phase.generate), max_examples=200, deadline=None,

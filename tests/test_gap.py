@@ -97,6 +97,7 @@ def test_equals_the_direct_definition(seed, measure, kwargs):
         assert value == pytest.approx(expected[qid], abs=TOL), qid
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_real_valued_labels_equal_the_direct_definition(data):
@@ -127,6 +128,7 @@ def test_one_grade_equals_ap(seed, cutoff):
         assert value == pytest.approx(values[AP(rel=3)][qid], abs=TOL), qid
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1])
 @pytest.mark.parametrize("cutoff", [None, 10])
 def test_weighted_combination_of_ap_at_each_threshold(seed, cutoff):

@@ -24,7 +24,7 @@ import pytest
 from conftest import OHSUMED_FIXTURE as FIXTURE
 from ir_measures_graded import GradedInputError, meanNDCG, meanNDCNG, muMAP, nDCNG
 from ir_measures_graded.datasets import ohsumed
-from ir_measures_graded.datasets.formats import OhsumedDoc
+from ir_measures_graded.datasets.letor import OhsumedDoc
 
 ORIGINAL = ["ohsumed.87", "ohsumed.88", "ohsumed.89", "ohsumed.90", "ohsumed.91", "queries", "judged"]
 
@@ -207,6 +207,7 @@ def datasets_command(*args: str) -> list[dict]:
     return [json.loads(line) for line in out.splitlines()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dataset_id", ["ohsumed", "ohsumed/letor3"])
 def test_export_and_lookup_print_every_field_of_every_record(placed, dataset_id):
     dataset = ir_datasets.load(dataset_id)

@@ -14,8 +14,9 @@ import pandas as pd
 import pytest
 
 from ir_measures_graded import GradedInputError, muMAP, nDCNG
-from ir_measures_graded.formats import RUN, iter_blocks, read_qrels_table, read_run_table
-from ir_measures_graded.scan import scan_run
+from ir_measures_graded.io.readers import iter_blocks, read_qrels_table, read_run_table
+from ir_measures_graded.io.stream import scan_run
+from ir_measures_graded.io.trec import RUN
 
 CLI = [sys.executable, "-m", "ir_measures_graded"]
 
@@ -192,6 +193,7 @@ def test_integer_ids_are_their_decimal_strings():
 
 # --- standard input and pipes (14.5, reader side) --------------------------------------------------
 
+@pytest.mark.slow
 def test_run_from_standard_input_and_pipes(tmp_path):
     (tmp_path / "qrels").write_text("q1 0 a 1\nq1 0 b 0\n")
     (tmp_path / "run").write_text("q1 Q0 b 1 2 x\nq1 Q0 a 2 1 x\n")

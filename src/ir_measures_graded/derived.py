@@ -129,14 +129,14 @@ class GainFunction:
         """
         j = self.judgments
 
-        def compute() -> float:
+        def compute() -> np.ndarray:  # a read-only 0-d array, as every cached table
             top = max(abs(self.floor), float(np.abs(j.label).max(initial=0.0)),
                       max((abs(t) for _, t in self.gains or ()), default=0.0))
             if top <= SAFE_MAGNITUDE or (self.exponential and self.norm is None):
-                return 1.0
-            return float(2.0 ** (np.floor(np.log2(SAFE_MAGNITUDE)) - np.ceil(np.log2(top))))
+                return np.array(1.0)
+            return np.array(2.0 ** (np.floor(np.log2(SAFE_MAGNITUDE)) - np.ceil(np.log2(top))))
 
-        return _cached(j, ("gain_factor", *self.key[1:]), compute)
+        return float(_cached(j, ("gain_factor", *self.key[1:]), compute))
 
     def scale(self) -> np.ndarray:
         """The normaliser m_q of every query (1 for unnormalised gains), on the scale of :meth:`factor`."""

@@ -1,0 +1,109 @@
+"""Parquet and Arrow IPC (file and stream): record batches checked and turned into blocks.
+
+Columns default to ``query_id``, ``doc_id`` and ``relevance`` / ``score`` (other names through
+``columns={"query_id": "qid", ...}``). Ids may be strings or integers (compared as their decimal
+strings), values any integer or float type; nulls and non-finite values are refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import IO, Any
+
+import numpy as np
+
+from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.io.trec import Block, Layout, display_name
+
+
+def columnar_blocks(path: Any, stream: IO[bytes], head: bytes, layout: Layout,
+                     columns: Mapping[str, str] | None, progress: Any) -> Iterator[Block]:
+    import pyarrow as pa
+
+    name = display_name(path)
+    wanted = {"query_id": "query_id", "doc_id": "doc_id", layout.value: layout.value, **(columns or {})}
+    source = [wanted["query_id"], wanted["doc_id"], wanted[layout.value]]
+    try:
+        if head[:4] == b"PAR1":
+            import pyarrow.parquet as pq
+
+            if str(path) == "-":
+                raise GradedInputError(f"{name}: Parquet needs a seekable file, not a stream")
+            parquet = pq.ParquetFile(stream)
+            check_columns(name, layout, parquet.schema_arrow.names, source)
+            batches = parquet.iter_batches(columns=source)
+        elif head[:6] == b"ARROW1":
+            reader = pa.ipc.open_file(stream)
+            check_columns(name, layout, reader.schema.names, source)
+            batches = (reader.get_batch(i).select(source) for i in range(reader.num_record_batches))
+        else:
+            reader = pa.ipc.open_stream(stream)
+            check_columns(name, layout, reader.schema.names, source)
+            batches = (batch.select(source) for batch in reader)
+        yield from record_blocks(batches, name, layout, source, progress)
+    except pa.ArrowException as ex:
+        raise GradedInputError(f"cannot read {layout.kind} file {name}: {ex}") from None
+
+
+def record_blocks(batches: Iterable[Any], name: str, layout: Layout, source: list[str] | None = None,
+                  progress: Any = None, first_row: int = 0) -> Iterator[Block]:
+    """Record batches (columns ``source``: query, doc, value) checked and turned into blocks.
+
+    ``first_row``: the number of the first batch's first row in the whole input (for messages).
+    """
+    import pyarrow as pa
+
+    source = source or ["query_id", "doc_id", layout.value]
+    row = first_row
+    for i, batch in enumerate(batches):
+        if i == 0:
+            check_columns(name, layout, batch.schema.names, source)
+        if progress is not None:
+            progress.update(batch.nbytes)
+        table = pa.Table.from_batches([batch])
+        query = _string_column(table.column(source[0]), name, layout, source[0])
+        doc = _string_column(table.column(source[1]), name, layout, source[1])
+        value = _value_column(table.column(source[2]), name, layout, source[2], row)
+        yield Block(pa.table({"query_id": query, "doc_id": doc, "value": pa.array(value)}), row, unit="row")
+        row += batch.num_rows
+
+
+def check_columns(name: str, layout: Layout, found: list[str], source: list[str]) -> None:
+    missing = [c for c in source if c not in found]
+    if missing:
+        raise GradedInputError(f"{layout.kind} file {name} has no column(s) {missing} (found {found}); "
+                               "name them with the column options")
+    twice = [c for c in source if found.count(c) > 1]
+    if twice:
+        raise GradedInputError(f"{layout.kind} file {name} has the column {twice[0]!r} more than once")
+
+
+def _string_column(column: Any, name: str, layout: Layout, field: str) -> Any:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_dictionary(column.type):
+        column = column.cast(column.type.value_type)
+    if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
+            or pa.types.is_integer(column.type)):
+        raise GradedInputError(f"{layout.kind} file {name}: column {field!r} holds {column.type}, "
+                               "expected strings (or integers)")
+    if column.null_count:
+        raise GradedInputError(f"{layout.kind} file {name}: column {field!r} has missing values (null)")
+    return pc.cast(column, pa.string()).combine_chunks()
+
+
+def _value_column(column: Any, name: str, layout: Layout, field: str, first_row: int) -> np.ndarray:
+    import pyarrow as pa
+
+    if not (pa.types.is_integer(column.type) or pa.types.is_floating(column.type)):
+        raise GradedInputError(f"{layout.kind} file {name}: column {field!r} holds {column.type}, expected numbers")
+    if column.null_count:
+        raise GradedInputError(f"{layout.kind} file {name}: column {field!r} has missing values (null)")
+    values = column.to_numpy().astype(np.float64, copy=False)
+    finite = np.isfinite(values)
+    if not finite.all():
+        row = int(np.flatnonzero(~finite)[0])
+        raise GradedInputError(f"{name}: row {first_row + row}: {field} {float(values[row])!r} is not a finite number")
+    return values
+
