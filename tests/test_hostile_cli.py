@@ -168,8 +168,12 @@ def test_polars_arrow_readers_and_paths_as_qrels_through_ir_measures(measures, t
     expected = ir_measures.calc_aggregate(measures, plain_qrels, plain_run)
     path = tmp_path / "qrels.txt"
     path.write_text("q 0 d 2\nq 0 e 0\nr 0 d 1\n")
-    for given in (qrels, qrels.lazy(), qrels.to_arrow(), qrels.to_arrow().to_reader(), str(path), path):
-        for run_given in (run, run.lazy(), plain_run):
+    qrels_forms = (lambda: qrels, qrels.lazy, qrels.to_arrow, lambda: qrels.to_arrow().to_reader(),
+                   lambda: str(path), lambda: path)
+    run_forms = (lambda: run, run.lazy, run.to_arrow, lambda: run.to_arrow().to_reader(), lambda: plain_run)
+    for qrels_form in qrels_forms:
+        for run_form in run_forms:  # a reader is read once: a new one each time
+            given, run_given = qrels_form(), run_form()
             try:
                 got = ir_measures.calc_aggregate(measures, given, run_given)
             except GradedInputError as ex:  # refused: the message says what to pass
