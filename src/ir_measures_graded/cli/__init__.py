@@ -75,7 +75,7 @@ def run(args, out: TextIO) -> int:  # noqa: ANN001 - an argparse.Namespace of bu
         progress=not args.quiet, thresholds=args.thresholds, master=args.master, warn=warn)
     results = engines.engine(args.engine).evaluate(request)
     writers.write_results(results, measures, args, out)
-    if args.thresholds:
+    if args.thresholds and args.output_format != "trec":  # trec: under each run's runid line
         import pandas as pd
 
         tables = [r.levels.assign(run=r.name)[["run", *r.levels.columns]] for r in results]
