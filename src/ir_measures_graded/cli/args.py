@@ -141,9 +141,31 @@ def split_inputs(inputs: list[str]) -> tuple[list[str], list[ir_measures.Measure
     return runs, measures
 
 
+def measure_texts(text: str) -> list[str]:
+    """The measures of one argument: split on whitespace outside parentheses, brackets and quotes, so
+    that ``'muMAP nDCNG@10'`` is two and ``"muAP(levels='collection', weights='uniform')"`` one."""
+    parts, current, depth, quote = [], [], 0, ""
+    for char in text:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char.isspace() and depth <= 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    parts.append("".join(current))
+    return [part for part in parts if part]
+
+
 def parse_measures(text: str) -> list[ir_measures.Measure]:
     result = []
-    for token in text.split():
+    for token in measure_texts(text):
         try:
             measure = ir_measures.parse_measure(token)
         except NameError:
