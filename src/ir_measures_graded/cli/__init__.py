@@ -83,7 +83,8 @@ def run(args, out: TextIO) -> int:  # noqa: ANN001 - an argparse.Namespace of bu
     if args.compare is not None:
         from ir_measures_graded import meta
 
-        table = meta.compare_results(results, measures, args.compare, test=args.test, correction=args.correction)
+        table = meta.compare_results(results, measures, args.compare, test=args.test, correction=args.correction,
+                                     warn=warn)
         writers.write_comparison(table, args, out)
     return 0
 

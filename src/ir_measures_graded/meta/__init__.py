@@ -22,7 +22,7 @@ answer counting 0 (trec_eval's ``-c``), so all runs are compared on the same que
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -274,6 +274,7 @@ def discriminative_power(
 def compare_runs(
     table: pd.DataFrame, baseline: str, test: str = "t", correction: str = "holm",
     permutations: int | None = 10_000, seed: int = 0, aggregates: Mapping[tuple[str, str], float] | None = None,
+    untested: Collection[str] = (),
 ) -> pd.DataFrame:
     """Every run against ``baseline``, per measure: value, delta, p-value and corrected p-value.
 
@@ -281,6 +282,8 @@ def compare_runs(
     compared for one measure: 'holm' (default), 'bonferroni', 'fdr_bh' or 'none'. ``aggregates``:
     ``{(run, measure): value}`` as each measure's own aggregator computed it (``calc_aggregate``);
     without it, a run's value is the mean of its per-query values (what the tests compare).
+    ``untested``: measures that get value and delta but no p-value (their aggregate is not what a
+    paired test of their per-query values compares).
     """
     if test not in TESTS:
         raise GradedInputError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
@@ -301,6 +304,11 @@ def compare_runs(
                      "delta": 0.0, "p_value": np.nan, "p_adjusted": np.nan})
         if not others:
             continue
+        if measure in untested:
+            rows += [{"run": names[k], "measure": measure, "value": float(means[k]),
+                      "delta": float(means[k] - means[names.index(baseline)]), "p_value": np.nan,
+                      "p_adjusted": np.nan} for k in others]
+            continue
         if test == "t":
             p = statistics.paired_t_test(values[others], np.broadcast_to(base, values[others].shape))
         else:
@@ -314,13 +322,22 @@ def compare_runs(
 
 
 def compare_results(results: Sequence[Any], measures: Sequence[Any], baseline: str, test: str = "t",
-                    correction: str = "holm") -> pd.DataFrame:
+                    correction: str = "holm", warn: Callable[[str], None] | None = None) -> pd.DataFrame:
     """:func:`compare_runs` on an engine's results (:class:`ir_measures_graded.engines.RunResult`).
 
     ``baseline`` names one run: its path, file name, file name without extension or run tag. A
     run's value is the measure's own aggregate (its summary); the tests take the per-query values,
-    0 where a run has no value for a query another run has (trec_eval's ``-c``).
+    0 where a run has no value for a query another run has (trec_eval's ``-c``). A measure whose
+    aggregate is neither the mean nor the sum of its per-query values (collection-level µMAP) gets
+    no p-value — a paired test of per-query values would not test the difference shown — and
+    ``warn`` is told why.
     """
+    from ir_measures.measures.base import MeanAgg, SumAgg
+
+    untested = [str(m) for m in measures if not isinstance(m.aggregator(), (MeanAgg, SumAgg))]
+    for name in untested if warn is not None else []:
+        warn(f"{name}: no p-value: its aggregate is not the mean of its per-query values, which a paired "
+             "test compares (value and delta are its own aggregates)")
     import os
 
     names: dict[str, list[str]] = {}
@@ -341,7 +358,8 @@ def compare_results(results: Sequence[Any], measures: Sequence[Any], baseline: s
     order = {str(m): i for i, m in enumerate(measures)}
     table = table.sort_values("measure", key=lambda c: c.map(order), kind="stable")
     aggregates = {(r.name, str(m)): float(v) for r in results for m, v in r.summary.items()}
-    return compare_runs(table, matches[0], test=test, correction=correction, aggregates=aggregates)
+    return compare_runs(table, matches[0], test=test, correction=correction, aggregates=aggregates,
+                        untested=untested)
 
 
 @dataclass(frozen=True)
