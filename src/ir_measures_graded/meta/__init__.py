@@ -224,9 +224,11 @@ def stability(
         taus = np.array([statistics.kendall_tau(x, y) for x, y in zip(a, b, strict=True)])
         i, j = np.triu_indices(len(runs), k=1)
         swaps = np.sign(a[:, i] - a[:, j]) * np.sign(b[:, i] - b[:, j]) < 0
-        rows.append({"measure": measure, "samples": samples, "tau_mean": float(np.nanmean(taus)),
-                     "tau_sd": float(np.nanstd(taus)), "tau_min": float(np.nanmin(taus)),
-                     "swap_rate": float(swaps.mean())})
+        taus = taus[~np.isnan(taus)]  # tau is undefined where one half ties every run (runs scoring the same)
+        rows.append({"measure": measure, "samples": samples,
+                     "tau_mean": float(taus.mean()) if len(taus) else np.nan,
+                     "tau_sd": float(taus.std()) if len(taus) else np.nan,
+                     "tau_min": float(taus.min()) if len(taus) else np.nan, "swap_rate": float(swaps.mean())})
     return pd.DataFrame(rows, columns=["measure", "samples", "tau_mean", "tau_sd", "tau_min", "swap_rate"])
 
 
