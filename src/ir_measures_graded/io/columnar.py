@@ -115,6 +115,11 @@ def check_columns(name: str, layout: Layout, found: list[str], source: list[str]
         raise GradedInputError(f"{layout.kind} file {name} has the column {twice[0]!r} more than once")
 
 
+def _source(layout: Layout, name: str) -> str:
+    """How messages name what is read: ``run file PATH``, or ``run DataFrame`` for a Spark DataFrame."""
+    return name if name == f"{layout.kind} DataFrame" else f"{layout.kind} file {name}"
+
+
 def _string_column(column: Any, name: str, layout: Layout, field: str) -> Any:
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -123,10 +128,10 @@ def _string_column(column: Any, name: str, layout: Layout, field: str) -> Any:
         column = column.cast(column.type.value_type)
     if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
             or pa.types.is_integer(column.type)):
-        raise GradedInputError(f"{layout.kind} file {name}: column {field!r} holds {column.type}, "
+        raise GradedInputError(f"{_source(layout, name)}: column {field!r} holds {column.type}, "
                                "expected strings (or integers)")
     if column.null_count:
-        raise GradedInputError(f"{layout.kind} file {name}: column {field!r} has missing values (null)")
+        raise GradedInputError(f"{_source(layout, name)}: column {field!r} has missing values (null)")
     return pc.cast(column, pa.string()).combine_chunks()
 
 
@@ -134,9 +139,9 @@ def _value_column(column: Any, name: str, layout: Layout, field: str, first_row:
     import pyarrow as pa
 
     if not (pa.types.is_integer(column.type) or pa.types.is_floating(column.type)):
-        raise GradedInputError(f"{layout.kind} file {name}: column {field!r} holds {column.type}, expected numbers")
+        raise GradedInputError(f"{_source(layout, name)}: column {field!r} holds {column.type}, expected numbers")
     if column.null_count:
-        raise GradedInputError(f"{layout.kind} file {name}: column {field!r} has missing values (null)")
+        raise GradedInputError(f"{_source(layout, name)}: column {field!r} has missing values (null)")
     values = column.to_numpy().astype(np.float64, copy=False)
     finite = np.isfinite(values)
     if not finite.all():

@@ -269,11 +269,18 @@ def _pandas_values(col: Any, kind: str, field: str, where: Any) -> np.ndarray:
     return _list_values(raw.tolist(), kind, field, where)
 
 
+def check_value_type(arrow_type: Any, kind: str, field: str) -> None:
+    """Raise unless a column of this Arrow type holds labels or scores: integers, floats or decimals."""
+    import pyarrow as pa
+
+    if not (pa.types.is_integer(arrow_type) or pa.types.is_floating(arrow_type) or pa.types.is_decimal(arrow_type)):
+        raise GradedInputError(f"{kind} column {field} holds {arrow_type}; {field} must be real numbers")
+
+
 def _arrow_values(col: Any, kind: str, field: str, where: Any) -> np.ndarray:
     import pyarrow as pa
 
-    if not (pa.types.is_integer(col.type) or pa.types.is_floating(col.type) or pa.types.is_decimal(col.type)):
-        raise GradedInputError(f"{kind} column {field} holds {col.type}; {field} must be real numbers")
+    check_value_type(col.type, kind, field)
     if col.null_count:
         row = int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
         raise GradedInputError(f"{where(row)}: {field} is missing (null)")

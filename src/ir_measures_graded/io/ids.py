@@ -74,17 +74,27 @@ def _check_id(value: Any, kind: str, field: str, row: int) -> None:
                                f"strings (or integers){hint}")
 
 
+def check_id_type(arrow_type: Any, kind: str, field: str) -> None:
+    """Raise unless a column of this Arrow type holds ids: strings or integers (dictionaries of
+    them too). The one rule and message for every in-memory input, also a Spark DataFrame's schema."""
+    import pyarrow as pa
+
+    value_type = arrow_type.value_type if pa.types.is_dictionary(arrow_type) else arrow_type
+    if not (pa.types.is_string(value_type) or pa.types.is_large_string(value_type)
+            or pa.types.is_string_view(value_type) or pa.types.is_integer(value_type)):
+        raise GradedInputError(f"{kind} column {field} holds {value_type}; ids must be strings (or integers)")
+
+
 def _arrow_ids(col: Any, kind: str, field: str) -> Any:
     import pyarrow as pa
 
+    check_id_type(col.type, kind, field)
     value_type = col.type.value_type if pa.types.is_dictionary(col.type) else col.type
-    if pa.types.is_string(value_type) or pa.types.is_large_string(value_type) or pa.types.is_string_view(value_type):
+    if not pa.types.is_integer(value_type):
         return col
-    if pa.types.is_integer(value_type) and not pa.types.is_dictionary(col.type):
+    if not pa.types.is_dictionary(col.type):
         return col.cast(pa.string())
-    if pa.types.is_integer(value_type):
-        return col.cast(pa.dictionary(col.type.index_type, pa.string()))
-    raise GradedInputError(f"{kind} column {field} holds {value_type}; ids must be strings (or integers)")
+    return col.cast(pa.dictionary(col.type.index_type, pa.string()))
 
 
 def _pandas_ids(col: Any, kind: str, field: str) -> Any:
