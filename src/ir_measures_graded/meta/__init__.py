@@ -342,24 +342,29 @@ def compare_results(results: Sequence[Any], measures: Sequence[Any], baseline: s
              "test compares (value and delta are its own aggregates)")
     import os
 
+    # A file given twice is two runs (two rows): told apart by their position among the runs.
+    given = [r.name for r in results]
+    labels = [name if given.count(name) == 1 else f"{name} #{given[:i + 1].count(name)}"
+              for i, name in enumerate(given)]
     names: dict[str, list[str]] = {}
-    for result in results:
-        for key in (result.name, result.tag, os.path.basename(result.name),
-                    os.path.basename(result.name).split(".")[0]):
-            names.setdefault(key, []).append(result.name)
-    matches = list(dict.fromkeys(names.get(baseline, [])))
+    for result, label in zip(results, labels, strict=True):
+        for key in dict.fromkeys((result.name, result.tag, os.path.basename(result.name),
+                                  os.path.basename(result.name).split(".")[0])):
+            names.setdefault(key, []).append(label)
+    matches = names.get(baseline, [])
     if len(matches) != 1:
-        known = ", ".join(r.name for r in results)
         raise GradedInputError(f"--compare {baseline!r} {'matches several runs' if matches else 'is none of the runs'}"
-                               f" ({known})")
-    rows = [(r.name, str(m.query_id), str(m.measure), float(m.value)) for r in results for m in r.per_query]
+                               f" ({', '.join(labels)})")
+    rows = [(label, str(m.query_id), str(m.measure), float(m.value))
+            for r, label in zip(results, labels, strict=True) for m in r.per_query]
     table = pd.DataFrame(rows, columns=["run", "query_id", "measure", "value"])
     wide = table.pivot_table(index=["measure", "query_id"], columns="run", values="value", sort=False)
-    wide = wide.reindex(columns=[r.name for r in results]).fillna(0.0)
+    wide = wide.reindex(columns=labels).fillna(0.0)
     table = wide.stack().rename("value").reset_index()[["run", "query_id", "measure", "value"]]
     order = {str(m): i for i, m in enumerate(measures)}
     table = table.sort_values("measure", key=lambda c: c.map(order), kind="stable")
-    aggregates = {(r.name, str(m)): float(v) for r in results for m, v in r.summary.items()}
+    aggregates = {(label, str(m)): float(v) for r, label in zip(results, labels, strict=True)
+                  for m, v in r.summary.items()}
     return compare_runs(table, matches[0], test=test, correction=correction, aggregates=aggregates,
                         untested=untested)
 
