@@ -34,15 +34,15 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import reference
-from ir_measures_graded import GradedInputError, cli, meanNDCG, meanNDCNG, muAP, muP, nDCNG
+import registered
+from ir_measures_graded import GradedInputError, cli
 from ir_measures_graded.io.readers import read_qrels, read_run
 
 pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
 
-MEASURES = [muAP, muP @ 3, nDCNG @ 5, meanNDCNG, meanNDCG @ 4]
-NAMES = {muAP: "muAP", muP @ 3: "muP", nDCNG @ 5: "nDCNG", meanNDCNG: "meanNDCNG", meanNDCG @ 4: "meanNDCG"}
-PARAMS = {muAP: {}, muP @ 3: {"cutoff": 3}, nDCNG @ 5: {"cutoff": 5}, meanNDCNG: {}, meanNDCG @ 4: {"cutoff": 4}}
-CLI_MEASURES = ["muMAP", "nDCNG@5", "meanNDCG@4"]
+#: Every registered measure (a new one is fuzzed by registering it), some at a cutoff.
+MEASURES = registered.instances(cutoff=3) + registered.with_cutoff(4)[:2]
+CLI_MEASURES = [str(m) for m in registered.instances(cutoff=4)]
 # No shrinking: a failing case is reported as generated, and the suite stays within its CI minute.
 FUZZ = settings(phases=(Phase.explicit, Phase.reuse, Phase.generate), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example])
 
@@ -171,7 +171,7 @@ def write(case: Case, folder: Path) -> tuple[Path, Path]:
 
 def expected_values(qrels: dict, run: dict) -> dict:
     return {(qid, m): value for m in MEASURES
-            for qid, value in reference.per_query(NAMES[m], PARAMS[m], qrels, run).items()}
+            for qid, value in reference.per_query(*registered.reference_args(m), qrels, run).items()}
 
 
 def either_collection(case: Case) -> tuple[dict, dict]:
@@ -247,7 +247,7 @@ def test_hostile_files_through_the_cli(case):
     assert status == 0, err
     assert case.defect in ("none", "either"), f"{case.defect} in {case.defect_file} was not reported"
     qrels, run = either_collection(case) if case.defect == "either" else (case.qrels, case.run)
-    by_name = {"muAP": ("muAP", {}), "nDCNG@5": ("nDCNG", {"cutoff": 5}), "meanNDCG@4": ("meanNDCG", {"cutoff": 4})}
+    by_name = {str(m): registered.reference_args(m) for m in registered.instances(cutoff=4)}
     for record in map(json.loads, out.splitlines()):
         name, params = by_name[record["measure"]]
         if record["query_id"] == "all":
@@ -351,7 +351,7 @@ def test_several_runs_in_every_output_format(collection, output_format, by_query
                                                 read_qrels(qrels_path), run)
             expected.append({str(m): v for m, v in values.items()})
             if thresholds:
-                from ir_measures_graded import by_level
+                from ir_measures_graded import by_level, muAP
 
                 levels = by_level(muAP, read_qrels(qrels_path), run)
                 expected[-1].update({f"MAP(rel>={t:g})": v for t, v in zip(levels["threshold"], levels["value"],

@@ -22,12 +22,15 @@ import pyarrow.parquet as pq
 import pytest
 from ir_measures import Qrel, ScoredDoc
 
-from ir_measures_graded import meanNDCG, muAP, muMAP, muP, nDCNG
+import registered
+from ir_measures_graded import muAP, nDCNG
 from ir_measures_graded.io.readers import read_qrels, read_qrels_table, read_run, read_run_table
 from ir_measures_graded.io.stream import scan_run
 from random_collections import random_collection
 
-MEASURES = [muMAP, nDCNG @ 10, muP @ 5, meanNDCG @ 10, muAP(judged_only=True)]
+#: Every registered measure (streamed and whole inputs must agree for each), and a few parameters.
+MEASURES = [*registered.instances(cutoff=5), *registered.with_cutoff(10), muAP(judged_only=True),
+            muAP(levels="collection"), nDCNG(norm="collection")]
 
 
 def per_query(qrels, run, measures=MEASURES) -> dict:

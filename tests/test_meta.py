@@ -265,6 +265,7 @@ def test_compare_command(tmp_path):
         assert out.returncode == 0 and marker in out.stdout, out.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extra, message", [
     (["--transform", "scale:-1"], "factor must be positive"),
     (["--transform", "nope"], "unknown transform"),

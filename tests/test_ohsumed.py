@@ -145,6 +145,7 @@ def test_end_to_end_from_python(placed):
         assert per_query[qid] == pytest.approx((ap[(qid, levels[0])] + ap[(qid, levels[1])]) / 2)
 
 
+@pytest.mark.slow
 def test_end_to_end_from_the_command_line(placed, tmp_path):
     run = ohsumed.feature_run("ohsumed/letor3", feature=11)
     path = tmp_path / "feature11.run"
@@ -158,6 +159,7 @@ def test_end_to_end_from_the_command_line(placed, tmp_path):
     assert out == [f"muAP\t{expected[muMAP]!r}", f"nDCNG@10\t{expected[nDCNG @ 10]!r}"]
 
 
+@pytest.mark.slow
 def test_ir_datasets_command_line_sees_the_collection(placed):
     out = subprocess.run([sys.executable, "-m", "ir_measures_graded.datasets", "export", "ohsumed/letor3", "qrels"],
                          capture_output=True, text=True, check=True).stdout.splitlines()

@@ -57,6 +57,7 @@ def test_ideal_ranking_scores_one(collection):
             assert value == 0.0
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(collections(), st.sampled_from([0.01, 0.5, 2, 3.7, 100]))
 def test_scale_free_measures_ignore_multiplying_labels(collection, c):

@@ -117,7 +117,7 @@ def test_parquet_errors_name_the_column(tmp_path):
     import pyarrow.parquet as pq
 
     pq.write_table(pa.table({"qid": ["q1"], "doc_id": ["a"], "score": [1.0]}), tmp_path / "run.parquet")
-    with pytest.raises(GradedInputError, match=r"has no column\(s\) \['query_id'\] \(found \['qid', 'doc_id', 'score'\]\)"):
+    with pytest.raises(GradedInputError, match=r"is missing column\(s\) \['query_id'\] \(found \['qid', 'doc_id', 'score'\]\)"):
         read_run_table(tmp_path / "run.parquet")
     pq.write_table(pa.table({"query_id": ["q1"], "doc_id": ["a"], "score": ["high"]}), tmp_path / "s.parquet")
     with pytest.raises(GradedInputError, match=r"column 'score' holds string, expected numbers"):
@@ -243,6 +243,7 @@ def _stderr_on_a_terminal(args: list[str]) -> tuple[str, str]:
     return done.stdout, b"".join(chunks).decode(errors="replace")
 
 
+@pytest.mark.slow
 def test_progress_bar_only_on_a_terminal_and_quiet_silences_it(tmp_path):
     (tmp_path / "qrels").write_text("q1 0 a 1\nq1 0 b 0\n")
     (tmp_path / "run").write_text("".join(f"q1 Q0 d{i} {i} {1 / (i + 1)!r} x\n" for i in range(20_000)))

@@ -65,6 +65,7 @@ def test_a_map_that_breaks_the_order_of_grades_is_refused(sample):
         meta.scale_dependence(qrels, runs, ["AP"], ["map:1=9"])
 
 
+@pytest.mark.slow
 def test_compare_table_values_are_the_measures_aggregates(tmp_path):
     """--compare's value column is calc_aggregate's value, also for collection-level µMAP, whose
     aggregate is not the mean of its per-query values."""

@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 from ir_measures import AP, P, nDCG
 
+import registered
 from ir_measures_graded import GAP, GradedInputError, cli, meanNDCG, meanNDCNG, muAP, muMAP, muP, nDCNG
 from random_collections import random_collection
 
@@ -116,9 +117,10 @@ def paper_collection_mu_map(measure, qrels: pd.DataFrame, run: pd.DataFrame) -> 
 def test_aggregate_equals_ir_measures_and_collection_mu_map_is_the_papers(spark, collection):
     qrels, run = collection
     qrels = qrels.assign(relevance=qrels["relevance"].map(FLOAT_LABELS).astype(float))
-    measures = [muMAP, nDCNG @ 10, muP @ 5, meanNDCNG, nDCNG(norm="collection") @ 5, muAP(levels="collection"),
-                muAP(levels="collection", weights="uniform", floor=0.5) @ 20, muP(levels="collection") @ 5,
-                muAP(levels="collection-all"), GAP]
+    # every registered measure (a new one is checked on Spark by registering it), and parameters
+    measures = [*registered.instances(cutoff=5), *registered.with_cutoff(10), nDCNG(norm="collection") @ 5,
+                muAP(levels="collection"), muAP(levels="collection", weights="uniform", floor=0.5) @ 20,
+                muP(levels="collection") @ 5, muAP(levels="collection-all")]
     got = graded_spark.calc_aggregate(measures, spark.createDataFrame(qrels), spark.createDataFrame(run))
     assert list(got) == measures
     expected = ir_measures.calc_aggregate(measures, qrels, run)

@@ -1,8 +1,8 @@
 """ir-measures-graded: measures for multi-graded relevance as first-class ``ir_measures`` measures.
 
-Importing this package registers µAP/µMAP, µP, NDCNG, meanNDCG and meanNDCNG with
-``ir_measures`` (names and aliases usable in ``parse_measure``) and appends the ``graded``
-provider to ``ir_measures.DefaultPipeline``::
+Importing this package registers every measure of :mod:`ir_measures_graded.measures` (µAP/µMAP,
+µP, NDCNG, meanNDCG, meanNDCNG, GAP, ...) with ``ir_measures`` (names and aliases usable in
+``parse_measure``) and appends the ``graded`` provider to ``ir_measures.DefaultPipeline``::
 
     import ir_measures
     from ir_measures import AP, nDCG

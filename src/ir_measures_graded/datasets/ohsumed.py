@@ -30,6 +30,7 @@ from ir_datasets.indices import DEFAULT_DOCSTORE_OPTIONS, PickleLz4FullStore
 from ir_measures_graded.datasets import letor
 from ir_measures_graded.datasets.letor import JUDGEMENT_LABELS, LetorTable, OhsumedDoc, OhsumedQuery
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.io.columns import integral_labels
 
 NAME = "ohsumed"
 DOC_FILES = tuple(f"ohsumed.{year}" for year in range(87, 92))
@@ -276,7 +277,7 @@ def feature_qrels(dataset: str | LetorTable, feature: int) -> pd.DataFrame:
 def label_qrels(dataset: str | LetorTable) -> pd.DataFrame:
     """Qrels from LETOR's own labels (the experts' 0/1/2), as a DataFrame."""
     table, _ = _letor_of(dataset)
-    labels = table.label.astype(np.int64) if np.all(table.label == np.round(table.label)) else table.label
+    labels = table.label.astype(np.int64) if integral_labels(table.label) else table.label
     return pd.DataFrame({"query_id": table.query_id, "doc_id": table.doc_id, "relevance": labels})
 
 

@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ir_measures_graded.io.trec import RUN
+
 STDIN = "-"
 
 
@@ -73,7 +75,7 @@ def run_tag(path: str, frame: object = None) -> str:
         except (OSError, EOFError):  # the reader reports unreadable files
             first = ""
         fields = first.split()
-        tag = fields[5] if len(fields) == 6 else None
+        tag = fields[RUN.index("name")] if len(fields) == RUN.n_fields else None
     elif type(frame).__module__.startswith("pandas") and "name" in frame.columns and len(frame):
         tag = str(frame["name"].iloc[0])
     return tag if tag and tag.strip() else path

@@ -36,6 +36,7 @@ import ir_measures
 
 from ir_measures_graded.engines import Request, RunResult, name_tags, run_tag
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.io.columns import check_columns
 from ir_measures_graded.io.trec import QRELS, RUN, Layout
 from ir_measures_graded.measures import MEASURES, GradedMeasure, muAP, muP, nDCNG
 
@@ -99,9 +100,7 @@ def _union(qrels: DataFrame, run: DataFrame, query_col: str, doc_col: str, relev
 
     for frame, kind, cols in ((qrels, "qrels", (query_col, doc_col, relevance_col)),
                               (run, "run", (query_col, doc_col, score_col))):
-        missing = [c for c in cols if c not in frame.columns]
-        if missing:
-            raise GradedInputError(f"{kind} DataFrame is missing column(s) {missing} (found {frame.columns})")
+        check_columns(frame.columns, list(cols), f"{kind} DataFrame")
 
     def internal(frame: DataFrame, layout: Layout, cols: tuple[str, str, str], judged: bool) -> DataFrame:
         _check_types(frame, layout, cols)
@@ -116,18 +115,24 @@ def _union(qrels: DataFrame, run: DataFrame, query_col: str, doc_col: str, relev
 def _check_types(frame: DataFrame, layout: Layout, cols: tuple[str, str, str]) -> None:
     """The column types the local engine accepts, refused as it refuses them (on the driver, from the
     schema, before any job): ids strings or integers, values numbers (1.0 would never match 1)."""
+    import pyarrow as pa
     from pyspark.sql.pandas.types import to_arrow_type
 
-    from ir_measures_graded.io.columns import check_value_type
-    from ir_measures_graded.io.ids import check_id_type
+    from ir_measures_graded.io.columns import arrow_values
+    from ir_measures_graded.io.ids import arrow_ids
 
-    for col, check in zip(cols, (check_id_type, check_id_type, check_value_type), strict=True):
+    for col, is_id in zip(cols, (True, True, False), strict=True):
+        data_type = frame.schema[col].dataType
         try:
-            arrow_type = to_arrow_type(frame.schema[col].dataType)
-        except (TypeError, ValueError, NotImplementedError) as ex:  # no Arrow equivalent (a map, a struct)
-            raise GradedInputError(f"{layout.kind} column {col} holds {frame.schema[col].dataType.simpleString()}; "
-                                   f"{'ids must be strings (or integers)' if check is check_id_type else 'values must be real numbers'}") from ex
-        check(arrow_type, layout.kind, col)
+            empty = pa.array([], to_arrow_type(data_type))
+        except (TypeError, ValueError, NotImplementedError, pa.ArrowException):  # no Arrow equivalent (a map)
+            expected = "strings (or integers)" if is_id else "numbers"
+            raise GradedInputError(f"{layout.kind}: column {col!r} holds {data_type.simpleString()}, "
+                                   f"expected {expected}") from None
+        if is_id:  # the checks of the local engine's Arrow input, on an empty column of this type
+            arrow_ids(empty, layout.kind, col)
+        else:
+            arrow_values(empty, layout.kind, col, str)
 
 
 def checked(frame: DataFrame, name: str, layout: Layout, source: list[str] | None = None,

@@ -13,6 +13,8 @@ from typing import IO, Any
 import numpy as np
 
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.io import columns as validated
+from ir_measures_graded.io.ids import arrow_ids, first_missing
 from ir_measures_graded.io.trec import Block, Layout, display_name
 
 
@@ -106,13 +108,7 @@ def record_blocks(batches: Iterable[Any], name: str, layout: Layout, source: lis
 
 
 def check_columns(name: str, layout: Layout, found: list[str], source: list[str]) -> None:
-    missing = [c for c in source if c not in found]
-    if missing:
-        raise GradedInputError(f"{layout.kind} file {name} has no column(s) {missing} (found {found}); "
-                               "name them with the column options")
-    twice = [c for c in source if found.count(c) > 1]
-    if twice:
-        raise GradedInputError(f"{layout.kind} file {name} has the column {twice[0]!r} more than once")
+    validated.check_columns(found, source, _source(layout, name), "; name them with the column options")
 
 
 def _source(layout: Layout, name: str) -> str:
@@ -124,28 +120,15 @@ def _string_column(column: Any, name: str, layout: Layout, field: str) -> Any:
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    column = arrow_ids(column, _source(layout, name), field)
     if pa.types.is_dictionary(column.type):
         column = column.cast(column.type.value_type)
-    if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
-            or pa.types.is_integer(column.type)):
-        raise GradedInputError(f"{_source(layout, name)}: column {field!r} holds {column.type}, "
-                               "expected strings (or integers)")
-    if column.null_count:
-        raise GradedInputError(f"{_source(layout, name)}: column {field!r} has missing values (null)")
+    row = first_missing(column)
+    if row is not None:
+        raise GradedInputError(f"{_source(layout, name)}: row {row}: {field} is missing (null)")
     return pc.cast(column, pa.string()).combine_chunks()
 
 
 def _value_column(column: Any, name: str, layout: Layout, field: str, first_row: int) -> np.ndarray:
-    import pyarrow as pa
-
-    if not (pa.types.is_integer(column.type) or pa.types.is_floating(column.type)):
-        raise GradedInputError(f"{_source(layout, name)}: column {field!r} holds {column.type}, expected numbers")
-    if column.null_count:
-        raise GradedInputError(f"{_source(layout, name)}: column {field!r} has missing values (null)")
-    values = column.to_numpy().astype(np.float64, copy=False)
-    finite = np.isfinite(values)
-    if not finite.all():
-        row = int(np.flatnonzero(~finite)[0])
-        raise GradedInputError(f"{name}: row {first_row + row}: {field} {float(values[row])!r} is not a finite number")
-    return values
-
+    return validated.arrow_values(column, _source(layout, name), field,
+                                  lambda row: f"{name}: row {first_row + row}")

@@ -98,7 +98,7 @@ def _columns(obj: Any, kind: str, value_field: str, encode_docs: bool = True) ->
         unique = metadata.get(UNIQUE_KEY) == b"1"
         checked = unique and metadata.get(CHECKED_KEY) == fingerprint(table)
         qid, did, val = (table.column(f) for f in ("query_id", "doc_id", value_field))
-        values_of = _arrow_values
+        values_of = arrow_values
     elif _is_pandas(obj):
         _check_frame_columns(list(obj.columns), kind, value_field)
         qid, did, val = obj["query_id"], obj["doc_id"], obj[value_field]
@@ -142,14 +142,19 @@ def _is_pandas(obj: Any) -> bool:
     return type(obj).__module__.startswith("pandas") and hasattr(obj, "columns") and hasattr(obj, "iloc")
 
 
-def _check_frame_columns(names: list, kind: str, value_field: str) -> None:
-    wanted = ("query_id", "doc_id", value_field)
-    missing = [c for c in wanted if c not in names]
+def check_columns(found: list, wanted: list[str], what: str, hint: str = "") -> None:
+    """Raise unless each column of ``wanted`` is in ``found`` exactly once; ``what`` names the input
+    (``run DataFrame``, ``run file x.parquet``). The one column check of every tabular input."""
+    missing = [c for c in wanted if c not in found]
     if missing:
-        raise GradedInputError(f"{kind} DataFrame is missing column(s) {missing} (found {names})")
-    twice = [c for c in wanted if names.count(c) > 1]
+        raise GradedInputError(f"{what} is missing column(s) {missing} (found {found}){hint}")
+    twice = [c for c in wanted if found.count(c) > 1]
     if twice:
-        raise GradedInputError(f"{kind} DataFrame has the column {twice[0]!r} {names.count(twice[0])} times")
+        raise GradedInputError(f"{what} has the column {twice[0]!r} {found.count(twice[0])} times")
+
+
+def _check_frame_columns(names: list, kind: str, value_field: str) -> None:
+    check_columns(names, ["query_id", "doc_id", value_field], f"{kind} DataFrame")
 
 
 def _arrow_table(obj: Any, kind: str, value_field: str) -> Any:
@@ -269,25 +274,21 @@ def _pandas_values(col: Any, kind: str, field: str, where: Any) -> np.ndarray:
     return _list_values(raw.tolist(), kind, field, where)
 
 
-def check_value_type(arrow_type: Any, kind: str, field: str) -> None:
-    """Raise unless a column of this Arrow type holds labels or scores: integers, floats or decimals."""
+def arrow_values(col: Any, what: str, field: str, where: Any) -> np.ndarray:
+    """An Arrow column of numbers as float64, refusing other types, nulls and non-finite values.
+
+    ``what`` names the input (``run``, ``run file x.parquet``); ``where(row)`` names a row. The one
+    value check of Arrow data, in memory or read from Parquet / Arrow IPC.
+    """
     import pyarrow as pa
 
-    if not (pa.types.is_integer(arrow_type) or pa.types.is_floating(arrow_type) or pa.types.is_decimal(arrow_type)):
-        raise GradedInputError(f"{kind} column {field} holds {arrow_type}; {field} must be real numbers")
-
-
-def _arrow_values(col: Any, kind: str, field: str, where: Any) -> np.ndarray:
-    import pyarrow as pa
-
-    check_value_type(col.type, kind, field)
+    if not (pa.types.is_integer(col.type) or pa.types.is_floating(col.type) or pa.types.is_decimal(col.type)):
+        raise GradedInputError(f"{what}: column {field!r} holds {col.type}, expected numbers")
     if col.null_count:
         row = int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
         raise GradedInputError(f"{where(row)}: {field} is missing (null)")
     values = col.cast(pa.float64()).to_numpy()
     return _finite(np.asarray(values, dtype=np.float64), None, field, where)
-
-
 
 def integral_labels(values: Any) -> bool:
     """Every label a whole number below 2**53 (exact as int64 and as float64): what trec_eval takes."""

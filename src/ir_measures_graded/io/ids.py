@@ -31,13 +31,13 @@ def encode_ids(col: Any, kind: str, field: str, unique: bool = False, encode: bo
     if isinstance(col, list):
         array = pa.array(id_strings(col, kind, field), pa.string())
     elif isinstance(col, (pa.Array, pa.ChunkedArray)):
-        array = _arrow_ids(col, kind, field)
+        array = arrow_ids(col, kind, field)
     else:  # a pandas Series
         array = _pandas_ids(col, kind, field)
     if isinstance(array, pa.ChunkedArray):
         array = array.combine_chunks() if array.num_chunks != 1 else array.chunk(0)
-    if array.null_count:
-        row = int(np.flatnonzero(array.is_null().to_numpy(zero_copy_only=False))[0])
+    row = first_missing(array)
+    if row is not None:
         raise GradedInputError(f"{kind} row {row}: {field} is missing (None/NaN/null)")
     given = pa.types.is_dictionary(array.type)
     if not given and not encode:
@@ -74,27 +74,27 @@ def _check_id(value: Any, kind: str, field: str, row: int) -> None:
                                f"strings (or integers){hint}")
 
 
-def check_id_type(arrow_type: Any, kind: str, field: str) -> None:
-    """Raise unless a column of this Arrow type holds ids: strings or integers (dictionaries of
-    them too). The one rule and message for every in-memory input, also a Spark DataFrame's schema."""
+def arrow_ids(col: Any, what: str, field: str) -> Any:
+    """An Arrow column of ids as strings: integers (and a dictionary of integers) become their
+    decimal strings; anything else is refused. ``what`` names the input. The one id check of Arrow
+    data, in memory or read from Parquet / Arrow IPC."""
     import pyarrow as pa
 
-    value_type = arrow_type.value_type if pa.types.is_dictionary(arrow_type) else arrow_type
-    if not (pa.types.is_string(value_type) or pa.types.is_large_string(value_type)
-            or pa.types.is_string_view(value_type) or pa.types.is_integer(value_type)):
-        raise GradedInputError(f"{kind} column {field} holds {value_type}; ids must be strings (or integers)")
-
-
-def _arrow_ids(col: Any, kind: str, field: str) -> Any:
-    import pyarrow as pa
-
-    check_id_type(col.type, kind, field)
     value_type = col.type.value_type if pa.types.is_dictionary(col.type) else col.type
-    if not pa.types.is_integer(value_type):
+    if pa.types.is_string(value_type) or pa.types.is_large_string(value_type) or pa.types.is_string_view(value_type):
         return col
-    if not pa.types.is_dictionary(col.type):
+    if pa.types.is_integer(value_type) and not pa.types.is_dictionary(col.type):
         return col.cast(pa.string())
-    return col.cast(pa.dictionary(col.type.index_type, pa.string()))
+    if pa.types.is_integer(value_type):
+        return col.cast(pa.dictionary(col.type.index_type, pa.string()))
+    raise GradedInputError(f"{what}: column {field!r} holds {value_type}, expected strings (or integers)")
+
+
+def first_missing(col: Any) -> int | None:
+    """The first null row of an Arrow array, or None."""
+    if not col.null_count:
+        return None
+    return int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
 
 
 def _pandas_ids(col: Any, kind: str, field: str) -> Any:
@@ -111,7 +111,7 @@ def _pandas_ids(col: Any, kind: str, field: str) -> Any:
         categories = categories.combine_chunks() if isinstance(categories, pa.ChunkedArray) else categories
         return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32()), categories.cast(pa.string()))
     if isinstance(dtype, pd.ArrowDtype) or (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"):
-        return _arrow_ids(pa.chunked_array(pa.array(col)) if not hasattr(col.array, "_pa_array")
+        return arrow_ids(pa.chunked_array(pa.array(col)) if not hasattr(col.array, "_pa_array")
                           else col.array._pa_array, kind, field)
     if dtype.kind in "iu":
         return pa.array(col.to_numpy()).cast(pa.string())
