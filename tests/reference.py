@@ -230,9 +230,39 @@ def mean_ndcng(qrels: Mapping, run: Mapping, qid: str, cutoff: int | None = None
     return _mean_over_depths(ranked, ideal, cutoff)
 
 
+# --- GAP (Robertson, Kanoulas & Yilmaz, SIGIR 2010) -------------------------------------------------
+
+def gap(qrels: Mapping, run: Mapping, qid: str, cutoff: int | None = None, judged_only: bool = False,
+        floor: float = 0, probs: str | Mapping = "uniform") -> float:
+    """GAP from the paper's pairwise definition: δ_{m,n} = Σ_{j <= min(c_m, c_n)} g_j.
+
+    Grades are the thresholds (by default every label above the floor in the qrels, equally
+    likely); c_d is the number of grades document d's label reaches.
+    """
+    if probs == "uniform":
+        grades = sorted({r for judged in qrels.values() for r in judged.values() if r > floor})
+        probs = {t: 1 / len(grades) for t in grades}
+    grades = sorted(probs)
+    g = [probs[t] / sum(probs.values()) for t in grades]
+
+    def c(label: float | None) -> int:
+        return sum(1 for t in grades if label is not None and label >= t)
+
+    judged = qrels[qid]
+    ranked = ranking(judged, run.get(qid, {}), judged_only)[:cutoff]
+    grade = [c(judged.get(d)) for d in ranked]
+    numerator = 0.0
+    for n in range(1, len(ranked) + 1):
+        if grade[n - 1] > 0:
+            numerator += sum(sum(g[:min(grade[m - 1], grade[n - 1])]) for m in range(1, n + 1)) / n
+    denominator = sum(sum(g[:c(label)]) for label in judged.values())
+    return numerator / denominator if denominator > 0 else 0.0
+
+
 # --- by measure name --------------------------------------------------------------------------------
 
-REFERENCE = {"muAP": mu_ap, "muP": mu_p, "nDCNG": ndcng, "meanNDCG": mean_ndcg, "meanNDCNG": mean_ndcng}
+#: One reference per registered measure (test_reference_differential checks that none is missing).
+REFERENCE = {"muAP": mu_ap, "muP": mu_p, "nDCNG": ndcng, "meanNDCG": mean_ndcg, "meanNDCNG": mean_ndcng, "GAP": gap}
 
 
 def per_query(name: str, params: Mapping, qrels: Mapping, run: Mapping) -> dict[str, float]:
@@ -241,4 +271,6 @@ def per_query(name: str, params: Mapping, qrels: Mapping, run: Mapping) -> dict[
     kwargs = {("dcg_kind" if k == "dcg" else k): v for k, v in params.items()}
     if "floor" in kwargs:
         kwargs["floor"] = float(kwargs["floor"])
+    if isinstance(kwargs.get("probs"), Mapping):
+        kwargs["probs"] = {float(t): p for t, p in kwargs["probs"].items()}
     return {qid: REFERENCE[name](qrels, run, qid, **kwargs) for qid in qrels}

@@ -7,8 +7,11 @@ import sys
 from pathlib import Path
 
 import ir_measures
+import pytest
 
 from ir_measures_graded import muMAP
+
+pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 

@@ -19,6 +19,8 @@ from ir_measures_graded import by_level, muAP, muMAP, muP, nDCNG
 from ir_measures_graded.measures import GradedMeasure
 from ir_measures_graded.sample import data_path, graded_sample, write_graded_sample
 
+pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
+
 SCRIPT = shutil.which("ir-measures-graded", path=str(Path(sys.executable).parent)) or shutil.which("ir-measures-graded")
 SAMPLE = data_path("graded_sample")
 QRELS = str(SAMPLE / "qrels.txt")
@@ -399,7 +401,7 @@ def test_argument_mistakes_get_their_own_message(capsys, tmp_path):
 
 
 def test_standard_input_and_other_non_file_paths_are_runs(tmp_path):
-    from ir_measures_graded.cli import split_inputs
+    from ir_measures_graded.cli.args import split_inputs
 
     read, write = os.pipe()  # what a shell's <(...) passes: /dev/fd/N, a pipe, not a regular file
     try:

@@ -107,6 +107,7 @@ def test_aggregator_edge_cases():
     assert muAP(levels="collection").calc_aggregate(nothing_relevant, {"q": {"a": 1.0}}) == 0.0
 
 
+@pytest.mark.slow
 def test_command_line_gives_the_paper_value(tmp_path):
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("".join(f"{q} 0 {d} {r}\n" for q, docs in QRELS.items() for d, r in docs.items()))
@@ -131,6 +132,7 @@ def slow_ap(judged: dict, docs: dict, t: float) -> float:
     return total / relevant if relevant else 0.0
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(st.data())
 def test_real_valued_labels_against_a_slow_reference(data):

@@ -13,7 +13,7 @@ import pytest
 from ir_measures import Qrel, ScoredDoc
 
 from ir_measures_graded import GradedInputError, meanNDCG, muAP, muP, nDCNG
-from ir_measures_graded.formats import read_qrels, read_run
+from ir_measures_graded.io.readers import read_qrels, read_run
 
 QRELS = {"q1": {"a": 2, "b": 0, "c": 1}, "q2": {"a": 1}}
 RUN = {"q1": {"a": 1.0, "b": 2.0, "d": 0.5}, "q2": {"a": 1.0}}

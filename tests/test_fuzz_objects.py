@@ -37,9 +37,13 @@ from hypothesis import strategies as st
 from ir_measures import Qrel, ScoredDoc
 
 import reference
+import registered
 from ir_measures_graded import GAP, GradedInputError, meanNDCG, meanNDCNG, muAP, muP, nDCNG
 
-MEASURES = {muAP: ("muAP", {}), nDCNG @ 5: ("nDCNG", {"cutoff": 5}), meanNDCG: ("meanNDCG", {})}
+pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
+
+#: Every registered measure (a new one is fuzzed by registering it).
+MEASURES = {m: registered.reference_args(m) for m in registered.instances(cutoff=5)}
 # No shrinking: a failing case is reported as generated, and the suite stays within its CI minute.
 FUZZ = settings(phases=(Phase.explicit, Phase.reuse, Phase.generate), max_examples=200, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ir_measures import AP
 
+import reference
 from ir_measures_graded import GAP, GradedInputError
 from random_collections import random_collection
 
@@ -24,37 +25,8 @@ def ranked(docs: dict) -> list[str]:
 
 def reference_gap(qrels: dict, run: dict, probs: dict | None = None, cutoff: int | None = None,
                   judged_only: bool = False, floor: float = 0.0) -> dict:
-    """GAP per query, from the paper's Eq.: pairwise δ_{m,n} = Σ_{j <= min(c_m, c_n)} g_j.
-
-    Grades are the thresholds (labels above the floor in the qrels by default, equally likely);
-    c_d is the number of grades document d's label reaches.
-    """
-    if probs is None:
-        grades = sorted({r for judged in qrels.values() for r in judged.values() if r > floor})
-        probs = {t: 1 / len(grades) for t in grades}
-    grades = sorted(probs)
-    g = [probs[t] / sum(probs.values()) for t in grades]
-
-    def c(label):
-        return sum(1 for t in grades if label is not None and label >= t)
-
-    def delta(cm, cn):
-        return sum(g[:min(cm, cn)])
-
-    out = {}
-    for qid, judged in qrels.items():
-        docs = run.get(qid, {})
-        if judged_only:
-            docs = {d: s for d, s in docs.items() if d in judged}
-        ranking = ranked(docs)[:cutoff]
-        grade = [c(judged.get(d)) for d in ranking]
-        numerator = 0.0
-        for n in range(1, len(ranking) + 1):
-            if grade[n - 1] > 0:
-                numerator += sum(delta(grade[m - 1], grade[n - 1]) for m in range(1, n + 1)) / n
-        denominator = sum(sum(g[:c(label)]) for label in judged.values())
-        out[qid] = numerator / denominator if denominator > 0 else 0.0
-    return out
+    """GAP per query from the paper's pairwise definition (:func:`reference.gap`)."""
+    return {qid: reference.gap(qrels, run, qid, cutoff, judged_only, floor, probs or "uniform") for qid in qrels}
 
 
 def per_query(measures, qrels, run):
@@ -97,6 +69,7 @@ def test_equals_the_direct_definition(seed, measure, kwargs):
         assert value == pytest.approx(expected[qid], abs=TOL), qid
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_real_valued_labels_equal_the_direct_definition(data):
@@ -127,6 +100,7 @@ def test_one_grade_equals_ap(seed, cutoff):
         assert value == pytest.approx(values[AP(rel=3)][qid], abs=TOL), qid
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1])
 @pytest.mark.parametrize("cutoff", [None, 10])
 def test_weighted_combination_of_ap_at_each_threshold(seed, cutoff):

@@ -62,16 +62,13 @@ def test_the_same_run_twice_gives_two_rows_each_of_that_file_alone(capsys, secon
     assert len(both) == 2
     for _, row in both.iterrows():
         assert row.drop("run").tolist() == alone.drop("run").tolist()
-    per_query = table(run_main(capsys, "-q", QRELS, STRONG, *COUNTED, "-p", "-1")[0])
+    reference = table(run_main(capsys, "-q", QRELS, STRONG, WEAK, *COUNTED, "-p", "-1")[0])
+    per_query = reference[reference["run"] == STRONG].drop(columns="run").reset_index(drop=True)
     twice = table(run_main(capsys, "-q", QRELS, STRONG, again, *COUNTED, "-p", "-1")[0])
     assert len(twice) == 2 * len(per_query)
-    for _, rows in twice.groupby("run", sort=False) if twice["run"].nunique() == 2 else [(None, twice)]:
-        if len(rows) == 2 * len(per_query):  # one label for both: each half is one file's table
-            halves = [rows.iloc[:len(per_query)], rows.iloc[len(per_query):]]
-        else:
-            halves = [rows]
-        for half in halves:
-            assert half.drop(columns="run").reset_index(drop=True).equals(per_query.drop(columns="run"))
+    for half in (twice.iloc[:len(per_query)], twice.iloc[len(per_query):]):  # run after run
+        assert half["run"].nunique() == 1
+        assert half.drop(columns="run").reset_index(drop=True).equals(per_query)
 
 
 # --- 3. --compare with a measure whose aggregate is not the mean of its per-query values ------------
@@ -168,8 +165,12 @@ def test_polars_arrow_readers_and_paths_as_qrels_through_ir_measures(measures, t
     expected = ir_measures.calc_aggregate(measures, plain_qrels, plain_run)
     path = tmp_path / "qrels.txt"
     path.write_text("q 0 d 2\nq 0 e 0\nr 0 d 1\n")
-    for given in (qrels, qrels.lazy(), qrels.to_arrow(), qrels.to_arrow().to_reader(), str(path), path):
-        for run_given in (run, run.lazy(), plain_run):
+    qrels_forms = (lambda: qrels, qrels.lazy, qrels.to_arrow, lambda: qrels.to_arrow().to_reader(),
+                   lambda: str(path), lambda: path)
+    run_forms = (lambda: run, run.lazy, run.to_arrow, lambda: run.to_arrow().to_reader(), lambda: plain_run)
+    for qrels_form in qrels_forms:
+        for run_form in run_forms:  # a reader is read once: a new one each time
+            given, run_given = qrels_form(), run_form()
             try:
                 got = ir_measures.calc_aggregate(measures, given, run_given)
             except GradedInputError as ex:  # refused: the message says what to pass

@@ -262,7 +262,7 @@ def test_collection_all_equals_explicit_collection_thresholds(labels, seed, floo
 def test_ids_differing_in_one_inner_byte_hash_apart(at):
     import pyarrow as pa
 
-    from ir_measures_graded.inputs import string_hashes
+    from ir_measures_graded.io.ids import string_hashes
 
     base = "p" * 80
     ids = [base[:at] + f"{i:04d}" + base[at + 4:] for i in range(3000)]
@@ -273,7 +273,7 @@ def test_ids_differing_in_one_inner_byte_hash_apart(at):
 def test_hashes_depend_on_every_byte_and_on_length():
     import pyarrow as pa
 
-    from ir_measures_graded.inputs import string_hashes
+    from ir_measures_graded.io.ids import string_hashes
 
     ids = ["", "a", "a\0", "\0a", "ab", "ba", "a" * 8, "a" * 9, "a" * 16 + "b", "b" + "a" * 16, "x" * 1000,
            "x" * 500 + "y" + "x" * 499]
@@ -285,9 +285,15 @@ def test_hashes_depend_on_every_byte_and_on_length():
 
 
 def test_the_join_is_exact_when_every_hash_collides(monkeypatch):
-    from ir_measures_graded import inputs
+    import ir_measures_graded.io.columns
+    import ir_measures_graded.io.ids
+    import ir_measures_graded.prepare
 
-    monkeypatch.setattr(inputs, "string_hashes", lambda strings: np.zeros(len(strings), dtype=np.uint64))
+    def colliding(strings):
+        return np.zeros(len(strings), dtype=np.uint64)
+
+    for module in (ir_measures_graded.io.ids, ir_measures_graded.io.columns, ir_measures_graded.prepare):
+        monkeypatch.setattr(module, "string_hashes", colliding)
     n = 1500
     docs = [f"doc-{i}" for i in range(n)]
     labels = {d: float(i % 4) for i, d in enumerate(docs)}

@@ -22,12 +22,15 @@ import pyarrow.parquet as pq
 import pytest
 from ir_measures import Qrel, ScoredDoc
 
-from ir_measures_graded import meanNDCG, muAP, muMAP, muP, nDCNG
-from ir_measures_graded.formats import read_qrels, read_qrels_table, read_run, read_run_table
-from ir_measures_graded.scan import scan_run
+import registered
+from ir_measures_graded import muAP, nDCNG
+from ir_measures_graded.io.readers import read_qrels, read_qrels_table, read_run, read_run_table
+from ir_measures_graded.io.stream import scan_run
 from random_collections import random_collection
 
-MEASURES = [muMAP, nDCNG @ 10, muP @ 5, meanNDCG @ 10, muAP(judged_only=True)]
+#: Every registered measure (streamed and whole inputs must agree for each), and a few parameters.
+MEASURES = [*registered.instances(cutoff=5), *registered.with_cutoff(10), muAP(judged_only=True),
+            muAP(levels="collection"), nDCNG(norm="collection")]
 
 
 def per_query(qrels, run, measures=MEASURES) -> dict:
@@ -70,6 +73,7 @@ def test_reference_is_not_empty(reference):
     assert len(reference) > 100 and any(v > 0 for v in reference.values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("style", ["space", "tab", "mixed"])
 def test_trec_files_whole_and_streamed(collection, reference, tmp_path, style):
     write_trec(tmp_path / "qrels", collection[0], "qrels", style)
@@ -142,6 +146,7 @@ def test_in_memory_forms(collection, reference):
     assert per_query(qrels_dict, iter([ScoredDoc(*r) for r in run.itertuples(index=False)])) == reference
 
 
+@pytest.mark.slow
 def test_cli_paths_agree(collection, reference, tmp_path):
     write_trec(tmp_path / "qrels", collection[0], "qrels")
     write_trec(tmp_path / "run", collection[1], "run", "mixed")
@@ -166,6 +171,7 @@ def test_cli_paths_agree(collection, reference, tmp_path):
     assert sorted(bash.splitlines()) == sorted(expected)
 
 
+@pytest.mark.slow
 def test_mixed_list_in_cli_equals_ir_measures(tmp_path):
     qrels, run = random_collection(11, n_queries=40)
     qrels = {q: docs for q, docs in qrels.items() if docs}

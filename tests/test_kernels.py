@@ -118,6 +118,7 @@ def ap_numerators_by_loops(query, rank, level, thr_ptr):
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(ranked_levels())
 def test_ap_by_counting_equals_the_pair_expansion_and_loops(case):
@@ -132,6 +133,7 @@ def test_ap_by_counting_equals_the_pair_expansion_and_loops(case):
         assert counting == pytest.approx(expected, rel=1e-12, abs=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(ranked_levels(), st.one_of(st.none(), st.integers(1, 30)))
 def test_thresholded_ap_takes_either_path_with_the_same_result(case, cutoff):

@@ -38,6 +38,7 @@ def test_importing_and_parsing_do_not_load_numpy(code):
     assert out.split()[-1] == "False"
 
 
+@pytest.mark.slow
 def test_datasets_register_when_ir_datasets_is_imported_later():
     code = ("import ir_measures_graded, ir_datasets\n"
             "print(ir_datasets.load('ohsumed/letor2').documentation()['pretty_name'])")

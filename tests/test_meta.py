@@ -67,6 +67,7 @@ def slow_randomization_p(d):
 scores_strategy = st.lists(st.sampled_from([0.1, 0.2, 0.3, 0.4, 0.5, 0.6]), min_size=3, max_size=8)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_kendall_tau_equals_pair_counting(data):
@@ -241,6 +242,7 @@ def test_meta_evaluate_needs_two_runs(sample):
 
 # --- command line ----------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_compare_command(tmp_path):
     folder = data_path("graded_sample")
     runs = [str(folder / f"{n}.run") for n in ("strong", "weak", "random")]
@@ -263,6 +265,7 @@ def test_compare_command(tmp_path):
         assert out.returncode == 0 and marker in out.stdout, out.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extra, message", [
     (["--transform", "scale:-1"], "factor must be positive"),
     (["--transform", "nope"], "unknown transform"),
@@ -277,6 +280,7 @@ def test_compare_command_errors(extra, message):
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_ordinary_command_compares_runs_with_a_baseline():
     folder = data_path("graded_sample")
     runs = [str(folder / f"{n}.run") for n in ("strong", "weak", "random")]

@@ -10,6 +10,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
+
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 NAMES = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
 

@@ -24,7 +24,7 @@ import pytest
 from conftest import OHSUMED_FIXTURE as FIXTURE
 from ir_measures_graded import GradedInputError, meanNDCG, meanNDCNG, muMAP, nDCNG
 from ir_measures_graded.datasets import ohsumed
-from ir_measures_graded.datasets.formats import OhsumedDoc
+from ir_measures_graded.datasets.letor import OhsumedDoc
 
 ORIGINAL = ["ohsumed.87", "ohsumed.88", "ohsumed.89", "ohsumed.90", "ohsumed.91", "queries", "judged"]
 
@@ -145,6 +145,7 @@ def test_end_to_end_from_python(placed):
         assert per_query[qid] == pytest.approx((ap[(qid, levels[0])] + ap[(qid, levels[1])]) / 2)
 
 
+@pytest.mark.slow
 def test_end_to_end_from_the_command_line(placed, tmp_path):
     run = ohsumed.feature_run("ohsumed/letor3", feature=11)
     path = tmp_path / "feature11.run"
@@ -158,6 +159,7 @@ def test_end_to_end_from_the_command_line(placed, tmp_path):
     assert out == [f"muAP\t{expected[muMAP]!r}", f"nDCNG@10\t{expected[nDCNG @ 10]!r}"]
 
 
+@pytest.mark.slow
 def test_ir_datasets_command_line_sees_the_collection(placed):
     out = subprocess.run([sys.executable, "-m", "ir_measures_graded.datasets", "export", "ohsumed/letor3", "qrels"],
                          capture_output=True, text=True, check=True).stdout.splitlines()
@@ -207,6 +209,7 @@ def datasets_command(*args: str) -> list[dict]:
     return [json.loads(line) for line in out.splitlines()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dataset_id", ["ohsumed", "ohsumed/letor3"])
 def test_export_and_lookup_print_every_field_of_every_record(placed, dataset_id):
     dataset = ir_datasets.load(dataset_id)

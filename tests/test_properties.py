@@ -33,6 +33,7 @@ def values(measures, qrels, run):
     return {(m.query_id, m.measure): m.value for m in ir_measures.iter_calc(measures, qrels, run)}
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(collections())
 def test_values_lie_in_unit_interval(collection):
@@ -41,6 +42,7 @@ def test_values_lie_in_unit_interval(collection):
         assert 0.0 <= value <= 1.0 + 1e-12
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(collections())
 def test_ideal_ranking_scores_one(collection):
@@ -55,6 +57,7 @@ def test_ideal_ranking_scores_one(collection):
             assert value == 0.0
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(collections(), st.sampled_from([0.01, 0.5, 2, 3.7, 100]))
 def test_scale_free_measures_ignore_multiplying_labels(collection, c):

@@ -16,6 +16,8 @@ from ir_measures import AP, nDCG
 from ir_measures_graded import meanNDCNG, muMAP, nDCNG
 from ir_measures_graded.sample import graded_sample
 
+pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
+
 pt = pytest.importorskip("pyterrier")  # the 'test' extra installs it; skip only in a bare install
 
 TO_PT = {"query_id": "qid", "doc_id": "docno", "relevance": "label"}

@@ -14,8 +14,9 @@ import pandas as pd
 import pytest
 
 from ir_measures_graded import GradedInputError, muMAP, nDCNG
-from ir_measures_graded.formats import RUN, iter_blocks, read_qrels_table, read_run_table
-from ir_measures_graded.scan import scan_run
+from ir_measures_graded.io.readers import iter_blocks, read_qrels_table, read_run_table
+from ir_measures_graded.io.stream import scan_run
+from ir_measures_graded.io.trec import RUN
 
 CLI = [sys.executable, "-m", "ir_measures_graded"]
 
@@ -116,7 +117,7 @@ def test_parquet_errors_name_the_column(tmp_path):
     import pyarrow.parquet as pq
 
     pq.write_table(pa.table({"qid": ["q1"], "doc_id": ["a"], "score": [1.0]}), tmp_path / "run.parquet")
-    with pytest.raises(GradedInputError, match=r"has no column\(s\) \['query_id'\] \(found \['qid', 'doc_id', 'score'\]\)"):
+    with pytest.raises(GradedInputError, match=r"is missing column\(s\) \['query_id'\] \(found \['qid', 'doc_id', 'score'\]\)"):
         read_run_table(tmp_path / "run.parquet")
     pq.write_table(pa.table({"query_id": ["q1"], "doc_id": ["a"], "score": ["high"]}), tmp_path / "s.parquet")
     with pytest.raises(GradedInputError, match=r"column 'score' holds string, expected numbers"):
@@ -192,6 +193,7 @@ def test_integer_ids_are_their_decimal_strings():
 
 # --- standard input and pipes (14.5, reader side) --------------------------------------------------
 
+@pytest.mark.slow
 def test_run_from_standard_input_and_pipes(tmp_path):
     (tmp_path / "qrels").write_text("q1 0 a 1\nq1 0 b 0\n")
     (tmp_path / "run").write_text("q1 Q0 b 1 2 x\nq1 Q0 a 2 1 x\n")
@@ -241,6 +243,7 @@ def _stderr_on_a_terminal(args: list[str]) -> tuple[str, str]:
     return done.stdout, b"".join(chunks).decode(errors="replace")
 
 
+@pytest.mark.slow
 def test_progress_bar_only_on_a_terminal_and_quiet_silences_it(tmp_path):
     (tmp_path / "qrels").write_text("q1 0 a 1\nq1 0 b 0\n")
     (tmp_path / "run").write_text("".join(f"q1 Q0 d{i} {i} {1 / (i + 1)!r} x\n" for i in range(20_000)))

@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 from ir_measures import AP, P, nDCG
 
+import registered
 from ir_measures_graded import GAP, GradedInputError, cli, meanNDCG, meanNDCNG, muAP, muMAP, muP, nDCNG
 from random_collections import random_collection
 
@@ -25,7 +26,8 @@ if shutil.which("java") is None:
 from ir_measures_graded import spark as graded_spark  # noqa: E402
 
 # pyspark's own notices about pandas >= 3 and its deprecated SQLContext (used by RankingMetrics)
-pytestmark = [pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
+pytestmark = [pytest.mark.slow,  # a Spark session: see pyproject.toml (the everyday subset is -m 'not slow')
+              pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
               pytest.mark.filterwarnings("ignore:The copy keyword is deprecated"),
               pytest.mark.filterwarnings("ignore:Deprecated in 3.0.0:FutureWarning")]
 
@@ -115,9 +117,10 @@ def paper_collection_mu_map(measure, qrels: pd.DataFrame, run: pd.DataFrame) -> 
 def test_aggregate_equals_ir_measures_and_collection_mu_map_is_the_papers(spark, collection):
     qrels, run = collection
     qrels = qrels.assign(relevance=qrels["relevance"].map(FLOAT_LABELS).astype(float))
-    measures = [muMAP, nDCNG @ 10, muP @ 5, meanNDCNG, nDCNG(norm="collection") @ 5, muAP(levels="collection"),
-                muAP(levels="collection", weights="uniform", floor=0.5) @ 20, muP(levels="collection") @ 5,
-                muAP(levels="collection-all"), GAP]
+    # every registered measure (a new one is checked on Spark by registering it), and parameters
+    measures = [*registered.instances(cutoff=5), *registered.with_cutoff(10), nDCNG(norm="collection") @ 5,
+                muAP(levels="collection"), muAP(levels="collection", weights="uniform", floor=0.5) @ 20,
+                muP(levels="collection") @ 5, muAP(levels="collection-all")]
     got = graded_spark.calc_aggregate(measures, spark.createDataFrame(qrels), spark.createDataFrame(run))
     assert list(got) == measures
     expected = ir_measures.calc_aggregate(measures, qrels, run)
@@ -201,10 +204,30 @@ def test_trec_text_and_parquet_readers(spark, tmp_path):
             assert got[m] == pytest.approx(expected[m], abs=1e-12)
     bad = tmp_path / "bad.run"
     bad.write_text("q1 Q0 d1 1 0.5 tag\nq1 Q0 d2 2 high tag\n")
-    with pytest.raises(GradedInputError, match=r"bad.run: malformed line 'q1 Q0 d2 2 high tag'"):
+    # the reading package's own parser and message, with the file's line number
+    with pytest.raises(GradedInputError, match=r"bad.run:2: malformed run line \(column 5 \('high'\) is not a number\): "
+                                               r"'q1 Q0 d2 2 high tag'"):
         graded_spark.read_run(spark, str(bad))
     with pytest.raises(GradedInputError, match="not found"):
         graded_spark.read_qrels(spark, str(tmp_path / "missing.txt"))
+
+
+def test_trec_lines_are_numbered_across_partitions(spark, tmp_path):
+    """Spark splits a text file into partitions; a malformed line is still named by its line in the file."""
+    lines = [f"q{i // 10} Q0 d{i} {i % 10 + 1} {1.0 / (i + 1)!r} tag" for i in range(5000)]
+    lines[4321] = "q432 Q0 dx 2 high tag"
+    path = tmp_path / "big.run"
+    path.write_text("\n".join(lines) + "\n")
+    spark.conf.set("spark.sql.files.maxPartitionBytes", "16384")
+    try:
+        assert spark.read.text(str(path)).rdd.getNumPartitions() > 3
+        with pytest.raises(GradedInputError, match=r"big.run:4322: malformed run line \(column 5 \('high'\)"):
+            graded_spark.read_run(spark, str(path))
+        lines[4321] = "q432 Q0 dx 2 0.5 tag"
+        path.write_text("\n".join(lines) + "\n")
+        assert graded_spark.read_run(spark, str(path)).count() == 5000
+    finally:
+        spark.conf.unset("spark.sql.files.maxPartitionBytes")
 
 
 def cli_output(capsys, *argv: str) -> str:
@@ -250,7 +273,7 @@ def readme_section() -> str:
 @pytest.fixture()
 def sample_as_parquet(tmp_path, monkeypatch):
     """The bundled sample collection (qrels, strong run) as qrels.parquet / run.parquet in the working folder."""
-    from ir_measures_graded.formats import read_qrels, read_run
+    from ir_measures_graded.io.readers import read_qrels, read_run
     from ir_measures_graded.sample import data_path
 
     sample = data_path("graded_sample")

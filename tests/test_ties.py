@@ -121,6 +121,7 @@ MEASURE_TEXTS = ["muAP", "muAP@3", "muP@2", "nDCNG@3", "nDCNG", "meanNDCG", "mea
                  "muAP(judged_only=True)", "nDCNG(judged_only=True)@2"]
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 2), st.one_of(st.none(), st.integers(0, 3))), min_size=1, max_size=6),
        st.integers(0, 2))

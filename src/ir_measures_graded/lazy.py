@@ -1,13 +1,17 @@
-"""Modules loaded on first use, so that importing the package and parsing measures do not load
-numpy: only computing a value does.
+"""Modules loaded on first use, so that importing the package, parsing measures and ``--help`` load
+neither numpy nor pandas: only computing a value does.
 
-The stand-in is registered in ``sys.modules`` (an ``import`` of the module elsewhere finds it,
-still unloaded). Unlike ``importlib.util.LazyLoader`` on Python < 3.12.3, the first use is
-thread-safe: the module is executed once, under a lock, and no thread sees it half executed.
+Two ways, for two kinds of module: :func:`lazy_module` for this package's own modules (a real
+module object in ``sys.modules``, executed when an attribute is first read), and
+:class:`LazyModule` for third-party libraries (a stand-in that imports the library on first
+attribute access and leaves ``sys.modules`` alone until then). Unlike ``importlib.util.LazyLoader``
+on Python < 3.12.3, the first use of either is thread-safe: a module is executed once, under a
+lock, and no thread sees it half executed.
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import sys
 import threading
@@ -52,3 +56,16 @@ def lazy_module(name: str) -> ModuleType:
         if parent in sys.modules:  # as an import does: ``import a.b`` then ``a.b`` finds it
             setattr(sys.modules[parent], child, module)
         return module
+
+
+class LazyModule:
+    """``pd = LazyModule("pandas")``: ``pd.DataFrame`` imports pandas then; ``--help`` does not."""
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self._name), attr)
+
+    def __repr__(self) -> str:
+        return f"<lazy module {self._name!r}>"

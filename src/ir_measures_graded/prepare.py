@@ -7,7 +7,6 @@ of the caller's data: nothing here modifies the inputs.
 
 from __future__ import annotations
 
-import os
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from ir_measures_graded import kernels
-from ir_measures_graded.inputs import qrels_columns, run_columns
+from ir_measures_graded.io.columns import Columns, qrels_columns, run_columns
+from ir_measures_graded.io.ids import string_hashes
 
 
 @dataclass
@@ -45,16 +45,14 @@ class Judgments:
 
     @classmethod
     def from_qrels(cls, qrels: Any) -> Judgments:
-        """Built once per qrels (any accepted form, or a qrels file path); reused for every run."""
+        """From qrels in any in-memory form :mod:`.io.columns` accepts (read files with :mod:`.io` first)."""
+        return cls.from_columns(qrels_columns(qrels, encode_docs=False))
+
+    @classmethod
+    def from_columns(cls, cols: Columns) -> Judgments:
+        """Built once per qrels from their validated columns; reused for every run."""
         import pyarrow as pa
 
-        from ir_measures_graded.inputs import string_hashes
-
-        if isinstance(qrels, (str, os.PathLike)):
-            from ir_measures_graded.formats import read_qrels_table
-
-            qrels = read_qrels_table(qrels)
-        cols = qrels_columns(qrels, encode_docs=False)
         query, per_row, label, hashes = cols.query_codes, cols.doc_codes, cols.values, cols.doc_hashes
         if not np.all(query[1:] >= query[:-1]):  # not grouped by query yet
             order = np.argsort(query, kind="stable")
@@ -110,7 +108,6 @@ class Judgments:
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        from ir_measures_graded.inputs import string_hashes
 
         label = np.full(len(query), np.nan)
         if not len(query) or not len(self._keys):

@@ -1,8 +1,9 @@
 """How ir_measures calls us: the ``graded`` provider and its evaluator.
 
-The provider is registered in ``ir_measures.providers.registry`` and appended to
+:mod:`.integration` registers the provider in ``ir_measures.providers.registry`` and appends it to
 ``ir_measures.DefaultPipeline``, so ``ir_measures.calc_aggregate([muMAP, nDCNG@10, AP], ...)``
-sends our measures here and the others to their usual providers.
+sends our measures here and the others to their usual providers. Every value comes from
+:func:`.core.evaluate`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from ir_measures.providers.base import Any as AnyParam
 from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import MEASURES, GradedMeasure
 
-prepare = lazy_module("ir_measures_graded.prepare")  # numpy, the readers: loaded when a run is scored
+core = lazy_module("ir_measures_graded.core")  # numpy, the readers: loaded when a run is scored
+prepare = lazy_module("ir_measures_graded.prepare")
+columns = lazy_module("ir_measures_graded.io.columns")
 
 
 class GradedProvider(providers.Provider):
@@ -49,7 +52,7 @@ class GradedProvider(providers.Provider):
         for measure in measures:
             if not self.supports(measure):
                 raise ValueError(f"the graded provider does not compute {measure}")
-        return GradedEvaluator(measures, prepare.Judgments.from_qrels(qrels))
+        return GradedEvaluator(measures, prepare.Judgments.from_columns(columns.qrels_columns(qrels, encode_docs=False)))
 
 
 class GradedEvaluator(providers.Evaluator):
@@ -64,27 +67,8 @@ class GradedEvaluator(providers.Evaluator):
         self.judgments = judgments
 
     def _iter_calc(self, run: Any) -> Iterator[Metric]:
-        from ir_measures_graded import scan
+        from ir_measures_graded.io.stream import is_streamable
 
-        if scan.is_streamable(run):  # files, record batch readers, iterators: query batch by batch
-            yield from scan.iter_metrics(self.measures, self.judgments, run)
-            return
-        rankings = {False: prepare.Ranking.from_run(run, self.judgments)}
-        query_ids = self.judgments.query_ids
-        for measure in self.measures:
-            judged_only = measure.value("judged_only")
-            if judged_only not in rankings:
-                rankings[judged_only] = rankings[False].judged_only()
-            for q, value in measure.results(self.judgments, rankings[judged_only]):
-                yield Metric(query_id=query_ids[q], measure=measure, value=value)
-
-
-def install(provider: GradedProvider | None = None) -> GradedProvider:
-    """Register the provider and append it to ``ir_measures.DefaultPipeline`` (once; idempotent)."""
-    existing = providers.registry.get(GradedProvider.NAME)
-    provider = existing if isinstance(existing, GradedProvider) else (provider or GradedProvider())
-    providers.registry[GradedProvider.NAME] = provider
-    pipeline = ir_measures.DefaultPipeline.providers
-    if not any(getattr(p, "NAME", None) == GradedProvider.NAME for p in pipeline):
-        pipeline.append(provider)
-    return provider
+        # files, record batch readers, iterators: query batch by batch; anything else whole
+        evaluate = core.evaluate_stream if is_streamable(run) else core.evaluate_run
+        yield from core.metrics(self.measures, self.judgments, evaluate(self.measures, self.judgments, run))

@@ -16,7 +16,7 @@ import ir_measures
 import numpy as np
 import pandas as pd
 
-from ir_measures_graded.formats import read_qrels, read_run
+from ir_measures_graded.io.readers import read_qrels, read_run
 from ir_measures_graded.measures import meanNDCG, meanNDCNG, muMAP, nDCNG
 
 #: Measures the demo shows side by side: ours, then the standard ones.

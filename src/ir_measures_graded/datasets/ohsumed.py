@@ -27,9 +27,10 @@ from ir_datasets.datasets.base import Dataset, YamlDocumentation
 from ir_datasets.formats import BaseDocs, BaseQrels, BaseQueries, TrecQrel
 from ir_datasets.indices import DEFAULT_DOCSTORE_OPTIONS, PickleLz4FullStore
 
-from ir_measures_graded.datasets import formats
-from ir_measures_graded.datasets.formats import JUDGEMENT_LABELS, LetorTable, OhsumedDoc, OhsumedQuery
+from ir_measures_graded.datasets import letor
+from ir_measures_graded.datasets.letor import JUDGEMENT_LABELS, LetorTable, OhsumedDoc, OhsumedQuery
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.io.columns import integral_labels
 
 NAME = "ohsumed"
 DOC_FILES = tuple(f"ohsumed.{year}" for year in range(87, 92))
@@ -60,14 +61,14 @@ def _missing(kind: str, what: str) -> GradedInputError:
         f"(the ir_datasets home is $IR_DATASETS_HOME, default ~/.ir_datasets). Published by {source}.")
 
 
-def _original_members(*names: str) -> list[formats.Member]:
+def _original_members(*names: str) -> list[letor.Member]:
     """The original distribution's files ``names``, found in one scan of the folder (archives listed once)."""
-    found: dict[str, formats.Member] = {}
-    for member in formats.find_members(home()):
-        if "/" in member.name.split("!")[0] and not member.name.split("!")[0].endswith(formats.ARCHIVE_SUFFIXES):
+    found: dict[str, letor.Member] = {}
+    for member in letor.find_members(home()):
+        if "/" in member.name.split("!")[0] and not member.name.split("!")[0].endswith(letor.ARCHIVE_SUFFIXES):
             continue  # files in sub-folders (letor2/, letor3/) belong to other datasets
         for name in names:
-            if name not in found and formats.basename(member) in (name, f"{name}.gz", f"{name}.txt"):
+            if name not in found and letor.basename(member) in (name, f"{name}.gz", f"{name}.txt"):
                 found[name] = member
     for name in names:
         if name not in found:
@@ -78,7 +79,7 @@ def _original_members(*names: str) -> list[formats.Member]:
 class OhsumedDocs(BaseDocs):
     def docs_iter(self) -> Iterator[OhsumedDoc]:
         for member in _original_members(*DOC_FILES):
-            yield from formats.parse_docs(member.lines(), member.name)
+            yield from letor.parse_docs(member.lines(), member.name)
 
     def docs_cls(self) -> type:
         return OhsumedDoc
@@ -107,7 +108,7 @@ class OhsumedDocs(BaseDocs):
 class OhsumedQueries(BaseQueries):
     def queries_iter(self) -> Iterator[OhsumedQuery]:
         (member,) = _original_members("queries")
-        yield from formats.parse_queries(member.lines(), member.name)
+        yield from letor.parse_queries(member.lines(), member.name)
 
     def queries_cls(self) -> type:
         return OhsumedQuery
@@ -135,9 +136,9 @@ class QueryStore:
         return {qid: self._by_id[qid] for qid in query_ids if qid in self._by_id}
 
 
-def judgements() -> Iterator[formats.Judgement]:
+def judgements() -> Iterator[letor.Judgement]:
     (member,) = _original_members("judged")
-    yield from formats.parse_judged(member.lines(), member.name)
+    yield from letor.parse_judged(member.lines(), member.name)
 
 
 class OhsumedQrels(BaseQrels):
@@ -179,9 +180,9 @@ class LetorQrels(BaseQrels):
         return QRELS_DEFS
 
 
-def _letor_files(version: str, variant: str) -> list[formats.Member]:
+def _letor_files(version: str, variant: str) -> list[letor.Member]:
     folder = home() / version
-    members = formats.find_members(folder)
+    members = letor.find_members(folder)
     fold1 = [m for m in members if "/fold1/" in f"/{m.name.lower().replace('!', '/')}"]
     if version == "letor3":
         wanted = {"QueryLevelNorm": ("querylevelnorm",), "raw": ("feature_min", "feature_null")}[variant]
@@ -192,7 +193,7 @@ def _letor_files(version: str, variant: str) -> list[formats.Member]:
                 break
         else:
             fold1 = []
-    files = [m for m in fold1 if formats.basename(m).lower().startswith(("train", "vali", "test"))]
+    files = [m for m in fold1 if letor.basename(m).lower().startswith(("train", "vali", "test"))]
     if not files:
         raise _missing(version, f"LETOR {version[-1]}.0 OHSUMED files ({variant}, Fold1)")
     return files
@@ -201,7 +202,7 @@ def _letor_files(version: str, variant: str) -> list[formats.Member]:
 @functools.lru_cache(maxsize=8)
 def _cached_table(version: str, variant: str, home_dir: str) -> LetorTable:
     files = _letor_files(version, variant)
-    table = formats.concat_letor([formats.parse_letor(m.lines(), m.name) for m in files], f"{home_dir}/{version}")
+    table = letor.concat_letor([letor.parse_letor(m.lines(), m.name) for m in files], f"{home_dir}/{version}")
     # queries in numeric order (the folds split them arbitrarily), pairs in file order within a query
     order = np.argsort([int(q) if q.isdigit() else -1 for q in table.query_id], kind="stable")
     table = LetorTable(table.query_id[order], table.letor_doc_id[order], table.label[order], table.features[order])
@@ -276,7 +277,7 @@ def feature_qrels(dataset: str | LetorTable, feature: int) -> pd.DataFrame:
 def label_qrels(dataset: str | LetorTable) -> pd.DataFrame:
     """Qrels from LETOR's own labels (the experts' 0/1/2), as a DataFrame."""
     table, _ = _letor_of(dataset)
-    labels = table.label.astype(np.int64) if np.all(table.label == np.round(table.label)) else table.label
+    labels = table.label.astype(np.int64) if integral_labels(table.label) else table.label
     return pd.DataFrame({"query_id": table.query_id, "doc_id": table.doc_id, "relevance": labels})
 
 
@@ -290,15 +291,28 @@ class _PackageYamlDocumentation(YamlDocumentation):
         return self._contents.get(key)
 
 
-def _register() -> None:
+#: Dataset ids this module registered with ir_datasets (removed again by :func:`unregister`).
+_registered: list[str] = []
+
+
+def register() -> None:
+    """Register OHSUMED and its LETOR versions with ir_datasets (once; importing this module does it)."""
     if NAME in ir_datasets.registry._registered:  # importing twice is harmless
         return
     documentation = _PackageYamlDocumentation("ohsumed.yaml")
     docs, queries = OhsumedDocs(), OhsumedQueries()
     ir_datasets.registry.register(NAME, Dataset(docs, queries, OhsumedQrels(), documentation("_")))
+    _registered.append(NAME)
     for dataset_id, (version, variant) in LETOR_DATASETS.items():
         ir_datasets.registry.register(dataset_id, Dataset(
             docs, queries, LetorQrels(version, variant), documentation(dataset_id.split("/", 1)[1])))
+        _registered.append(dataset_id)
 
 
-_register()
+def unregister() -> None:
+    """Remove what :func:`register` added to ir_datasets' registry."""
+    while _registered:
+        ir_datasets.registry._registered.pop(_registered.pop(), None)
+
+
+register()

@@ -18,7 +18,7 @@ import ir_measures
 import numpy as np
 import pandas as pd
 
-from ir_measures_graded.datasets.formats import LetorTable
+from ir_measures_graded.datasets.letor import LetorTable
 from ir_measures_graded.datasets.ohsumed import (
     LETOR_DATASETS,
     feature_qrels,

@@ -13,15 +13,15 @@ so they compose with ``@``, ``(...)``, ``parse_measure`` and mixed measure lists
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ir_measures import measures
+from ir_measures.measures.base import MeanAgg
 
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.measures.params import Param
+from ir_measures_graded.measures.params import NEITHER, Param
 
 if TYPE_CHECKING:
     import numpy as np
@@ -84,6 +84,22 @@ class GradedMeasure(measures.Measure):
     def __getitem__(self, name: str) -> Any:
         return self.value(name)
 
+    def relabelled(self, move: Callable[[float], float]) -> GradedMeasure:
+        """This measure after a monotone relabelling ``move`` of the qrels: every parameter whose
+        values are labels or thresholds (its ``role``) moved alike, so it selects the same documents.
+
+        Raises ``ValueError`` where that cannot be said (labels with different gains merged).
+        """
+        self.validate_params()
+        changes = {}
+        for name, param in self.SUPPORTED_PARAMS.items():
+            if param.role == NEITHER or self._values[name] is None:
+                continue
+            moved = param.relabel(self._values[name], move, self._values)
+            if moved != self._values[name]:
+                changes[name] = moved
+        return self(**changes) if changes else self
+
     # --- printing: parse_measure(str(m)) == m -----------------------------------------------------
 
     def __repr__(self) -> str:
@@ -129,6 +145,10 @@ class GradedMeasure(measures.Measure):
         """This measure's value for every judged query (index = query code)."""
         raise NotImplementedError
 
+    def aggregator(self) -> Mean:
+        """How per-query values combine into the measure's value: the mean over the queries."""
+        return Mean()
+
     def results(self, judgments: Judgments, ranking: Ranking) -> Iterator[tuple[int, float]]:
         """``(query code, value)`` for the queries the run ranks something for (others score DEFAULT)."""
         values = self.per_query(judgments, ranking)
@@ -136,20 +156,38 @@ class GradedMeasure(measures.Measure):
             yield int(q), float(values[q])
 
 
-def register(measure: GradedMeasure) -> GradedMeasure:
-    """Register ``measure`` under its NAME and ALIASES; registering again is a no-op.
+#: One partial aggregate: (threshold index or -1, sum of values, number of values, threshold weight).
+Partial = tuple[int, float, int, float]
 
-    PyTerrier copies ir_measures' registry into ``pyterrier.measures`` when it is imported; if it
-    was imported first, the measure is added there too, so ``pt.measures.muMAP`` works either way.
+
+class Mean(MeanAgg):
+    """ir_measures' mean of the per-query values, also computed from partial sums (Spark partitions).
+
+    ``partials()`` is this aggregator's share; ``merge()`` adds shares (summed or not) into it, so
+    ``result()`` of the merged aggregator is the mean over every value added anywhere.
     """
-    pt_measures = sys.modules.get("pyterrier.measures")
-    for name in [measure.NAME, *measure.ALIASES]:
-        existing = measures.registry.get(name)
-        if existing is None:
-            measures.registry[name] = measure
-        elif type(existing).__name__ != type(measure).__name__ or existing.NAME != measure.NAME:
-            raise RuntimeError(f"measure name {name!r} is already registered to {existing!r}")
-        if pt_measures is not None:
-            setattr(pt_measures, name, measures.registry[name])
-    MEASURES.setdefault(measure.NAME, measure)
+
+    def partials(self) -> list[Partial]:
+        return [(-1, float(self.sum), int(self.count), 0.0)] if self.count else []
+
+    def merge(self, partials: list[Partial]) -> None:
+        for _, total, count, _ in partials:
+            self.sum += total
+            self.count += count
+
+
+#: Called with every measure registered (the ir_measures integration names it there).
+on_register: list[Callable[[GradedMeasure], None]] = []
+
+
+def register(measure: GradedMeasure) -> GradedMeasure:
+    """Register ``measure`` under its NAME (its ALIASES are names too); registering again is a no-op.
+
+    The provider serves, and the ir_measures integration (:mod:`ir_measures_graded.integration`)
+    names in ``ir_measures``, every measure registered here; nothing else needs to list it.
+    """
+    if measure.NAME not in MEASURES:
+        MEASURES[measure.NAME] = measure
+        for listener in list(on_register):
+            listener(measure)
     return measure

@@ -14,7 +14,6 @@ derived = lazy_module("ir_measures_graded.derived")
 if TYPE_CHECKING:
     import numpy as np
 
-    from ir_measures_graded.derived import GainFunction
     from ir_measures_graded.prepare import Judgments, Ranking
 
 
@@ -37,13 +36,13 @@ class GainedMeasure(base.GradedMeasure):
         kernel = getattr(kernels, self.KERNEL)
         return kernel(ranking.query, ranking.rank, row_gain, ideal_ptr, ideal_cum, self.value("cutoff"))
 
-    def gain(self, judgments: Judgments) -> GainFunction:
+    def gain(self, judgments: Judgments) -> derived.GainFunction:
         """The gain of a (query, label) pair, with its ideal DCG (cached on ``judgments``)."""
         norm = self.value("norm") if "norm" in self.SUPPORTED_PARAMS else None  # meanNDCG: unnormalised
         return derived.GainFunction(judgments, self.value("gains"), self.value("floor"), norm,
                             exponential=self.value("dcg") == "exp-log2")
 
-    def row_gain(self, gain: GainFunction, ranking: Ranking) -> np.ndarray:
+    def row_gain(self, gain: derived.GainFunction, ranking: Ranking) -> np.ndarray:
         """The gain of every ranked row; with ``ties='expected'`` its tie group's mean gain (the
         expected gain at its rank, so DCG and its means over ranks are expectations too)."""
         row_gain = gain(ranking.query, ranking.label)

@@ -45,6 +45,9 @@ class _muAP(ThresholdedMeasure):
         'floor': params.FLOOR,
     }
 
+    def at_threshold(self):
+        return "MAP"
+
     def values_at_thresholds(self, judgments, ranking, thr_ptr, reached, relevant):
         return kernels.thresholded_ap(ranking.query, ranking.rank, reached, thr_ptr, relevant, self.value('cutoff'),
                                       self.tie_groups(ranking))

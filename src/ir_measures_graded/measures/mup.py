@@ -38,6 +38,9 @@ class _muP(ThresholdedMeasure):
         'floor': params.FLOOR,
     }
 
+    def at_threshold(self):
+        return f"P@{self.value('cutoff')}"
+
     def values_at_thresholds(self, judgments, ranking, thr_ptr, reached, relevant):
         return kernels.thresholded_precision(ranking.query, ranking.rank, reached, thr_ptr, self.value('cutoff'),
                                              self.tie_groups(ranking))

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ir_measures.measures.base import ParamInfo
 
 from ir_measures_graded.errors import GradedInputError
+
+#: What a parameter's values are, for a relabelling of the qrels (see :meth:`Param.relabel`).
+LABEL, THRESHOLD, NEITHER = "label", "threshold", "neither"
 
 # Cutoffs beyond any ranking's length are all the same; clamping keeps numpy comparisons in int64.
 _LARGEST_CUTOFF = 2**62
@@ -46,11 +49,26 @@ def _read_number(text: str) -> float | None:
 
 
 class Param(ParamInfo):
-    """One parameter of a measure. ``accepts`` says in words what values are valid."""
+    """One parameter of a measure. ``accepts`` says in words what values are valid.
+
+    ``role`` says what its values are: labels (``LABEL``), thresholds (``THRESHOLD``: "relevant
+    means label >= t") or neither; :meth:`relabel` moves them when the labels are relabelled
+    (meta-evaluation's ``scale:2``, ``merge:3,4``, ...), so the measure keeps meaning the same.
+    """
+
+    role = NEITHER
 
     def __init__(self, desc: str, accepts: str, default: Any = None, required: bool = False):
         super().__init__(dtype=None, required=required, default=default, desc=desc)
         self.accepts = accepts
+
+    def relabel(self, value: Any, move: Callable[[float], float], values: Mapping[str, Any]) -> Any:
+        """The normal form ``value`` after a monotone relabelling ``move`` of labels and thresholds.
+
+        ``values``: the measure's parameters in normal form (before the relabelling). Raises
+        ``ValueError`` where the relabelled value cannot be said (two keys merged into one).
+        """
+        return value
 
     def normalise(self, value: Any) -> Any:
         """The normal form of ``value``; raises ``ValueError`` (with a reason, or none) when invalid."""
@@ -124,6 +142,11 @@ class Floor(Param):
             raise ValueError("floor must be a finite number")
         return number
 
+    role = LABEL
+
+    def relabel(self, value: float, move: Callable[[float], float], values: Mapping[str, Any]) -> float:
+        return move(value)
+
     def show(self, value: float) -> str:
         return show_number(value)
 
@@ -160,6 +183,12 @@ class Levels(Param):
             raise ValueError
         return tuple(sorted(set(thresholds)))
 
+    role = THRESHOLD
+
+    def relabel(self, value: str | tuple[float, ...], move: Callable[[float], float],
+                values: Mapping[str, Any]) -> str | tuple[float, ...]:
+        return value if isinstance(value, str) else tuple(sorted({move(t) for t in value}))
+
     def show(self, value: str | tuple[float, ...]) -> str:
         if isinstance(value, str):
             return repr(value)
@@ -182,6 +211,14 @@ class Norm(Param):
             return float(value)
         raise ValueError
 
+    role = LABEL  # a number is the top of the scale: a gain, i.e. a label's distance above the floor
+
+    def relabel(self, value: str | float, move: Callable[[float], float], values: Mapping[str, Any]) -> str | float:
+        if isinstance(value, str):
+            return value
+        floor = values.get("floor", 0.0)
+        return move(floor + value) - move(floor)
+
     def show(self, value: str | float) -> str:
         return repr(value) if isinstance(value, str) else show_number(value)
 
@@ -193,9 +230,22 @@ class NumberMap(Param):
     read in a dict), as a string ``'1:-1,2:5'`` that is read back the same.
     """
 
+    role = LABEL  # label -> label (the gain that replaces it): keys and values move
+
     def __init__(self, desc: str, accepts: str, drop_identity: bool = False):
         super().__init__(desc, accepts)
         self.drop_identity = drop_identity
+
+    def relabel(self, value: tuple[tuple[float, float], ...] | None, move: Callable[[float], float],
+                values: Mapping[str, Any]) -> tuple[tuple[float, float], ...] | None:
+        if value is None:
+            return None
+        moved: dict[float, float] = {}
+        for key, target in value:
+            new = move(key)
+            if moved.setdefault(new, move(target)) != move(target):
+                raise ValueError(f"labels merged into {new:g} had different gains")
+        return self.normalise({k: v for k, v in moved.items()})
 
     def normalise(self, value: Any) -> tuple[tuple[float, float], ...] | None:
         if value is None:
@@ -205,8 +255,11 @@ class NumberMap(Param):
             if not all(len(p) == 2 for p in pairs):
                 raise ValueError
             items = [(_read_number(k), _read_number(v)) for k, v in pairs]
-        elif isinstance(value, Mapping):
-            items = [(float(k) if is_number(k) else None, float(v) if is_number(v) else None) for k, v in value.items()]
+        elif isinstance(value, (Mapping, tuple)):  # a tuple: the normal form itself
+            pairs = value.items() if isinstance(value, Mapping) else value
+            if not all(isinstance(p, tuple) and len(p) == 2 for p in pairs):
+                raise ValueError
+            items = [(float(k) if is_number(k) else None, float(v) if is_number(v) else None) for k, v in pairs]
         else:
             raise ValueError
         if any(k is None or v is None for k, v in items) or len({k for k, _ in items}) < len(items):
@@ -243,6 +296,17 @@ class Probabilities(NumberMap):
             raise ValueError("weights must be non-negative and not all zero")
         total = math.fsum(p for _, p in pairs)
         return tuple((t, p / total) for t, p in pairs if p > 0)
+
+    role = THRESHOLD  # keys are thresholds; thresholds merged into one add their probabilities
+
+    def relabel(self, value: str | tuple[tuple[float, float], ...], move: Callable[[float], float],
+                values: Mapping[str, Any]) -> str | tuple[tuple[float, float], ...]:
+        if isinstance(value, str):
+            return value
+        moved: dict[float, float] = {}
+        for threshold, probability in value:
+            moved[move(threshold)] = moved.get(move(threshold), 0.0) + probability
+        return self.normalise(moved)
 
     def show(self, value: str | tuple[tuple[float, float], ...]) -> str:
         return repr(value) if isinstance(value, str) else super().show(value)

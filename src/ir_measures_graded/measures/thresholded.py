@@ -64,6 +64,10 @@ class ThresholdedMeasure(base.GradedMeasure):
         """M_q^t for every flat threshold; ``reached[i]`` = how many of its query's thresholds row i reaches."""
         raise NotImplementedError
 
+    def at_threshold(self) -> str:
+        """What the aggregate is at one threshold, as tables name it (``MAP``, ``P@10``)."""
+        raise NotImplementedError
+
     def check(self, values: dict) -> None:
         levels = values["levels"]
         if isinstance(levels, tuple) and levels[0] <= values["floor"]:
@@ -192,7 +196,7 @@ class CollectionMean(Agg):
         if self.sums is None:
             self.sums = np.zeros(len(value.weights))
             self.counts = np.zeros(len(value.weights), dtype=np.int64)
-            self.weights = value.weights
+            self.weights = np.array(value.weights, dtype=np.float64)
         if len(value.values):
             reached = slice(0, int(value.last[-1]) + 1)
             self.sums[reached] += np.repeat(value.values, value.last - value.first + 1)
@@ -205,6 +209,26 @@ class CollectionMean(Agg):
             return np.zeros(0), np.zeros(0, dtype=np.int64)
         means = np.divide(self.sums, self.counts, out=np.zeros(len(self.sums)), where=self.counts > 0)
         return means, self.counts.copy()
+
+    def partials(self) -> list[base.Partial]:
+        """This aggregator's share: per collection threshold, the sum and number of M_q^t, and w_t."""
+        if self.sums is None:
+            return []
+        return [(t, float(total), int(count), float(weight))
+                for t, (total, count, weight) in enumerate(zip(self.sums, self.counts, self.weights, strict=True))]
+
+    def merge(self, partials: list[base.Partial]) -> None:
+        """Add shares from :meth:`partials` (of aggregators over disjoint queries of the same qrels)."""
+        import numpy as np
+        if not partials:
+            return
+        n = max(int(t) for t, *_ in partials) + 1
+        if self.sums is None:
+            self.sums, self.counts, self.weights = np.zeros(n), np.zeros(n, dtype=np.int64), np.zeros(n)
+        for t, total, count, weight in partials:
+            self.sums[t] += total
+            self.counts[t] += count
+            self.weights[t] = weight
 
     def result(self) -> float:
         if self.sums is None:

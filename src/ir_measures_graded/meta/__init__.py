@@ -22,7 +22,7 @@ answer counting 0 (trec_eval's ``-c``), so all runs are compared on the same que
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,12 +30,14 @@ import numpy as np
 import pandas as pd
 
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.io.columns import integral_labels
+from ir_measures_graded.measures import GradedMeasure
 from ir_measures_graded.meta import statistics
 from ir_measures_graded.meta.transforms import Transform, parse_transform
 
 __all__ = [
     "Transform", "parse_transform", "per_query", "scores", "scale_dependence", "stability",
-    "discriminative_power", "compare_runs", "meta_evaluate", "MetaReport", "default_transforms",
+    "discriminative_power", "compare_runs", "compare_results", "meta_evaluate", "MetaReport", "default_transforms",
 ]
 
 TESTS = ("randomization", "t")
@@ -43,8 +45,6 @@ TESTS = ("randomization", "t")
 
 def _measures(measures: Iterable[Any]) -> list:
     import ir_measures
-
-    import ir_measures_graded  # noqa: F401  (registers our measures, so their names parse)
 
     parsed = [ir_measures.parse_measure(m) if isinstance(m, str) else m for m in measures]
     if not parsed:
@@ -73,7 +73,7 @@ def per_query(qrels: Any, runs: Mapping[str, Any], measures: Iterable[Any]) -> p
     frame = _qrels_frame(qrels)
     query_ids = pd.unique(frame["query_id"].astype(str))
     labels = frame["relevance"].to_numpy(dtype=np.float64)
-    integral = bool(np.all(labels == np.round(labels)))
+    integral = integral_labels(labels)
     computable = [m for m in measures if integral or _takes_real_labels(m)]
     parts = []
     evaluator = ir_measures.evaluator(computable, frame) if computable else None
@@ -95,8 +95,6 @@ def per_query(qrels: Any, runs: Mapping[str, Any], measures: Iterable[Any]) -> p
 
 
 def _takes_real_labels(measure: Any) -> bool:
-    from ir_measures_graded.measures import GradedMeasure
-
     return isinstance(measure, GradedMeasure)
 
 
@@ -125,29 +123,29 @@ def default_transforms(qrels: Any) -> list[str]:
 
 
 def _adjusted(measure: Any, transform: Transform) -> Any | None:
-    """The measure with its label thresholds moved by ``transform``; None if that cannot be said."""
-    supported = measure.SUPPORTED_PARAMS
-    changes: dict[str, Any] = {}
-    if "floor" in supported:
-        changes["floor"] = _plain(transform.threshold(float(measure["floor"])))
-    if "rel" in supported:
-        rel = transform.threshold(float(measure["rel"]))
-        if rel != round(rel):
-            return None  # trec_eval's rel is an integer
-        changes["rel"] = int(rel)
-    if "levels" in supported and not isinstance(measure["levels"], str):
-        changes["levels"] = tuple(_plain(transform.threshold(float(t))) for t in measure["levels"])
-    changed = {k: v for k, v in changes.items() if k in measure.params or v != supported[k].default}
-    return measure(**changed) if changed else measure
+    """The measure with its labels and thresholds moved by ``transform``; None if that cannot be said.
 
-
-def _plain(value: float) -> float | int:
-    return int(value) if value == round(value) and abs(value) < 2**53 else value
+    Our measures move every parameter whose values are labels or thresholds (each parameter
+    declares which); of ir_measures' parameters, ``rel`` is a threshold (an integer for trec_eval).
+    """
+    if isinstance(measure, GradedMeasure):
+        try:
+            return measure.relabelled(transform.threshold)
+        except ValueError:
+            return None
+    if "rel" not in measure.SUPPORTED_PARAMS:
+        return measure
+    rel = transform.threshold(float(measure["rel"]))
+    if rel != round(rel):
+        return None  # trec_eval's rel is an integer
+    if "rel" not in measure.params and rel == measure.SUPPORTED_PARAMS["rel"].default:
+        return measure
+    return measure(rel=int(rel))
 
 
 def _transformed(frame: pd.DataFrame, transform: Transform) -> pd.DataFrame:
     labels = transform.apply(frame["relevance"].to_numpy(dtype=np.float64))
-    if np.all(labels == np.round(labels)):
+    if integral_labels(labels):
         labels = labels.astype(np.int64)
     return frame.assign(relevance=labels)
 
@@ -226,9 +224,11 @@ def stability(
         taus = np.array([statistics.kendall_tau(x, y) for x, y in zip(a, b, strict=True)])
         i, j = np.triu_indices(len(runs), k=1)
         swaps = np.sign(a[:, i] - a[:, j]) * np.sign(b[:, i] - b[:, j]) < 0
-        rows.append({"measure": measure, "samples": samples, "tau_mean": float(np.nanmean(taus)),
-                     "tau_sd": float(np.nanstd(taus)), "tau_min": float(np.nanmin(taus)),
-                     "swap_rate": float(swaps.mean())})
+        taus = taus[~np.isnan(taus)]  # tau is undefined where one half ties every run (runs scoring the same)
+        rows.append({"measure": measure, "samples": samples,
+                     "tau_mean": float(taus.mean()) if len(taus) else np.nan,
+                     "tau_sd": float(taus.std()) if len(taus) else np.nan,
+                     "tau_min": float(taus.min()) if len(taus) else np.nan, "swap_rate": float(swaps.mean())})
     return pd.DataFrame(rows, columns=["measure", "samples", "tau_mean", "tau_sd", "tau_min", "swap_rate"])
 
 
@@ -275,12 +275,17 @@ def discriminative_power(
 
 def compare_runs(
     table: pd.DataFrame, baseline: str, test: str = "t", correction: str = "holm",
-    permutations: int | None = 10_000, seed: int = 0,
+    permutations: int | None = 10_000, seed: int = 0, aggregates: Mapping[tuple[str, str], float] | None = None,
+    untested: Collection[str] = (),
 ) -> pd.DataFrame:
-    """Every run against ``baseline``, per measure: mean, delta, p-value and corrected p-value.
+    """Every run against ``baseline``, per measure: value, delta, p-value and corrected p-value.
 
     ``test``: 't' (paired t-test, as PyTerrier) or 'randomization'; ``correction`` across the runs
-    compared for one measure: 'holm' (default), 'bonferroni', 'fdr_bh' or 'none'.
+    compared for one measure: 'holm' (default), 'bonferroni', 'fdr_bh' or 'none'. ``aggregates``:
+    ``{(run, measure): value}`` as each measure's own aggregator computed it (``calc_aggregate``);
+    without it, a run's value is the mean of its per-query values (what the tests compare).
+    ``untested``: measures that get value and delta but no p-value (their aggregate is not what a
+    paired test of their per-query values compares).
     """
     if test not in TESTS:
         raise GradedInputError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
@@ -295,9 +300,16 @@ def compare_runs(
         base = values[names.index(baseline)]
         others = [k for k, n in enumerate(names) if n != baseline]
         means = values.mean(axis=1)
+        if aggregates is not None:
+            means = np.array([aggregates[(name, measure)] for name in names], dtype=np.float64)
         rows.append({"run": baseline, "measure": measure, "value": float(means[names.index(baseline)]),
                      "delta": 0.0, "p_value": np.nan, "p_adjusted": np.nan})
         if not others:
+            continue
+        if measure in untested:
+            rows += [{"run": names[k], "measure": measure, "value": float(means[k]),
+                      "delta": float(means[k] - means[names.index(baseline)]), "p_value": np.nan,
+                      "p_adjusted": np.nan} for k in others]
             continue
         if test == "t":
             p = statistics.paired_t_test(values[others], np.broadcast_to(base, values[others].shape))
@@ -309,6 +321,52 @@ def compare_runs(
                          "delta": float(means[k] - means[names.index(baseline)]), "p_value": float(pk),
                          "p_adjusted": float(pa)})
     return pd.DataFrame(rows, columns=["run", "measure", "value", "delta", "p_value", "p_adjusted"])
+
+
+def compare_results(results: Sequence[Any], measures: Sequence[Any], baseline: str, test: str = "t",
+                    correction: str = "holm", warn: Callable[[str], None] | None = None) -> pd.DataFrame:
+    """:func:`compare_runs` on an engine's results (:class:`ir_measures_graded.engines.RunResult`).
+
+    ``baseline`` names one run: its path, file name, file name without extension or run tag. A
+    run's value is the measure's own aggregate (its summary); the tests take the per-query values,
+    0 where a run has no value for a query another run has (trec_eval's ``-c``). A measure whose
+    aggregate is neither the mean nor the sum of its per-query values (collection-level µMAP) gets
+    no p-value — a paired test of per-query values would not test the difference shown — and
+    ``warn`` is told why.
+    """
+    from ir_measures.measures.base import MeanAgg, SumAgg
+
+    untested = [str(m) for m in measures if not isinstance(m.aggregator(), (MeanAgg, SumAgg))]
+    for name in untested if warn is not None else []:
+        warn(f"{name}: no p-value: its aggregate is not the mean of its per-query values, which a paired "
+             "test compares (value and delta are its own aggregates)")
+    import os
+
+    # A file given twice is two runs (two rows): told apart by their position among the runs.
+    given = [r.name for r in results]
+    labels = [name if given.count(name) == 1 else f"{name} #{given[:i + 1].count(name)}"
+              for i, name in enumerate(given)]
+    names: dict[str, list[str]] = {}
+    for result, label in zip(results, labels, strict=True):
+        for key in dict.fromkeys((result.name, result.tag, os.path.basename(result.name),
+                                  os.path.basename(result.name).split(".")[0])):
+            names.setdefault(key, []).append(label)
+    matches = names.get(baseline, [])
+    if len(matches) != 1:
+        raise GradedInputError(f"--compare {baseline!r} {'matches several runs' if matches else 'is none of the runs'}"
+                               f" ({', '.join(labels)})")
+    rows = [(label, str(m.query_id), str(m.measure), float(m.value))
+            for r, label in zip(results, labels, strict=True) for m in r.per_query]
+    table = pd.DataFrame(rows, columns=["run", "query_id", "measure", "value"])
+    wide = table.pivot_table(index=["measure", "query_id"], columns="run", values="value", sort=False)
+    wide = wide.reindex(columns=labels).fillna(0.0)
+    table = wide.stack().rename("value").reset_index()[["run", "query_id", "measure", "value"]]
+    order = {str(m): i for i, m in enumerate(measures)}
+    table = table.sort_values("measure", key=lambda c: c.map(order), kind="stable")
+    aggregates = {(label, str(m)): float(v) for r, label in zip(results, labels, strict=True)
+                  for m, v in r.summary.items()}
+    return compare_runs(table, matches[0], test=test, correction=correction, aggregates=aggregates,
+                        untested=untested)
 
 
 @dataclass(frozen=True)

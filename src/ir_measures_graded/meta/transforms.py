@@ -50,8 +50,24 @@ def _numbers(text: str, name: str) -> list[float]:
 def parse_transform(spec: str | Transform, labels: np.ndarray | None = None) -> Transform:
     """The :class:`Transform` written as ``spec`` (see the module docstring).
 
-    ``labels`` (the qrels' labels) are needed for ``real``, whose mapping is drawn over them.
+    ``labels`` (the qrels' labels) are needed for ``real``, whose mapping is drawn over them; given,
+    a transform that would change the order of two of them (a ``map:`` sending a label above a
+    higher one it leaves alone) is refused with a ``ValueError`` naming them.
     """
+    transform = _parse(spec, labels)
+    if labels is not None:
+        distinct = np.unique(np.asarray(labels, dtype=np.float64))
+        moved = transform.apply(distinct)
+        broken = np.flatnonzero(moved[1:] < moved[:-1])
+        if len(broken):
+            a, b = distinct[broken[0]], distinct[broken[0] + 1]
+            raise ValueError(f"transform {transform.name!r} would change the order of the grades: label {a:g} "
+                             f"becomes {moved[broken[0]]:g} but the higher label {b:g} becomes "
+                             f"{moved[broken[0] + 1]:g}; a relabelling must keep the order of the labels")
+    return transform
+
+
+def _parse(spec: str | Transform, labels: np.ndarray | None) -> Transform:
     if isinstance(spec, Transform):
         return spec
     kind, _, arg = spec.strip().partition(":")

@@ -7,11 +7,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from ir_measures_graded.cli.args import UsageError, parse_measures
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.meta.transforms import SYNTAX
 
@@ -55,31 +57,44 @@ def run_names(paths: Sequence[str]) -> list[str]:
     return [s if stems.count(s) == 1 else p for s, p in zip(stems, paths, strict=True)]
 
 
+def same_file(a: str, b: str) -> bool:
+    """Do two run arguments name one file (also through another spelling or a link)?"""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return a == b
+
+
 def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     """``compare`` subcommand; returns the exit status (2 with one line on stderr for bad input)."""
-    from ir_measures_graded import cli
+    from ir_measures_graded.cli import fail
 
     out = sys.stdout if out is None else out
     args = build_parser().parse_args(list(argv))
     try:
         return run(args, out)
-    except (GradedInputError, ValueError, cli.UsageError) as ex:
-        return cli.fail(str(ex))
+    except (GradedInputError, ValueError, UsageError) as ex:
+        return fail(str(ex))
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    from ir_measures_graded import cli, meta
-    from ir_measures_graded.formats import read_run
+    from ir_measures_graded import meta
+    from ir_measures_graded.cli.writers import write_report_table
+    from ir_measures_graded.engines.local import load_qrels
+    from ir_measures_graded.io.readers import read_run, to_pandas
 
     if len(args.runs) < 2:
-        raise cli.UsageError("compare needs at least two runs")
+        raise UsageError("compare needs at least two runs")
+    for i, path in enumerate(args.runs):
+        again = next((other for other in args.runs[:i] if same_file(path, other)), None)
+        if again is not None:
+            raise UsageError(f"run {path} is given twice{'' if again == path else f' (as {again})'}: "
+                             "compare needs different runs")
     if args.samples < 1 or args.permutations < 1 or not 0 < args.alpha < 1:
-        raise cli.UsageError("--samples and --permutations must be positive and --alpha between 0 and 1")
-    measures = [m for text in args.measures for m in cli.parse_measures(text)]
-    qrels = cli.load_qrels(args.qrels)
+        raise UsageError("--samples and --permutations must be positive and --alpha between 0 and 1")
+    measures = [m for text in args.measures for m in parse_measures(text)]
+    qrels = load_qrels(args.qrels)
     if hasattr(qrels, "to_pandas"):  # an Arrow table from our reader: the meta-evaluation mixes in pytrec_eval
-        from ir_measures_graded.formats import to_pandas
-
         qrels = to_pandas(qrels)
     runs = dict(zip(run_names(args.runs), (read_run(p) for p in args.runs), strict=True))
     report = meta.meta_evaluate(qrels, runs, measures, transforms=args.transform, samples=args.samples,
@@ -92,23 +107,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         "Run pairs (the ASL curve: asl_rank 1 = smallest p-value)": report.pairs,
     }
     for title, table in sections.items():
-        write_table(title, table, args.output_format, args.places, out)
+        write_report_table(title, table, args.output_format, args.places, out)
     if args.plot:
         from ir_measures_graded.meta.plots import report_figure
 
         report_figure(report).savefig(args.plot, dpi=120)
     return 0
-
-
-def write_table(title: str, table, output_format: str, places: int, out: TextIO) -> None:  # noqa: ANN001
-    """One titled table in the chosen format."""
-    float_format = f"%.{places}f"
-    if output_format == "tsv":
-        out.write(f"# {title}\n")
-        table.to_csv(out, sep="\t", index=False, float_format=float_format, lineterminator="\n")
-    elif output_format == "markdown":
-        out.write(f"### {title}\n\n{table.to_markdown(index=False, floatfmt=f'.{places}f')}\n\n")
-    elif output_format == "latex":
-        out.write(f"% {title}\n{table.to_latex(index=False, float_format=float_format.__mod__)}\n")
-    else:
-        out.write(f"{title}\n{table.to_string(index=False, float_format=float_format.__mod__)}\n\n")

@@ -1,4 +1,4 @@
-"""Runs evaluated query batch by query batch, in memory bounded by a batch, not by the run.
+"""Runs read query batch by query batch, in memory bounded by a batch, not by the run (evaluated by :mod:`..core`).
 
 A lazy run — :func:`scan_run` over a file (TREC text, plain or gzip, standard input, Parquet,
 Arrow IPC), a ``pyarrow.RecordBatchReader`` or any iterator of ``ScoredDoc`` named tuples (such as
@@ -26,7 +26,9 @@ from typing import Any
 import numpy as np
 
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.formats import BLOCK_SIZE, RUN, Block, is_stream, iter_blocks
+from ir_measures_graded.io.columnar import record_blocks
+from ir_measures_graded.io.readers import is_stream, iter_blocks
+from ir_measures_graded.io.trec import BLOCK_SIZE, RUN, Block
 
 ITERATOR_CHUNK = 200_000  # named tuples converted at a time
 ROWS_PER_QUERY = 8  # a batch holds at least this many rows per judged query
@@ -89,6 +91,35 @@ def is_streamable(run: Any) -> bool:
 
 # --- sources of blocks ----------------------------------------------------------------------------
 
+class BatchSource:
+    """A streamable run as batches of whole queries, and a second pass for queries seen again.
+
+    A stream or an iterator that cannot be read twice is spooled to a temporary file as it is read.
+    Use as a context manager (the spool is removed at the end).
+    """
+
+    def __init__(self, run: Any):
+        self.make_blocks, rereadable = _source(run)
+        self.name = str(run.path) if isinstance(run, RunScan) else "run"
+        self.spool = None if rereadable else _Spool()
+
+    def __enter__(self) -> BatchSource:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.spool is not None:
+            self.spool.close()
+
+    def batches(self, min_rows: int = 0) -> Iterator[QueryBatch]:
+        """Batches of whole queries (read one step ahead in a thread), each of at least ``min_rows`` rows."""
+        blocks = self.make_blocks() if self.spool is None else self.spool.tee(self.make_blocks())
+        return query_batches(prefetch(blocks), min_rows=min_rows)
+
+    def rows_of(self, queries: set[str]) -> QueryBatch:
+        """Every row of ``queries`` (a second pass over the input, or over the spool)."""
+        return _rows_of(self.make_blocks() if self.spool is None else self.spool.blocks(), queries)
+
+
 def _source(run: Any) -> tuple[Any, bool]:
     """``(make_blocks, rereadable)``: a function returning a fresh iterator of blocks."""
     if inspect.isgenerator(run):
@@ -101,6 +132,7 @@ def _source(run: Any) -> tuple[Any, bool]:
     if hasattr(run, "read_next_batch"):
         return (lambda: _arrow_blocks(run)), False
     return (lambda: _tuple_blocks(run)), False
+
 
 
 def _read_trec_run_path(generator: Any) -> str | None:
@@ -117,20 +149,12 @@ def _read_trec_run_path(generator: Any) -> str | None:
 
 
 def _arrow_blocks(reader: Any) -> Iterator[Block]:
-    import pyarrow as pa
-
-    from ir_measures_graded.inputs import run_columns
-
-    row = 0
-    for batch in reader:
-        table = pa.Table.from_batches([batch])
-        cols = run_columns(table)  # validates: string ids, finite numbers, no duplicate inside the batch
-        yield Block(_block_table(cols), row, unit="row")
-        row += batch.num_rows
+    """Record batches checked as Parquet's are (the same column checks), handed on as they are."""
+    return record_blocks(reader, "run", RUN)
 
 
 def _tuple_blocks(run: Iterator) -> Iterator[Block]:
-    from ir_measures_graded.inputs import run_columns
+    from ir_measures_graded.io.columns import run_columns
 
     row = 0
     while True:
@@ -138,7 +162,7 @@ def _tuple_blocks(run: Iterator) -> Iterator[Block]:
         if not chunk:
             return
         try:
-            cols = run_columns(chunk)
+            cols = run_columns(chunk, encode_docs=False)  # python objects: checked as the whole-input path does
         except GradedInputError as ex:
             raise GradedInputError(str(ex).replace("run row ", "run item ", 1) + f" (chunk at item {row})") from None
         yield Block(_block_table(cols), row, unit="row")
@@ -148,8 +172,10 @@ def _tuple_blocks(run: Iterator) -> Iterator[Block]:
 def _block_table(cols: Any) -> Any:
     import pyarrow as pa
 
-    return pa.table({"query_id": pa.array(cols.query_ids.tolist(), pa.string()).take(pa.array(cols.query_codes)),
-                     "doc_id": cols.doc_ids.take(pa.array(cols.doc_codes)),
+    codes = pa.array(cols.query_codes)
+    per_row = np.array_equal(cols.doc_codes, np.arange(len(cols.doc_codes)))
+    return pa.table({"query_id": pa.array(cols.query_ids.tolist(), pa.string()).take(codes),
+                     "doc_id": cols.doc_ids if per_row else cols.doc_ids.take(pa.array(cols.doc_codes)),
                      "value": pa.array(cols.values)})
 
 
@@ -187,97 +213,6 @@ def query_batches(blocks: Iterator[Block], min_rows: int = 0) -> Iterator[QueryB
         carry, carry_lines = table.slice(cut), lines[cut:]
     if carry is not None and carry.num_rows:
         yield QueryBatch(carry, carry_lines, unit)
-
-
-# --- evaluation -----------------------------------------------------------------------------------
-
-def iter_metrics(measures: list, judgments: Any, run: Any, name: str | None = None) -> Iterator[Any]:
-    """Per-query ``Metric`` values of ``measures`` for a streamable ``run``, batch by batch.
-
-    Values are held per judged query until the end (a query seen again changes them), then
-    yielded measure by measure in query-code order, as the whole-input path does.
-    """
-    from ir_measures import Metric
-
-    scan = run if isinstance(run, RunScan) else None
-    make_blocks, rereadable = _source(run)
-    name = name or (str(run.path) if isinstance(run, RunScan) else "run")
-    rows = 0
-    values = np.zeros((len(measures), judgments.n_queries), dtype=object)  # a value may be more than a float
-    present = np.zeros(judgments.n_queries, dtype=bool)
-    seen: set[str] = set()
-    again: set[str] = set()
-    spool = None if rereadable else _Spool()
-    try:
-        blocks = make_blocks() if spool is None else spool.tee(make_blocks())
-        # A batch costs some work per judged query too: with many queries, batches grow with them.
-        for batch in query_batches(prefetch(blocks), min_rows=ROWS_PER_QUERY * judgments.n_queries):
-            rows += batch.table.num_rows
-            ids = _evaluate(batch, measures, judgments, values, present, name)
-            repeated = seen.intersection(ids)
-            again.update(repeated)
-            seen.update(ids)
-        if again:
-            rows = _rows_of(make_blocks() if spool is None else spool.blocks(), again)
-            _evaluate(rows, measures, judgments, values, present, name)
-    finally:
-        if spool is not None:
-            spool.close()
-    query_ids = judgments.query_ids
-    codes = np.flatnonzero(present)
-    if scan is not None:
-        scan.rows, scan.matched = rows, len(codes)
-    absent = _absent_values(measures, judgments, present)
-    for i, measure in enumerate(measures):
-        yielded = dict(zip(codes.tolist(), values[i, codes].tolist(), strict=True))
-        yielded.update(absent[i])
-        for q in sorted(yielded):
-            yield Metric(query_id=query_ids[q], measure=measure, value=yielded[q])
-
-
-def _absent_values(measures: list, judgments: Any, present: np.ndarray) -> list[dict[int, Any]]:
-    """Values some measures give judged queries the run lacks (collection-level µAP: more than a
-    float), from a ranking holding no row; others leave those queries to ir_measures' default."""
-    from ir_measures_graded.prepare import Ranking
-
-    empty = Ranking(query=np.zeros(0, dtype=np.int64), rank=np.zeros(0, dtype=np.int64),
-                    label=np.zeros(0), present=np.zeros(judgments.n_queries, dtype=bool))
-    return [{q: v for q, v in _results(measure, judgments, empty) if not present[q]} for measure in measures]
-
-
-def _evaluate(batch: QueryBatch, measures: list, judgments: Any, values: np.ndarray, present: np.ndarray,
-              name: str) -> list[str]:
-    """Evaluate one batch into ``values``; returns the batch's distinct query ids."""
-    import pyarrow.compute as pc
-
-    from ir_measures_graded.inputs import first_duplicate_strings, string_hashes
-    from ir_measures_graded.prepare import Ranking
-
-    query = pc.dictionary_encode(batch.table.column("query_id")).combine_chunks()
-    docs = batch.table.column("doc_id").combine_chunks()
-    query_codes = query.indices.to_numpy().astype(np.int64)
-    hashes = string_hashes(docs)
-    pair = first_duplicate_strings(query_codes, docs, hashes)
-    if pair is not None:
-        first, second = (int(batch.lines[r]) for r in pair)
-        where = f"{name}:{second}" if batch.unit == "line" else f"{name}: row {second}"
-        raise GradedInputError(
-            f"{where}: query {query.dictionary[int(query_codes[pair[0]])].as_py()!r}, doc "
-            f"{docs[pair[0]].as_py()!r} appears again (first at "
-            f"{batch.unit} {first}); each (query, doc) may appear once in a run file")
-    score = batch.table.column("value").to_numpy()
-    ranking = Ranking.from_codes(query_codes, query.dictionary, None, docs, score, judgments, hashes)
-    rankings = {False: ranking}
-    here = ranking.present
-    for i, measure in enumerate(measures):
-        judged_only = bool(measure["judged_only"])
-        if judged_only not in rankings:
-            rankings[judged_only] = ranking.judged_only()
-        for q, value in _results(measure, judgments, rankings[judged_only]):
-            if here[q]:  # a measure may also yield queries the batch lacks (their value comes at the end)
-                values[i, q] = value
-    present |= here
-    return query.dictionary.to_pylist()
 
 
 def prefetch(items: Iterator[Any], depth: int = 1) -> Iterator[Any]:
@@ -322,19 +257,6 @@ def prefetch(items: Iterator[Any], depth: int = 1) -> Iterator[Any]:
     finally:
         stop.set()
         worker.join()
-
-
-def _results(measure: Any, judgments: Any, ranking: Any) -> Iterator[tuple[int, Any]]:
-    """``(query code, value)`` for the queries the ranking holds, as the measure yields them."""
-    results = getattr(measure, "results", None)  # measures that compute their own values
-    if results is not None:
-        yield from results(judgments, ranking)
-        return
-    from ir_measures_graded.provider import measure_values
-
-    values = measure_values(measure, judgments, ranking)
-    present = np.flatnonzero(ranking.present)
-    yield from zip(present.tolist(), values[present].tolist(), strict=True)
 
 
 def _rows_of(blocks: Iterator[Block], queries: set[str]) -> QueryBatch:

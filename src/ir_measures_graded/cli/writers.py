@@ -1,0 +1,162 @@
+"""Everything the command line writes: results (tsv, trec, jsonl, csv, tables), comparisons, per-threshold
+tables, the demo and the meta-evaluation report's tables (text, markdown, latex, tsv)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from typing import TextIO
+
+import ir_measures
+import numpy as np
+
+from ir_measures_graded.cli.args import DEFAULT_PLACES
+from ir_measures_graded.engines import RunResult
+from ir_measures_graded.lazy import LazyModule
+
+pd = LazyModule("pandas")  # --help and argument errors never load pandas
+
+SUMMARY_QID = "all"
+
+
+def fmt(value: float, places: int) -> str:
+    """As the ir_measures command: fixed places, or Python's own repr with -1."""
+    return f"{value:{'' if places < 0 else f'.{places}f'}}"
+
+
+def json_value(value: float, places: int | None) -> float | None:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None  # JSON has no NaN
+    return round(value, places) if places is not None and places >= 0 else value
+
+
+def write_results(results: list[RunResult], measures: list[ir_measures.Measure], args: argparse.Namespace,
+                  out: TextIO) -> None:
+    places = DEFAULT_PLACES if args.places is None else args.places
+    several = len(results) > 1
+    summary = not args.no_summary
+    if args.output_format == "jsonl":
+        for result in results:
+            for metric in result.per_query if args.by_query else []:
+                write_json(out, result.name if several else None, metric.query_id, metric.measure, metric.value,
+                           args.places)
+            for measure in measures if summary else []:
+                write_json(out, result.name if several else None, SUMMARY_QID if args.by_query else None,
+                           measure, result.summary[measure], args.places)
+    elif args.output_format == "trec":
+        for result in results:
+            out.write(f"{'runid':<22}\t{SUMMARY_QID}\t{result.tag}\n")
+            for metric in result.per_query if args.by_query else []:
+                out.write(f"{str(metric.measure):<22}\t{metric.query_id}\t{fmt(metric.value, places)}\n")
+            for measure in measures if summary else []:
+                out.write(f"{str(measure):<22}\t{SUMMARY_QID}\t{fmt(result.summary[measure], places)}\n")
+            if args.thresholds and result.levels is not None:  # under this run's runid line, not after the last
+                for rec in result.levels.itertuples(index=False):
+                    out.write(f"{rec.measure:<22}\t{SUMMARY_QID}\t{fmt(rec.value, places)}\n")
+    elif args.output_format == "csv" or several:
+        write_table(results, measures, args, places, out)
+    else:  # tsv, one run: exactly the ir_measures command's lines, in its order
+        (result,) = results
+        for metric in result.per_query if args.by_query else []:
+            out.write(f"{metric.query_id}\t{metric.measure}\t{fmt(metric.value, places)}\n")
+        for measure in measures if summary else []:
+            prefix = f"{SUMMARY_QID}\t" if args.by_query else ""
+            out.write(f"{prefix}{measure}\t{fmt(result.summary[measure], places)}\n")
+
+
+def write_json(out: TextIO, run_name: str | None, query_id: str | None, measure: ir_measures.Measure,
+               value: float, places: int | None) -> None:
+    item = {} if run_name is None else {"run": run_name}
+    if query_id is not None:
+        item["query_id"] = query_id
+    item.update(measure=str(measure), value=json_value(value, places))
+    out.write(json.dumps(item) + "\n")
+
+
+def write_table(results: list[RunResult], measures: list[ir_measures.Measure], args: argparse.Namespace,
+                places: int, out: TextIO) -> None:
+    """A row per run (and per query with -q, in the order the queries come), a column per measure."""
+    names = [str(m) for m in measures]
+    rows = []
+    for result in results:
+        if args.by_query:
+            by_query: dict[str, dict[str, float]] = {}
+            for metric in result.per_query:
+                by_query.setdefault(metric.query_id, {})[str(metric.measure)] = float(metric.value)
+            rows += [{"run": result.name, "query_id": qid, **values} for qid, values in by_query.items()]
+        if not args.no_summary:
+            summary = {str(m): float(v) for m, v in result.summary.items()}
+            rows.append({"run": result.name, **({"query_id": SUMMARY_QID} if args.by_query else {}), **summary})
+    columns = ["run", *(["query_id"] if args.by_query else []), *names]
+    table = pd.DataFrame(rows, columns=columns)
+    sep = "," if args.output_format == "csv" else "\t"
+    float_format = None if places < 0 else f"%.{places}f"
+    table.to_csv(out, sep=sep, index=False, float_format=float_format, na_rep="nan", lineterminator="\n")
+
+
+
+def write_comparison(table: pd.DataFrame, args: argparse.Namespace, out: TextIO) -> None:
+    """The ``--compare`` table after the normal output: a blank line and a table, or more records."""
+    places = DEFAULT_PLACES if args.places is None else args.places
+    if args.output_format == "jsonl":
+        for rec in table.to_dict("records"):
+            out.write(json.dumps({"comparison": True, **{k: json_value(v, args.places) if isinstance(v, float)
+                                                         else v for k, v in rec.items()}}) + "\n")
+        return
+    out.write("\n")
+    sep = "," if args.output_format == "csv" else "\t"
+    float_format = None if places < 0 else f"%.{places}f"
+    shown = table.assign(p_value=table["p_value"].map(lambda p: "" if np.isnan(p) else f"{p:.3g}"),
+                         p_adjusted=table["p_adjusted"].map(lambda p: "" if np.isnan(p) else f"{p:.3g}"))
+    shown.to_csv(out, sep=sep, index=False, float_format=float_format, lineterminator="\n")
+
+
+def write_breakdown(table: pd.DataFrame, args: argparse.Namespace, out: TextIO) -> None:
+    """The per-level parts after the normal output: a blank line and a table, or more records (with
+    ``-o trec`` they are part of each run's lines: :func:`write_results`)."""
+    places = DEFAULT_PLACES if args.places is None else args.places
+    if args.output_format == "jsonl":
+        for rec in table.to_dict(orient="records"):
+            out.write(json.dumps({k: json_value(v, args.places) if k == "value" else plain(v)
+                                  for k, v in rec.items()}) + "\n")
+        return
+    shown = table.copy()
+    for column in shown.columns:
+        if column not in ("run", "of", "measure", "value"):
+            shown[column] = shown[column].map(lambda v: f"{v:g}" if isinstance(v, float) else str(v))
+    sep = "," if args.output_format == "csv" else "\t"
+    float_format = None if places < 0 else f"%.{places}f"
+    out.write("\n")
+    shown.to_csv(out, sep=sep, index=False, float_format=float_format, na_rep="nan", lineterminator="\n")
+
+
+def plain(value: object) -> object:
+    """numpy scalars as Python values, for json."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def print_demo(out: TextIO) -> None:
+    """Evaluate the bundled sample data and print one table per collection."""
+    out.write("ir-measures-graded demo: our measures (muAP = µMAP, nDCNG, meanNDCG, meanNDCNG) beside "
+              "the standard ones, on bundled data\n")
+    with pd.option_context("display.width", 200, "display.max_columns", None,
+                           "display.float_format", "{:.4f}".format):
+        from ir_measures_graded.sample import demo_tables
+
+        for title, table in demo_tables().items():
+            out.write(f"\n{title}\n{table.to_string()}\n")
+
+
+def write_report_table(title: str, table: pd.DataFrame, output_format: str, places: int, out: TextIO) -> None:
+    """One titled table in the chosen format."""
+    float_format = f"%.{places}f"
+    if output_format == "tsv":
+        out.write(f"# {title}\n")
+        table.to_csv(out, sep="\t", index=False, float_format=float_format, lineterminator="\n")
+    elif output_format == "markdown":
+        out.write(f"### {title}\n\n{table.to_markdown(index=False, floatfmt=f'.{places}f')}\n\n")
+    elif output_format == "latex":
+        out.write(f"% {title}\n{table.to_latex(index=False, float_format=float_format.__mod__)}\n")
+    else:
+        out.write(f"{title}\n{table.to_string(index=False, float_format=float_format.__mod__)}\n\n")

@@ -1,0 +1,129 @@
+"""The one evaluation function: measures on prepared judgments and one batch of ranked rows.
+
+:func:`evaluate` is what every driver calls — the provider (a whole run), streaming
+(:func:`evaluate_stream`, batch by batch) and, through the provider, the Spark engine's workers.
+It yields each measure's per-query values as the measure computes them; a value may carry more
+than a float (collection-level µAP carries its per-threshold parts), which only the measure's own
+aggregator reads. Nothing here aggregates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+from ir_measures_graded.io.ids import duplicate_error, first_duplicate_strings, string_hashes
+from ir_measures_graded.io.stream import ROWS_PER_QUERY, BatchSource, QueryBatch, RunScan
+from ir_measures_graded.prepare import Judgments, Ranking
+
+if TYPE_CHECKING:
+    import ir_measures
+
+
+class Evaluated(Protocol):
+    """What :func:`evaluate` needs of a measure (every measure of :mod:`.measures` is one)."""
+
+    def value(self, name: str) -> Any: ...
+
+    def results(self, judgments: Judgments, ranking: Ranking) -> Iterator[tuple[int, Any]]: ...
+
+
+def evaluate(measures: Sequence[Evaluated], judgments: Judgments,
+             ranking: Ranking) -> Iterator[tuple[int, int, Any]]:
+    """``(measure index, query code, value)``, measure by measure, for the queries each measure yields.
+
+    A measure with ``judged_only`` sees the ranking without unjudged documents (made once for all).
+    A measure yields the queries the ranking holds; collection-level µAP also yields the judged
+    queries the ranking lacks (their parts are needed by its aggregator).
+    """
+    rankings = {False: ranking}
+    for i, measure in enumerate(measures):
+        judged_only = bool(measure.value("judged_only"))
+        if judged_only not in rankings:
+            rankings[judged_only] = ranking.judged_only()
+        for q, value in measure.results(judgments, rankings[judged_only]):
+            yield i, q, value
+
+
+def evaluate_run(measures: Sequence[Evaluated], judgments: Judgments, run: Any) -> Iterator[tuple[int, int, Any]]:
+    """:func:`evaluate` on a whole run held in memory (any form :mod:`.io.columns` accepts)."""
+    yield from evaluate(measures, judgments, Ranking.from_run(run, judgments))
+
+
+def evaluate_stream(measures: Sequence[Evaluated], judgments: Judgments, run: Any) -> Iterator[tuple[int, int, Any]]:
+    """:func:`evaluate` on a streamable run (see :func:`.io.stream.is_streamable`), batch by batch.
+
+    Values are held per judged query until the end (a query seen again changes them), then
+    yielded measure by measure in query-code order, as the whole-input path does.
+    """
+    values = np.zeros((len(measures), judgments.n_queries), dtype=object)  # a value may be more than a float
+    present = np.zeros(judgments.n_queries, dtype=bool)
+    seen: set[str] = set()
+    again: set[str] = set()
+    rows = 0
+    with BatchSource(run) as source:
+        # A batch costs some work per judged query too: with many queries, batches grow with them.
+        for batch in source.batches(min_rows=ROWS_PER_QUERY * judgments.n_queries):
+            rows += batch.table.num_rows
+            ids = _evaluate_batch(batch, measures, judgments, values, present, source.name)
+            again.update(seen.intersection(ids))
+            seen.update(ids)
+        if again:  # their rows, all together, replace the values of their parts
+            _evaluate_batch(source.rows_of(again), measures, judgments, values, present, source.name)
+    codes = np.flatnonzero(present)
+    if isinstance(run, RunScan):
+        run.rows, run.matched = rows, len(codes)
+    absent = _absent_values(measures, judgments, present)
+    for i in range(len(measures)):
+        yielded = dict(zip(codes.tolist(), values[i, codes].tolist(), strict=True))
+        yielded.update(absent[i])
+        for q in sorted(yielded):
+            yield i, q, yielded[q]
+
+
+def _absent_values(measures: Sequence[Evaluated], judgments: Judgments, present: np.ndarray) -> list[dict[int, Any]]:
+    """Values some measures give judged queries the run lacks (collection-level µAP: more than a
+    float), from a ranking holding no row; others leave those queries to ir_measures' default."""
+    empty = Ranking(query=np.zeros(0, dtype=np.int64), rank=np.zeros(0, dtype=np.int64),
+                    label=np.zeros(0), present=np.zeros(judgments.n_queries, dtype=bool))
+    absent: list[dict[int, Any]] = [{} for _ in measures]
+    for i, q, value in evaluate(measures, judgments, empty):
+        if not present[q]:
+            absent[i][q] = value
+    return absent
+
+
+def _evaluate_batch(batch: QueryBatch, measures: Sequence[Evaluated], judgments: Judgments, values: np.ndarray,
+                    present: np.ndarray, name: str) -> list[str]:
+    """Evaluate one batch of whole queries into ``values``; returns the batch's distinct query ids."""
+    import pyarrow.compute as pc
+
+    query = pc.dictionary_encode(batch.table.column("query_id")).combine_chunks()
+    docs = batch.table.column("doc_id").combine_chunks()
+    query_codes = query.indices.to_numpy().astype(np.int64)
+    hashes = string_hashes(docs)
+    pair = first_duplicate_strings(query_codes, docs, hashes)
+    if pair is not None:
+        first, second = (int(batch.lines[r]) for r in pair)
+        raise duplicate_error("run", query.dictionary[int(query_codes[pair[0]])].as_py(), docs[pair[0]].as_py(),
+                              first, second, name, batch.unit)
+    score = batch.table.column("value").to_numpy()
+    ranking = Ranking.from_codes(query_codes, query.dictionary, None, docs, score, judgments, hashes)
+    here = ranking.present
+    for i, q, value in evaluate(measures, judgments, ranking):
+        if here[q]:  # a measure may also yield queries the batch lacks (their value comes at the end)
+            values[i, q] = value
+    present |= here
+    return query.dictionary.to_pylist()
+
+
+def metrics(measures: Sequence[ir_measures.Measure], judgments: Judgments,
+            evaluated: Iterator[tuple[int, int, Any]]) -> Iterator[ir_measures.Metric]:
+    """The values of :func:`evaluate` as ``ir_measures.Metric`` (query id, measure, value)."""
+    from ir_measures import Metric
+
+    query_ids = judgments.query_ids
+    for i, q, value in evaluated:
+        yield Metric(query_id=query_ids[q], measure=measures[i], value=value)

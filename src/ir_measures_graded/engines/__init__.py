@@ -1,0 +1,105 @@
+"""Engines: where qrels and run files are evaluated — this process (:mod:`.local`) or Spark (:mod:`.spark`).
+
+Both take the same :class:`Request` and return the same :class:`RunResult` list: per-query values
+and each measure's aggregate, computed by the measure's own aggregator. An engine never prints;
+the command line (:mod:`ir_measures_graded.cli`) writes what it returns.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ir_measures_graded.io.trec import RUN
+
+STDIN = "-"
+
+
+@dataclass
+class Request:
+    """What to evaluate: a qrels file (or ir_datasets id), run files, measures, and how."""
+
+    qrels: str
+    runs: list[str]
+    measures: list[Any]  # ir_measures measures, in the order the results should have
+    provider: str | None = None  # one ir_measures provider computing everything (local engine only)
+    by_query: bool = False  # keep per-query values
+    summary: bool = True  # compute each measure's aggregate
+    qrels_columns: Mapping[str, str] = field(default_factory=dict)  # Parquet / Arrow column names
+    run_columns: Mapping[str, str] = field(default_factory=dict)
+    progress: bool = True  # a progress bar on stderr when it is a terminal (local engine)
+    keep_runs: bool = False  # keep each run read as an Arrow table (RunResult.table)
+    master: str | None = None  # the Spark master URL (Spark engine)
+    thresholds: bool = False  # also each thresholded measure at every relevance threshold (RunResult.levels)
+    warn: Callable[[str], None] | None = None  # told what is suspicious but not wrong (an empty run, ...)
+
+
+@dataclass
+class RunResult:
+    """One run's values: per query in the order the engine yields them, and the summary."""
+
+    name: str  # the run as given (its path)
+    tag: str  # its own tag (column 6 of a TREC run), else its name; unique among the results
+    per_query: list[Any]  # ir_measures.Metric
+    summary: dict[Any, float]  # measure -> the measure's aggregate
+    rows: int = 0  # rows read (0: the engine does not count them)
+    matched: int = -1  # queries of the run the qrels know (-1: not counted)
+    table: Any = None  # the run as read (an Arrow table), with Request.keep_runs
+    levels: Any = None  # with Request.thresholds: per_level.threshold_table of this run (a DataFrame)
+
+
+class Engine(Protocol):
+    """Evaluates a :class:`Request`; raises GradedInputError for bad input (never prints)."""
+
+    def evaluate(self, request: Request) -> list[RunResult]: ...
+
+
+def run_tag(path: str, frame: object = None) -> str:
+    """The run's own tag: column 6 of its first line (from the file, else the frame), else its path."""
+    tag = None
+    if path != STDIN and os.path.isfile(path):
+        from ir_measures_graded.io.columnar import columnar_format
+
+        with open(path, "rb") as raw:
+            head = raw.read(8)
+            raw.seek(0)
+            if columnar_format(raw, head) is not None:  # columnar files carry no tag
+                return path
+        opener = gzip.open if head[:2] == b"\x1f\x8b" else open
+        try:
+            with opener(path, "rt", encoding="utf-8", errors="replace") as text:
+                first = next((line for line in text if line.strip()), "")
+        except (OSError, EOFError):  # the reader reports unreadable files
+            first = ""
+        fields = first.split()
+        tag = fields[RUN.index("name")] if len(fields) == RUN.n_fields else None
+    elif type(frame).__module__.startswith("pandas") and "name" in frame.columns and len(frame):
+        tag = str(frame["name"].iloc[0])
+    return tag if tag and tag.strip() else path
+
+
+def name_tags(results: list[RunResult]) -> list[RunResult]:
+    """Runs whose tags collide are told apart by their paths instead."""
+    seen: dict[str, int] = {}
+    for result in results:
+        seen[result.tag] = seen.get(result.tag, 0) + 1
+    for result in results:
+        if seen[result.tag] > 1:
+            result.tag = result.name
+    return results
+
+
+def engine(name: str) -> Engine:
+    """The engine called ``name``: ``local`` or ``spark``."""
+    if name == "local":
+        from ir_measures_graded.engines.local import LocalEngine
+
+        return LocalEngine()
+    if name == "spark":
+        from ir_measures_graded.engines.spark import SparkEngine
+
+        return SparkEngine()
+    raise ValueError(f"unknown engine {name!r}; expected local or spark")

@@ -1,0 +1,223 @@
+"""The local engine: qrels and run files evaluated in this process, qrels prepared once, runs streamed.
+
+Our measures read each run file by query batches (bounded memory, see :mod:`..io.stream`).
+Standard ``ir_measures`` measures get the run read once by the Arrow reader, as the dict of dicts
+pytrec_eval takes (so ir_measures converts nothing); our measures then use the same table.
+Each measure's summary is its own aggregator's result, as ``ir_measures.calc_aggregate`` gives it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import ir_measures
+import numpy as np
+
+from ir_measures_graded.engines import Request, RunResult, name_tags, run_tag
+from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.io import columns as validated
+from ir_measures_graded.io.readers import read_qrels_table, read_run_table
+from ir_measures_graded.measures import MEASURES, GradedMeasure
+from ir_measures_graded.provider import GradedProvider
+
+__all__ = ["LocalEngine", "load_qrels", "evaluate_runs", "dict_of_dict", "progress_bar"]
+
+
+class LocalEngine:
+    """Evaluates a :class:`~ir_measures_graded.engines.Request` in this process."""
+
+    def evaluate(self, request: Request) -> list[RunResult]:
+        measures = request.measures
+        qrels = load_qrels(request.qrels, request.qrels_columns)
+        check_label_types(qrels, measures, request.provider)
+        check_supported(measures, request.provider)
+        judged = qrels.num_rows if hasattr(qrels, "num_rows") else len(qrels)
+        if not judged and request.warn is not None:
+            request.warn(f"the qrels {request.qrels} hold no judgments: every measure is undefined (nan), "
+                         "as in ir_measures")
+        # Results by position: a file named twice is two runs, each with the values of that file alone.
+        keys = [str(i) for i in range(len(request.runs))]
+        results = {key: RunResult(name, name, [], {}) for key, name in zip(keys, request.runs, strict=True)}
+        aggregators = {key: {m: m.aggregator() for m in measures} for key in keys}
+        kept: dict[str, Any] = {}
+        for key, metric in evaluate_runs(qrels, [_source(p) for p in request.runs], measures, request.provider,
+                                         columns=request.run_columns, progress=request.progress,
+                                         report=self._counts(results), keep=kept if request.keep_runs
+                                         or request.thresholds else None, names=keys):
+            # values kept as given: an aggregator may need more than a float
+            aggregators[key][metric.measure].add(metric.value)
+            if request.by_query:
+                results[key].per_query.append(metric)
+        for key, result in results.items():
+            if request.summary:
+                result.summary = {m: aggregators[key][m].result() for m in measures}
+            result.table = kept.get(key) if request.keep_runs else None
+            result.tag = run_tag(result.name, result.table)
+            if judged and request.warn is not None:
+                check_shared_queries(result, request)
+            if request.thresholds:
+                from ir_measures_graded.per_level import threshold_table
+
+                table = kept[key] if key in kept else read_run_table(_source(result.name), request.run_columns)
+                result.levels = threshold_table(measures, qrels, table)
+        return name_tags(list(results.values()))
+
+    @staticmethod
+    def _counts(results: dict[str, RunResult]) -> Callable[[str, int, int], None]:
+        def report(name: str, rows: int, matched: int) -> None:
+            results[name].rows, results[name].matched = rows, matched
+
+        return report
+
+
+def _source(spec: str) -> str:
+    """What the reader opens for a run argument: ``-`` is standard input."""
+    return "/dev/stdin" if spec == "-" else spec
+
+
+def check_shared_queries(result: RunResult, request: Request) -> None:
+    """Warn about a run that is empty or shares no query with the (non-empty) qrels."""
+    if not result.rows:
+        request.warn(f"run {result.name} is empty: every query of the qrels scores 0")
+    elif not result.matched:
+        request.warn(f"run {result.name} shares no query with the qrels {request.qrels}; every query scores 0")
+
+
+def load_qrels(spec: str, columns: Mapping[str, str] | None = None) -> Any:
+    """Qrels from a file (TREC text, Parquet, Arrow IPC; ``-`` for standard input) or an ir_datasets id."""
+    if os.path.isdir(spec):
+        raise GradedInputError(f"qrels {spec} is a directory, not a file")
+    if spec == "-" or os.path.exists(spec):
+        return read_qrels_table(spec, columns)
+    try:
+        import ir_datasets
+    except ImportError:
+        raise GradedInputError(f"qrels file not found: {spec} (install ir_datasets to use dataset ids)") from None
+    import pandas as pd
+
+    import ir_measures_graded.datasets.ohsumed  # noqa: F401  (registers our collections)
+
+    try:
+        dataset = ir_datasets.load(spec)
+    except KeyError:
+        raise GradedInputError(f"qrels not found: {spec!r} is neither a file nor an ir_datasets id") from None
+    if not dataset.has_qrels():
+        raise GradedInputError(f"ir_datasets id {spec!r} has no qrels")
+    return pd.DataFrame(dataset.qrels_iter())
+
+
+def check_label_types(qrels: Any, measures: list[ir_measures.Measure], provider: str | None) -> None:
+    """Real-valued labels only for our measures: trec_eval-based ones need integers."""
+    if validated.integral_labels(qrels.column("relevance") if hasattr(qrels, "column") else qrels["relevance"]):
+        return
+    integer_only = [str(m) for m in measures if provider not in (None, "graded") or not isinstance(m, GradedMeasure)]
+    if integer_only:
+        raise GradedInputError(f"the qrels have real-valued labels, which {', '.join(integer_only)} cannot take "
+                               f"(trec_eval-based measures need integers); {', '.join(MEASURES)} accept them")
+
+
+def check_supported(measures: list[ir_measures.Measure], provider: str | None) -> None:
+    calc_obj = ir_measures.providers.registry[provider] if provider else ir_measures.DefaultPipeline
+    # Ours first: asking the pipeline would initialise (import) every provider before ours.
+    ours = (None, GradedProvider.NAME)
+    unsupported = [str(m) for m in measures
+                   if not (provider in ours and isinstance(m, GradedMeasure)) and not calc_obj.supports(m)]
+    if unsupported:
+        by = f"provider {provider}" if provider else "any installed ir_measures provider"
+        raise GradedInputError(f"{', '.join(unsupported)} cannot be computed by {by}")
+
+
+def evaluate_runs(qrels: Any, run_paths: list[str], measures: list, provider: str | None = None, *,
+                  columns: Mapping[str, str] | None = None, progress: bool = True,
+                  report: Callable[[str, int, int], None] | None = None, keep: dict | None = None,
+                  names: list[str] | None = None) -> Iterator[tuple]:
+    """``(run name, Metric)`` for every run file; the qrels side is prepared once for all runs.
+
+    ``provider``: None (our measures by us, the others by ``ir_measures.DefaultPipeline``) or the
+    name of one provider computing everything. ``report(name, rows, matched queries)`` is called
+    after each run. ``keep``: a dict that receives each run as an Arrow table (the run is then read
+    whole instead of streamed). ``names``: how the runs are named (default: their paths). A
+    progress bar is shown on stderr when it is a terminal and ``progress`` is true.
+    """
+    from ir_measures_graded.io.stream import RunScan
+
+    ours_only = provider == GradedProvider.NAME
+    graded = [m for m in measures if ours_only or (provider is None and isinstance(m, GradedMeasure))]
+    others = [m for m in measures if m not in graded]
+    graded_evaluator = ir_measures.providers.registry[GradedProvider.NAME].evaluator(graded, qrels) if graded else None
+    other_evaluator = None
+    if others:
+        calc_obj = ir_measures.providers.registry[provider] if provider else ir_measures.DefaultPipeline
+        other_evaluator = calc_obj.evaluator(others, dict_of_dict(qrels, "relevance"))
+    judged = None
+    for path, name in zip(run_paths, names or run_paths, strict=True):
+        with progress_bar(path, progress) as bar:
+            if other_evaluator is None and keep is None:
+                scan = RunScan(path, columns=columns, progress=bar)
+                yield from ((name, metric) for metric in graded_evaluator.iter_calc(scan))
+                rows, matched = scan.rows, scan.matched
+                table = None
+            else:
+                table = read_run_table(path, columns, progress=bar)
+        if table is not None:
+            if keep is not None:
+                keep[name] = table
+            if other_evaluator is not None:
+                yield from ((name, metric) for metric in other_evaluator.iter_calc(dict_of_dict(table, "score")))
+            if graded_evaluator is not None:
+                yield from ((name, metric) for metric in graded_evaluator.iter_calc(table))
+            if judged is None:
+                judged = set(validated.qrels_columns(qrels).query_ids.tolist())
+            rows = table.num_rows
+            matched = len(judged.intersection(table.column("query_id").combine_chunks().dictionary.to_pylist()))
+        if report is not None:
+            report(name, rows, matched)
+
+
+def dict_of_dict(obj: Any, value_field: str) -> dict:
+    """``{query_id: {doc_id: value}}`` (the form ir_measures' pytrec_eval provider takes, so it
+    converts nothing) from any accepted input; integral labels as int, as trec_eval needs them."""
+    import pyarrow as pa
+
+    if isinstance(obj, Mapping):
+        return obj
+    kind = "qrels" if value_field == "relevance" else "run"
+    cols = (validated.qrels_columns if kind == "qrels" else validated.run_columns)(obj, encode_docs=False)
+    if np.all(cols.query_codes[1:] >= cols.query_codes[:-1]):  # grouped by query already
+        per_row, values = cols.doc_codes, cols.values
+    else:
+        order = np.argsort(cols.query_codes, kind="stable")
+        per_row, values = cols.doc_codes[order], cols.values[order]
+    identity = np.array_equal(per_row, np.arange(len(per_row)))
+    docs = (cols.doc_ids if identity else cols.doc_ids.take(pa.array(per_row))).to_pylist()
+    if kind == "qrels" and len(values) and validated.integral_labels(values):
+        values = values.astype(np.int64)
+    values = values.tolist()
+    ptr = np.zeros(len(cols.query_ids) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(cols.query_codes, minlength=len(cols.query_ids)), out=ptr[1:])
+    bounds = ptr.tolist()
+    return {q: dict(zip(docs[bounds[i]:bounds[i + 1]], values[bounds[i]:bounds[i + 1]], strict=True))
+            for i, q in enumerate(cols.query_ids.tolist())}
+
+
+@contextlib.contextmanager
+def progress_bar(path: str, enabled: bool = True) -> Iterator[Any]:
+    """A tqdm bar of the bytes read, on stderr, only when stderr is a terminal and ``enabled``."""
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    from tqdm import tqdm
+
+    total = os.path.getsize(path) if path != "-" and os.path.isfile(path) else None
+    try:
+        size = os.get_terminal_size(sys.stderr.fileno())
+    except OSError:
+        size = os.terminal_size((0, 0))
+    shape = {} if size.columns and size.lines else {"ncols": 80, "nrows": 24}  # a terminal of unknown size
+    with tqdm(total=total, unit="B", unit_scale=True, desc=os.path.basename(str(path)) or str(path),
+              file=sys.stderr, leave=False, **shape) as bar:
+        yield bar

@@ -1,0 +1,499 @@
+"""Evaluation of qrels and runs held in Spark DataFrames (optional extra ``spark``).
+
+    from ir_measures_graded import spark as graded_spark   # this module (ir_measures_graded.engines.spark)
+    qrels = spark_session.read.parquet("qrels.parquet")   # query_id, doc_id, relevance
+    run = spark_session.read.parquet("run.parquet")       # query_id, doc_id, score
+    graded_spark.calc_aggregate([muMAP, nDCNG@10, AP, nDCG@10], qrels, run)
+
+What runs where. The rows never come to the driver: qrels and run rows are shuffled together by
+query (one hash partitioning, so each query's judgments and ranking sit in one partition), and each
+partition is evaluated inside a Python worker by this package's own single-machine evaluator
+(:class:`~ir_measures_graded.provider.GradedProvider`, over :func:`~ir_measures_graded.core.evaluate`)
+on Arrow data, so no Python object is made per row. Every input is checked and its ids made strings
+in the workers by the reading package's own code (:mod:`ir_measures_graded.io`): TREC text by its
+block parser and field layouts, Parquet and DataFrames by its column checks. What needs the whole collection
+(``levels='collection'``, ``norm='collection'``, GAP's grades) depends on the qrels' set of labels:
+the driver collects the distinct labels (one small aggregation) and every worker adds them to its
+qrels as one reserved query, so each computes exactly what one machine computes. Aggregates come
+back as per-partition partial sums (per threshold for ``levels='collection'``).
+
+Standard measures are computed by our kernels with trec_eval's conventions: ``AP(rel=r)`` is
+``muAP(levels=(r,))``, ``P(rel=r)@k`` is ``muP(levels=(r,))@k`` and ``nDCG@k`` (linear gain, the
+default ``dcg='log2'``) is ``nDCNG(dcg='log2')@k``. Ids (strings or integers) are compared as strings,
+as in ``ir_measures``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+import ir_measures
+
+from ir_measures_graded.engines import Request, RunResult, name_tags, run_tag
+from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.io.columns import check_columns
+from ir_measures_graded.io.trec import QRELS, RUN, Layout
+from ir_measures_graded.measures import MEASURES, GradedMeasure, muAP, muP, nDCNG
+
+if TYPE_CHECKING:  # pyspark is optional: imported where a function needs it
+    from pyspark.sql import DataFrame, SparkSession
+
+__all__ = ["calc_aggregate", "calc_per_query", "read_qrels", "read_run", "session", "SparkEngine"]
+
+# Columns of the internal union of qrels and run rows (one schema, so one shuffle co-locates them).
+_QUERY, _DOC, _VALUE, _JUDGED = "q", "d", "v", "j"
+_RESULT_SCHEMA = "q string, measure string, value double"  # q: the id as a string
+
+
+# --- measures ---------------------------------------------------------------------------------------
+
+def _as_graded(measure: ir_measures.Measure) -> GradedMeasure:
+    """The measure as one of ours: standard AP, P@k and nDCG@k become their exact equivalents."""
+    if isinstance(measure, GradedMeasure):
+        measure.validate_params()
+        return measure
+    name, params = measure.NAME, dict(measure.params)
+    common = {k: params[k] for k in ("cutoff", "judged_only") if k in params}
+    if name in ("AP", "P") and set(params) <= {"cutoff", "rel", "judged_only"}:
+        rel = params.get("rel", 1)
+        if rel <= 0:
+            raise GradedInputError(f"{measure}: rel must be positive on the Spark engine (labels <= 0 are irrelevant)")
+        base = muAP if name == "AP" else muP
+        return base(levels=(float(rel),), **common)
+    if name == "nDCG" and params.get("dcg", "log2") == "log2" and set(params) <= {"cutoff", "dcg", "gains", "judged_only"}:
+        extra = {"gains": params["gains"]} if params.get("gains") is not None else {}
+        return nDCNG(dcg="log2", **extra, **common)
+    raise GradedInputError(
+        f"{measure} is not available on the Spark engine; it computes every measure of this package "
+        f"({', '.join(MEASURES)}; every parameter) and AP, P@k, nDCG@k (dcg='log2') with trec_eval's conventions"
+    )
+
+
+def _parse(measures: Iterable[ir_measures.Measure | str]) -> list[ir_measures.Measure]:
+    parsed = [ir_measures.parse_measure(m) if isinstance(m, str) else m for m in measures]
+    return list(dict.fromkeys(parsed))  # the user's order, each measure once
+
+
+def _labels(judged: DataFrame) -> list[float]:
+    """The distinct (finite) labels of the whole qrels, for every quantity that needs the collection."""
+    from pyspark.sql import functions as F
+
+    # Spark orders NaN above every number: NaN labels are left to the workers' clear error
+    rows = judged.where(~F.isnan(_VALUE)).select(_VALUE).distinct().collect()
+    return sorted(float(r[0]) for r in rows)
+
+
+# --- data -------------------------------------------------------------------------------------------
+
+def _union(qrels: DataFrame, run: DataFrame, query_col: str, doc_col: str, relevance_col: str,
+           score_col: str) -> tuple[DataFrame, DataFrame]:
+    """``(judged, rows)``: qrels in the internal schema, and qrels and run rows in one frame.
+
+    Both are checked by :func:`checked` (string ids, finite values), so no id is cast here.
+    """
+    from pyspark.sql import functions as F
+
+    for frame, kind, cols in ((qrels, "qrels", (query_col, doc_col, relevance_col)),
+                              (run, "run", (query_col, doc_col, score_col))):
+        check_columns(frame.columns, list(cols), f"{kind} DataFrame")
+
+    def internal(frame: DataFrame, layout: Layout, cols: tuple[str, str, str], judged: bool) -> DataFrame:
+        _check_types(frame, layout, cols)
+        rows = checked(frame.select(*cols), f"{layout.kind} DataFrame", layout, list(cols))
+        return rows.select(F.col("query_id").alias(_QUERY), F.col("doc_id").alias(_DOC),
+                           F.col(layout.value).alias(_VALUE), F.lit(judged).alias(_JUDGED))
+
+    judged = internal(qrels, QRELS, (query_col, doc_col, relevance_col), True)
+    return judged, judged.unionByName(internal(run, RUN, (query_col, doc_col, score_col), False))
+
+
+def _check_types(frame: DataFrame, layout: Layout, cols: tuple[str, str, str]) -> None:
+    """The column types the local engine accepts, refused as it refuses them (on the driver, from the
+    schema, before any job): ids strings or integers, values numbers (1.0 would never match 1)."""
+    import pyarrow as pa
+    from pyspark.sql.pandas.types import to_arrow_type
+
+    from ir_measures_graded.io.columns import arrow_values
+    from ir_measures_graded.io.ids import arrow_ids
+
+    for col, is_id in zip(cols, (True, True, False), strict=True):
+        data_type = frame.schema[col].dataType
+        try:
+            empty = pa.array([], to_arrow_type(data_type))
+        except (TypeError, ValueError, NotImplementedError, pa.ArrowException):  # no Arrow equivalent (a map)
+            expected = "strings (or integers)" if is_id else "numbers"
+            raise GradedInputError(f"{layout.kind}: column {col!r} holds {data_type.simpleString()}, "
+                                   f"expected {expected}") from None
+        if is_id:  # the checks of the local engine's Arrow input, on an empty column of this type
+            arrow_ids(empty, layout.kind, col)
+        else:
+            arrow_values(empty, layout.kind, col, str)
+
+
+def checked(frame: DataFrame, name: str, layout: Layout, source: list[str] | None = None,
+            offsets: list[int] | None = None) -> DataFrame:
+    """``frame`` (columns ``source``: query, doc, value) checked in the workers as the reading package
+    checks Parquet (:func:`ir_measures_graded.io.columnar.record_blocks`): ids strings (integers as
+    their decimal strings), values finite numbers. Columns ``query_id``, ``doc_id`` and the layout's value.
+
+    ``offsets``: the number of rows before each partition (for messages naming a row), where the
+    partitions are the frame's own (not after a union).
+    """
+    source = source or ["query_id", "doc_id", layout.value]
+
+    def check(batches: Iterator[Any]) -> Iterator[Any]:
+        from ir_measures_graded.io.columnar import record_blocks
+
+        first = offsets[_partition()] if offsets else 0
+        for block in record_blocks(batches, name, layout, source, first_row=first):
+            yield block.table.rename_columns(["query_id", "doc_id", layout.value]).to_batches()[0] \
+                if block.table.num_rows else _empty(layout)
+
+    return frame.mapInArrow(check, f"query_id string, doc_id string, {layout.value} double")
+
+
+def _partition() -> int:
+    from pyspark import TaskContext
+
+    return TaskContext.get().partitionId()
+
+
+def _empty(layout: Layout) -> Any:
+    import pyarrow as pa
+
+    return pa.RecordBatch.from_arrays([pa.array([], pa.string()), pa.array([], pa.string()),
+                                       pa.array([], pa.float64())], names=["query_id", "doc_id", layout.value])
+
+
+# A query made of one judgment per label of the collection, added to every partition's qrels: the
+# labels the single-machine code reads from the whole qrels (levels='collection', norm='collection',
+# GAP's grades) are then the same in every worker, and so are the values. Its id is reserved.
+_LABELS_QUERY = "\x00collection-labels"
+
+
+def _partition_evaluator(measures: list[GradedMeasure], names: list[str], labels: list[float], aggregate: bool):
+    """The function ``mapInArrow`` runs on each query-partitioned slice of qrels and run rows.
+
+    Per query: rows ``(q, measure, value)``. With ``aggregate``: per measure, the partition's sum and
+    count of values (``threshold`` -1), or for an aggregate over thresholds (``levels='collection'``)
+    the sum and count at each threshold.
+    """
+    # Measures travel as their str, which parse_measure reads back exactly (measure objects pickled
+    # by value, as after a module reload, would lose ir_measures' parameter sentinels). Measures
+    # that are one computation (AP and muAP(levels='1.0')) are evaluated once.
+    names_of: dict[str, list[str]] = {}
+    for measure, name in zip(measures, names, strict=True):
+        names_of.setdefault(str(measure), []).append(name)
+
+    def evaluate(batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        from ir_measures_graded.provider import GradedProvider
+
+        batches = list(batches)
+        if not batches:
+            return
+        table = pa.Table.from_batches(batches)
+        del batches
+        judged = table.column(_JUDGED)
+        qrels_rows = table.filter(judged)
+        if not qrels_rows.num_rows:  # only run rows: queries the qrels do not know are skipped
+            return
+        qrels = _with_labels_query(qrels_rows, labels).select([_QUERY, _DOC, _VALUE])
+        qrels = qrels.rename_columns(["query_id", "doc_id", "relevance"])
+        run = table.filter(pc.invert(judged)).select([_QUERY, _DOC, _VALUE])
+        run = run.rename_columns(["query_id", "doc_id", "score"])
+        reserved = _LABELS_QUERY
+        del table, qrels_rows
+        computed = {spec: ir_measures.parse_measure(spec) for spec in names_of}
+        names_by_measure = {str(m): names_of[spec] for spec, m in computed.items()}
+        evaluator = GradedProvider().evaluator(list(computed.values()), qrels)
+        if aggregate:
+            yield _partial_aggregates(evaluator, run, names_by_measure, reserved)
+            return
+        query_ids, measure_names, values = [], [], []
+        for metric in evaluator.iter_calc(run):
+            if metric.query_id == reserved:
+                continue
+            for name in names_by_measure[str(metric.measure)]:
+                query_ids.append(metric.query_id)
+                measure_names.append(name)
+                values.append(float(metric.value))
+        yield pa.RecordBatch.from_arrays(
+            [pa.array(query_ids, pa.string()), pa.array(measure_names, pa.string()),
+             pa.array(values, pa.float64())], names=["q", "measure", "value"])
+
+    return evaluate
+
+
+def _with_labels_query(qrels: Any, labels: list[float]) -> Any:
+    """``qrels`` (Arrow, the internal schema) with the collection-labels query appended."""
+    import pyarrow as pa
+
+    n = len(labels)
+    extra = pa.table([pa.array([_LABELS_QUERY] * n, pa.string()), pa.array([str(i) for i in range(n)], pa.string()),
+                      pa.array(labels, pa.float64()), pa.array([True] * n, pa.bool_())], schema=qrels.schema)
+    return pa.concat_tables([qrels, extra])
+
+
+def _partial_aggregates(evaluator: Any, run: Any, names_by_measure: dict[str, list[str]], reserved: str) -> Any:
+    """One partition's share of every aggregate: the measure's own aggregator's partial sums, as
+    ``(measure, threshold, total, n, weight)`` rows (threshold -1: a plain mean)."""
+    import pyarrow as pa
+
+    aggregators = {str(m): m.aggregator() for m in evaluator.measures}
+    for metric in evaluator.iter_calc(run):
+        if metric.query_id != reserved:
+            aggregators[str(metric.measure)].add(metric.value)
+    rows = [(name, *part) for key, agg in aggregators.items() for part in agg.partials()
+            for name in names_by_measure[key]]
+    columns = list(zip(*rows, strict=True)) if rows else [[], [], [], [], []]
+    return pa.RecordBatch.from_arrays(
+        [pa.array(columns[0], pa.string()), pa.array(columns[1], pa.int64()), pa.array(columns[2], pa.float64()),
+         pa.array(columns[3], pa.int64()), pa.array(columns[4], pa.float64())],
+        names=["measure", "threshold", "total", "n", "weight"])
+
+
+def _evaluated(measures: list[ir_measures.Measure | str], qrels: DataFrame, run: DataFrame, columns: tuple,
+               partitions: int | None, aggregate: bool) -> tuple[list, list[GradedMeasure], list[float], DataFrame]:
+    """``(measures as given, as computed, the qrels' labels, mapInArrow result)``."""
+    originals = _parse(measures)
+    computed = [_as_graded(m) for m in originals]
+    judged, rows = _union(qrels, run, *columns)
+    with _clear_errors():  # the first job: bad qrels are reported by the workers' checks
+        labels = _labels(judged)
+    by_query = rows.repartition(partitions, _QUERY) if partitions else rows.repartition(_QUERY)
+    schema = "measure string, threshold long, total double, n long, weight double" if aggregate else _RESULT_SCHEMA
+    evaluate = _partition_evaluator(computed, [str(m) for m in originals], labels, aggregate)
+    return originals, computed, labels, by_query.mapInArrow(evaluate, schema)
+
+
+# --- public API -------------------------------------------------------------------------------------
+
+def calc_per_query(measures: Iterable[ir_measures.Measure | str], qrels: DataFrame, run: DataFrame,
+                   query_col: str = "query_id", doc_col: str = "doc_id", relevance_col: str = "relevance",
+                   score_col: str = "score", partitions: int | None = None) -> DataFrame:
+    """Per-query values as a Spark DataFrame: ``query_col`` (cast back to the qrels' type), ``measure``, ``value``.
+
+    As ``ir_measures.calc_per_query``: a qrels query missing from the run scores 0, a run query
+    missing from the qrels is skipped. ``measure`` is the measure's ``str``. ``partitions`` sets
+    the number of query partitions (default: ``spark.sql.shuffle.partitions``); each partition's
+    rows are evaluated at once in one Python worker.
+    """
+    from pyspark.sql import functions as F
+
+    columns = (query_col, doc_col, relevance_col, score_col)
+    *_, result = _evaluated(list(measures), qrels, run, columns, partitions, aggregate=False)
+    query_type = qrels.schema[query_col].dataType
+    return result.select(F.col("q").cast(query_type).alias(query_col), "measure", "value")
+
+
+def calc_aggregate(measures: Iterable[ir_measures.Measure | str], qrels: DataFrame, run: DataFrame,
+                   query_col: str = "query_id", doc_col: str = "doc_id", relevance_col: str = "relevance",
+                   score_col: str = "score", partitions: int | None = None) -> dict[ir_measures.Measure, float]:
+    """``{measure: value}`` as ``ir_measures.calc_aggregate``; only per-measure sums reach the driver.
+
+    Each measure aggregates as its own aggregator says: the mean over the qrels' queries, or for
+    ``muAP(levels='collection')`` the paper's collection-level reading (Figs. 6-8): for each
+    threshold t, MAP^t is the mean AP^t over the queries with a judgment at or above t, and µMAP the
+    mean of the MAP^t weighted as the measure's ``weights`` says. While its job runs, Arrow batches
+    of 100,000 rows are used unless ``spark.sql.execution.arrow.maxRecordsPerBatch`` was changed.
+    """
+    from pyspark.sql import functions as F
+
+    columns = (query_col, doc_col, relevance_col, score_col)
+    originals, computed, _, parts = _evaluated(list(measures), qrels, run, columns, partitions, aggregate=True)
+    with _clear_errors(), _large_arrow_batches(parts.sparkSession):
+        totals = parts.groupBy("measure", "threshold").agg(F.sum("total").alias("total"), F.sum("n").alias("n"),
+                                                           F.max("weight").alias("weight"))
+        partials: dict[str, list] = {}
+        for r in totals.collect():
+            partials.setdefault(r["measure"], []).append((r["threshold"], r["total"], r["n"], r["weight"]))
+    result = {}
+    for original, measure in zip(originals, computed, strict=True):
+        aggregate = measure.aggregator()  # the measure's own aggregate, from the partitions' partial sums
+        aggregate.merge(sorted(partials.get(str(original), [])))
+        result[original] = aggregate.result()
+    return result
+
+
+_ARROW_BATCH = "spark.sql.execution.arrow.maxRecordsPerBatch"
+
+
+@contextmanager
+def _large_arrow_batches(spark: SparkSession, rows: int = 100_000) -> Iterator[None]:
+    """Arrow batches of ``rows`` rows (Spark's default is 10,000) while our job runs, unless the user
+    chose a size: a worker takes a whole partition anyway, and fewer batches cost less to build."""
+    default = spark.conf.get(_ARROW_BATCH, "10000") == "10000"
+    if default:
+        spark.conf.set(_ARROW_BATCH, str(rows))
+    try:
+        yield
+    finally:
+        if default:
+            spark.conf.set(_ARROW_BATCH, "10000")
+
+
+@contextmanager
+def _clear_errors() -> Iterator[None]:
+    """Bad input found inside a worker (a duplicate (query, doc), a NaN label, a missing id) is raised
+    on the driver as the worker's :class:`GradedInputError` message, not as a Spark traceback."""
+    from pyspark.errors import PythonException
+
+    try:
+        yield
+    except PythonException as ex:
+        marker = f"{GradedInputError.__name__}: "
+        lines = [line for line in str(ex).splitlines() if marker in line]
+        if lines:
+            raise GradedInputError(lines[-1].split(marker, 1)[1]) from None
+        missing = [line.strip() for line in str(ex).splitlines() if line.strip().startswith(("ModuleNotFoundError",
+                                                                                              "ImportError"))]
+        if missing:  # the workers' Python lacks this package (or what it needs)
+            raise GradedInputError(
+                f"the Spark workers cannot import what this package needs ({missing[-1]}): install "
+                "ir-measures-graded[spark] on the executors, or set PYSPARK_PYTHON to a Python that has it "
+                f"(this one: {sys.executable})") from None
+        raise
+
+
+# --- files and sessions -----------------------------------------------------------------------------
+
+def session(master: str | None = None, app_name: str = "ir-measures-graded", quiet: bool = False) -> SparkSession:
+    """The active SparkSession, or a new one on ``master`` (default ``local[*]``).
+
+    ``quiet``: no progress bar and only errors in the log (the command line's stderr stays readable).
+    """
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    if active is not None and master is None:
+        return active
+    master = master or "local[*]"
+    builder = SparkSession.builder.master(master).appName(app_name)
+    if quiet:
+        builder = builder.config("spark.ui.showConsoleProgress", "false")
+    if master.startswith("local"):  # local workers must import this package: run them on this interpreter
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    spark = builder.getOrCreate()
+    if quiet:
+        spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def read_qrels(spark: SparkSession, path: str) -> DataFrame:
+    """Qrels from Parquet (a ``.parquet`` file or a folder of them) or a TREC qrels text file (plain or gzip).
+
+    Read by Spark, checked and parsed in the workers by the reading package (the same parser, field
+    layouts and messages as on one machine); a malformed line raises here, naming ``file:line``.
+    """
+    return _read(spark, path, QRELS)
+
+
+def read_run(spark: SparkSession, path: str) -> DataFrame:
+    """A run from Parquet or a six-column TREC run text file (plain or gzip); see :func:`read_qrels`."""
+    return _read(spark, path, RUN)
+
+
+def _is_parquet(path: str) -> bool:
+    return path.rstrip("/").endswith(".parquet") or os.path.isdir(path)
+
+
+def _read(spark: SparkSession, path: str, layout: Layout) -> DataFrame:
+    from pyspark.sql import functions as F
+
+    if "://" not in path:
+        if not os.path.exists(path):
+            raise GradedInputError(f"{layout.kind} file not found: {path}")
+        path = os.path.abspath(path)  # the JVM's working folder need not be ours
+    source = spark.read.parquet(path) if _is_parquet(path) else spark.read.text(path)
+    # rows (lines) before each partition, so that messages name the file's line or row
+    counts = dict(source.groupBy(F.spark_partition_id().alias("p")).count().collect())
+    offsets = [0] * (max(counts, default=-1) + 1)
+    for p in range(1, len(offsets)):
+        offsets[p] = offsets[p - 1] + counts.get(p - 1, 0)
+    def parsed(offsets: list[int] | None) -> DataFrame:
+        if _is_parquet(path):
+            return checked(source, path, layout, offsets=offsets)
+        return source.mapInArrow(_text_parser(path, layout, offsets),
+                                 f"query_id string, doc_id string, {layout.value} double")
+
+    with _clear_errors():  # bad input is reported here, naming the file's line (or row), not in a later job
+        parsed(offsets).select(F.count(F.lit(1))).collect()
+    return parsed(None)  # later jobs may number partitions otherwise (a union): no line numbers needed there
+
+
+def _text_parser(path: str, layout: Layout, offsets: list[int]):
+    """The function ``mapInArrow`` runs on each partition of a text file's lines: the reading
+    package's TREC block parser (:func:`ir_measures_graded.io.trec.parse_block`) on them."""
+
+    def parse(batches: Iterator[Any]) -> Iterator[Any]:
+        import numpy as np
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        from ir_measures_graded.io.trec import parse_block
+
+        line = offsets[_partition()] + 1 if offsets else 1
+        for batch in batches:
+            n = batch.num_rows
+            if not n:
+                continue
+            # the lines as one block of text, each ending in a newline (no Python string per line)
+            text = pc.binary_join_element_wise(batch.column(0), pa.array([""] * n, pa.string()), "\n")
+            ends = np.frombuffer(text.buffers()[1], dtype=np.int32)[text.offset:text.offset + n + 1]
+            data = text.buffers()[2].to_pybytes()[int(ends[0]):int(ends[-1])]
+            if line == 1 and data.startswith(b"\xef\xbb\xbf"):  # a byte order mark is not part of the first id
+                data = data[3:]
+            block, _ = parse_block(data, path, layout, line)
+            line += n
+            if block.table.num_rows:
+                yield block.table.rename_columns(["query_id", "doc_id", layout.value]).to_batches()[0]
+
+    return parse
+
+
+# --- the engine -------------------------------------------------------------------------------------
+
+class SparkEngine:
+    """The command line's ``--engine spark``: what the local engine returns, computed on Spark.
+
+    Only results come to the driver: per-query values with ``by_query`` (by measure, in the order
+    given, then by query id), and each measure's aggregate.
+    """
+
+    def evaluate(self, request: Request) -> list[RunResult]:
+        if request.provider not in (None, "graded"):
+            raise GradedInputError("--engine spark computes every measure itself: drop --provider")
+        if request.thresholds:
+            raise GradedInputError("--thresholds is not available with --engine spark")
+        measures = request.measures
+        for m in measures:
+            _as_graded(m)  # unsupported measures fail before Spark starts
+        # pyspark warns about pandas >= 3 in the driver and in every worker: not the user's concern here
+        os.environ.setdefault("PYTHONWARNINGS", "ignore::FutureWarning")
+        warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
+        spark = session(request.master, quiet=True)
+        qrels = read_qrels(spark, request.qrels)
+        by_name = {str(m): m for m in measures}
+        position = {str(m): i for i, m in enumerate(measures)}
+        results = []
+        for path in request.runs:
+            run = read_run(spark, path)
+            per_query = []
+            if request.by_query:
+                with _clear_errors(), _large_arrow_batches(spark):
+                    rows = [(str(r[0]), r["measure"], r["value"]) for r in
+                            calc_per_query(measures, qrels, run).toLocalIterator()]
+                rows.sort(key=lambda row: (position[row[1]], row[0]))
+                per_query = [ir_measures.Metric(query_id=q, measure=by_name[name], value=v) for q, name, v in rows]
+            summary = calc_aggregate(measures, qrels, run) if request.summary else {}
+            tag = path if _is_parquet(path) else run_tag(path)
+            results.append(RunResult(path, tag, per_query, summary))
+        return name_tags(results)

@@ -1,0 +1,36 @@
+"""Reading: every input (TREC text, Parquet, Arrow IPC, in-memory objects, streams) into validated columns.
+
+    ids.py       identifiers: strings, dictionary codes, hashes, duplicate detection and its message
+    columns.py   in-memory objects (pandas, dicts, named tuples, Arrow, polars) -> Columns
+    trec.py      TREC text: the field layouts and the block parser
+    columnar.py  Parquet and Arrow IPC record batches
+    readers.py   files -> blocks or whole Arrow tables (read_qrels, read_run, ...)
+    stream.py    blocks -> batches of whole queries (scan_run), spool, prefetch
+
+Importing this package loads nothing heavy; the readers load on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # loaded on first use, see _LAZY
+    from ir_measures_graded.io.readers import read_qrels, read_qrels_table, read_run, read_run_table
+    from ir_measures_graded.io.stream import scan_run
+
+_LAZY = {
+    "read_qrels": "ir_measures_graded.io.readers",
+    "read_run": "ir_measures_graded.io.readers",
+    "read_qrels_table": "ir_measures_graded.io.readers",
+    "read_run_table": "ir_measures_graded.io.readers",
+    "scan_run": "ir_measures_graded.io.stream",
+}
+
+__all__ = ["read_qrels", "read_run", "read_qrels_table", "read_run_table", "scan_run"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

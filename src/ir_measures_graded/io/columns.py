@@ -1,0 +1,326 @@
+"""Turning qrels or a run, in any accepted form, into validated integer-coded columns.
+
+Accepted: what ``ir_measures`` accepts — a pandas DataFrame (columns ``query_id``, ``doc_id`` and
+``relevance`` or ``score``), a dict of dicts (``{query_id: {doc_id: value}}``), an iterable of named
+tuples (``ir_measures.Qrel`` / ``ScoredDoc``) — and also a pyarrow ``Table`` / ``RecordBatch`` /
+``RecordBatchReader`` and a polars DataFrame. Arrow-backed, categorical and Arrow inputs go to
+integer codes without one Python string per row. Unlike the trec_eval-based providers, relevance
+labels may be real numbers.
+
+Ids are strings. Integer ids are accepted and compared as their decimal string (``1`` is ``'1'``,
+so ``{1: ..., '1': ...}`` holds the same query twice, which is refused like any duplicate).
+Ids of other types — floats (``1.0`` would never match ``'1'``), bools, bytes, tuples — are
+refused with a :class:`GradedInputError`, as are bool and complex values. Nothing here modifies
+the caller's objects.
+"""
+
+from __future__ import annotations
+
+import decimal
+import numbers
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.io.ids import (
+    duplicate_error,
+    encode_ids,
+    first_duplicate,
+    first_duplicate_strings,
+    id_strings,
+    string_hashes,
+)
+
+INT64_SAFE = 2.0**53  # integral labels below this are exact as int64 and as float64
+
+#: Schema metadata of tables from our readers: their dictionaries hold distinct ids.
+UNIQUE_KEY = b"ir_measures_graded.distinct_dictionaries"
+#: ... and no (query, doc) twice, checked with line numbers: valid while the id columns' buffers
+#: and the row count are the ones checked (any change to them means checking again).
+CHECKED_KEY = b"ir_measures_graded.checked"
+
+
+def fingerprint(table: Any) -> bytes:
+    """The row count and the addresses of the id columns' buffers of an Arrow table."""
+    parts = [str(table.num_rows)]
+    for name in ("query_id", "doc_id"):
+        column = table.column(name)
+        for chunk in column.chunks:
+            parts.extend(str(b.address) if b is not None else "-" for b in chunk.buffers())
+            if hasattr(chunk, "dictionary"):
+                parts.extend(str(b.address) if b is not None else "-" for b in chunk.dictionary.buffers())
+    return ",".join(parts).encode()
+
+
+@dataclass(frozen=True)
+class Columns:
+    """One input as integer-coded id columns and a float64 value column (row order preserved)."""
+
+    query_codes: np.ndarray  # int64, index into query_ids
+    query_ids: np.ndarray  # object array of the distinct query ids (str)
+    doc_codes: np.ndarray  # int64, index into doc_ids
+    doc_ids: Any  # pyarrow StringArray of the distinct doc ids
+    values: np.ndarray  # float64: relevance labels (qrels) or scores (run)
+    doc_hashes: np.ndarray | None = None  # string_hashes of the doc id of each row, when computed
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+
+def qrels_columns(qrels: Any, encode_docs: bool = True) -> Columns:
+    """Validated columns of a qrels object; raises :class:`GradedInputError` on bad input.
+
+    ``encode_docs=False``: doc ids one per row (``doc_codes`` is ``0..n-1``) unless already encoded.
+    """
+    return _columns(qrels, kind="qrels", value_field="relevance", encode_docs=encode_docs)
+
+
+def run_columns(run: Any, encode_docs: bool = True) -> Columns:
+    """Validated columns of a run; raises :class:`GradedInputError` on bad input."""
+    return _columns(run, kind="run", value_field="score", encode_docs=encode_docs)
+
+
+def is_arrow_like(obj: Any) -> bool:
+    """pyarrow tables, record batches and readers, and polars DataFrames (without importing them)."""
+    module = type(obj).__module__ or ""
+    return module.startswith(("pyarrow", "polars"))
+
+
+def _columns(obj: Any, kind: str, value_field: str, encode_docs: bool = True) -> Columns:
+    extra_queries: list = []
+    unique = checked = False
+    if is_arrow_like(obj):
+        table = _arrow_table(obj, kind, value_field)
+        metadata = table.schema.metadata or {}
+        unique = metadata.get(UNIQUE_KEY) == b"1"
+        checked = unique and metadata.get(CHECKED_KEY) == fingerprint(table)
+        qid, did, val = (table.column(f) for f in ("query_id", "doc_id", value_field))
+        values_of = arrow_values
+    elif _is_pandas(obj):
+        _check_frame_columns(list(obj.columns), kind, value_field)
+        qid, did, val = obj["query_id"], obj["doc_id"], obj[value_field]
+        values_of = _pandas_values
+    elif isinstance(obj, Mapping):
+        qid, did, val = _dict_of_dict_columns(obj, kind)
+        extra_queries = list(obj)  # a query with an empty dict is still a query (ir_measures scores it 0)
+        values_of = _list_values
+    elif isinstance(obj, Iterable) and not isinstance(obj, (str, bytes)):
+        qid, did, val = _namedtuple_columns(obj, kind, value_field)
+        values_of = _list_values
+    else:
+        raise GradedInputError(
+            f"{kind} must be a pandas DataFrame, a dict of dicts or an iterable of named tuples with fields "
+            f"query_id, doc_id, {value_field} (or a pyarrow Table, a polars DataFrame); got {type(obj).__name__}"
+        )
+
+    query_codes, query_dict = encode_ids(qid, kind, "query_id", unique)
+    doc_codes, doc_ids = encode_ids(did, kind, "doc_id", unique, encode=encode_docs)
+    query_ids = query_dict.to_numpy(zero_copy_only=False).astype(object)
+    if extra_queries:
+        known = set(query_ids.tolist())
+        extra = [q for q in dict.fromkeys(id_strings(extra_queries, kind, "query_id")) if q not in known]
+        query_ids = np.concatenate([query_ids, np.asarray(extra, dtype=object)]) if extra else query_ids
+
+    def where(row: int) -> str:
+        return f"{kind} row {row} (query {query_ids[query_codes[row]]!r}, doc {doc_ids[int(doc_codes[row])].as_py()!r})"
+
+    values = values_of(val, kind, value_field, where)
+    values.flags.writeable = False  # may be a view of the caller's column
+    columns = Columns(query_codes, query_ids, doc_codes, doc_ids, values)
+    if checked:  # read by our readers and unchanged since: checked there, with line numbers
+        return columns
+    hashes = _reject_duplicates(columns, kind)
+    return Columns(query_codes, query_ids, doc_codes, doc_ids, values, hashes) if hashes is not None else columns
+
+
+# --- containers -----------------------------------------------------------------------------------
+
+def _is_pandas(obj: Any) -> bool:
+    return type(obj).__module__.startswith("pandas") and hasattr(obj, "columns") and hasattr(obj, "iloc")
+
+
+def check_columns(found: list, wanted: list[str], what: str, hint: str = "") -> None:
+    """Raise unless each column of ``wanted`` is in ``found`` exactly once; ``what`` names the input
+    (``run DataFrame``, ``run file x.parquet``). The one column check of every tabular input."""
+    missing = [c for c in wanted if c not in found]
+    if missing:
+        raise GradedInputError(f"{what} is missing column(s) {missing} (found {found}){hint}")
+    twice = [c for c in wanted if found.count(c) > 1]
+    if twice:
+        raise GradedInputError(f"{what} has the column {twice[0]!r} {found.count(twice[0])} times")
+
+
+def _check_frame_columns(names: list, kind: str, value_field: str) -> None:
+    check_columns(names, ["query_id", "doc_id", value_field], f"{kind} DataFrame")
+
+
+def _arrow_table(obj: Any, kind: str, value_field: str) -> Any:
+    import pyarrow as pa
+
+    if type(obj).__module__.startswith("polars"):
+        if hasattr(obj, "collect"):  # a LazyFrame: its query runs once, here
+            obj = obj.collect()
+        _check_frame_columns(list(obj.columns), kind, value_field)
+        obj = obj.select(["query_id", "doc_id", value_field]).to_arrow()
+    if isinstance(obj, pa.RecordBatchReader):
+        obj = obj.read_all()
+    if isinstance(obj, pa.RecordBatch):
+        obj = pa.Table.from_batches([obj])
+    if not isinstance(obj, pa.Table):
+        raise GradedInputError(f"{kind}: unsupported Arrow object {type(obj).__name__}")
+    _check_frame_columns(obj.column_names, kind, value_field)
+    return obj
+
+
+def _dict_of_dict_columns(obj: Mapping, kind: str) -> tuple[list, list, list]:
+    qids: list = []
+    dids: list = []
+    vals: list = []
+    for qid, docs in obj.items():
+        if not isinstance(docs, Mapping):
+            raise GradedInputError(
+                f"{kind} dict for query {qid!r} must map doc_id -> value, got {type(docs).__name__}"
+            )
+        qids.extend([qid] * len(docs))
+        dids.extend(docs.keys())
+        vals.extend(docs.values())
+    return qids, dids, vals
+
+
+def _namedtuple_columns(obj: Iterable, kind: str, value_field: str) -> tuple[list, list, list]:
+    rows = list(obj)
+    if not rows:
+        return [], [], []
+    first = rows[0]
+    fields = getattr(first, "_fields", None)
+    if fields is None:
+        raise GradedInputError(
+            f"{kind} iterable must yield named tuples (e.g. ir_measures."
+            f"{'Qrel' if kind == 'qrels' else 'ScoredDoc'}); first item is {type(first).__name__}: {first!r}"
+        )
+    missing = [f for f in ("query_id", "doc_id", value_field) if f not in fields]
+    if missing:
+        raise GradedInputError(f"{kind} named tuples are missing field(s) {missing} (found {list(fields)})")
+    try:
+        qids = [r.query_id for r in rows]
+        dids = [r.doc_id for r in rows]
+        vals = [getattr(r, value_field) for r in rows]
+    except AttributeError as ex:
+        raise GradedInputError(f"{kind} item without the fields query_id, doc_id, {value_field}: {ex}") from None
+    return qids, dids, vals
+
+
+# --- values ---------------------------------------------------------------------------------------
+
+def _finite(values: np.ndarray, raw: Any, field: str, where: Any) -> np.ndarray:
+    bad = ~np.isfinite(values)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        shown = raw[row] if raw is not None else values[row]
+        raise GradedInputError(
+            f"{where(row)}: {field} {_plain(shown)!r} is not a finite number"
+            + (f" ({int(bad.sum())} such rows in all)" if bad.sum() > 1 else "")
+        )
+    return values
+
+
+def _not_a_number(value: Any) -> bool:
+    return isinstance(value, (bool, np.bool_, complex, np.complexfloating)) or not isinstance(
+        value, (numbers.Real, np.number, decimal.Decimal))
+
+
+def _list_values(col: list, kind: str, field: str, where: Any) -> np.ndarray:
+    types = set(map(type, col))
+    if not types <= {float, int}:
+        for row, value in enumerate(col):
+            if isinstance(value, (bool, np.bool_, complex, np.complexfloating)):
+                raise GradedInputError(f"{where(row)}: {field} {_plain(value)!r} is a {type(_plain(value)).__name__}, "
+                                       "not a real number")
+            if value is not None and _not_a_number(value):
+                raise GradedInputError(f"{where(row)}: {field} {value!r} is not a finite number")
+    try:
+        values = np.asarray([np.nan if v is None else v for v in col] if type(None) in types else col,
+                            dtype=np.float64)
+    except OverflowError:  # a Python int beyond float64
+        row = next(i for i, v in enumerate(col) if isinstance(v, numbers.Integral) and _beyond_float(v))
+        raise GradedInputError(f"{where(row)}: {field} (an integer of {int(col[row]).bit_length()} bits) is not a "
+                               "finite number: beyond float64's range") from None
+    return _finite(values, col, field, where)
+
+
+def _beyond_float(value: numbers.Integral) -> bool:
+    try:
+        float(value)
+    except OverflowError:
+        return True
+    return False
+
+
+def _pandas_values(col: Any, kind: str, field: str, where: Any) -> np.ndarray:
+    import pandas as pd
+
+    dtype = col.dtype
+    if dtype.kind in "bc" or isinstance(dtype, pd.BooleanDtype) or str(dtype).startswith("bool"):
+        raise GradedInputError(f"{kind} column {field} has dtype {dtype}; {field} must be real numbers")
+    if dtype.kind in "iuf":
+        return _finite(col.to_numpy(dtype=np.float64), None, field, where)
+    raw = col.to_numpy(dtype=object)
+    if pd.api.types.infer_dtype(raw, skipna=True) in ("integer", "floating", "mixed-integer-float", "decimal", "empty"):
+        values = pd.to_numeric(pd.Series(raw, dtype=object), errors="coerce").to_numpy(dtype=np.float64)
+        return _finite(values, raw, field, where)
+    return _list_values(raw.tolist(), kind, field, where)
+
+
+def arrow_values(col: Any, what: str, field: str, where: Any) -> np.ndarray:
+    """An Arrow column of numbers as float64, refusing other types, nulls and non-finite values.
+
+    ``what`` names the input (``run``, ``run file x.parquet``); ``where(row)`` names a row. The one
+    value check of Arrow data, in memory or read from Parquet / Arrow IPC.
+    """
+    import pyarrow as pa
+
+    if not (pa.types.is_integer(col.type) or pa.types.is_floating(col.type) or pa.types.is_decimal(col.type)):
+        raise GradedInputError(f"{what}: column {field!r} holds {col.type}, expected numbers")
+    if col.null_count:
+        row = int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
+        raise GradedInputError(f"{where(row)}: {field} is missing (null)")
+    values = col.cast(pa.float64()).to_numpy()
+    return _finite(np.asarray(values, dtype=np.float64), None, field, where)
+
+def integral_labels(values: Any) -> bool:
+    """Every label a whole number below 2**53 (exact as int64 and as float64): what trec_eval takes."""
+    values = np.asarray(values, dtype=np.float64)
+    return bool(np.all(values == np.round(values)) and (not len(values) or np.abs(values).max() < INT64_SAFE))
+
+
+# --- duplicates -----------------------------------------------------------------------------------
+
+def _reject_duplicates(columns: Columns, kind: str) -> np.ndarray | None:
+    """Raise for a (query, doc) given twice; returns the per-row doc hashes if it computed them."""
+    hashes = None
+    if len(columns.doc_ids) == len(columns.doc_codes) and len(columns.doc_ids) > 1:  # one id per row (or all distinct)
+        identity = bool(np.all(columns.doc_codes == np.arange(len(columns.doc_codes))))
+        per_row = columns.doc_ids if identity else columns.doc_ids.take(_arrow_indices(columns.doc_codes))
+        hashes = string_hashes(per_row)
+        pair = first_duplicate_strings(columns.query_codes, per_row, hashes)
+    else:
+        pair = first_duplicate(columns.query_codes, columns.doc_codes)
+    if pair is not None:
+        first, second = pair
+        raise duplicate_error(kind, columns.query_ids[columns.query_codes[first]],
+                              columns.doc_ids[int(columns.doc_codes[first])].as_py(), first, second)
+    return hashes
+
+
+def _arrow_indices(codes: np.ndarray) -> Any:
+    import pyarrow as pa
+
+    return pa.array(codes)
+
+
+def _plain(value: Any) -> Any:
+    """numpy scalars as Python values, so messages read ``nan``, not ``np.float64(nan)``."""
+    return value.item() if isinstance(value, np.generic) else value

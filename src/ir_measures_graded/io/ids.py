@@ -1,0 +1,231 @@
+"""Identifiers: ids as strings, dictionary codes, 64-bit string hashes, and (query, doc) duplicates.
+
+Ids are strings. Integer ids are accepted and compared as their decimal string (``1`` is ``'1'``).
+Ids of other types — floats (``1.0`` would never match ``'1'``), bools, bytes, tuples — are refused
+with a :class:`GradedInputError`. A (query, doc) pair given twice is refused everywhere with the one
+message of :func:`duplicate_error`.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+from ir_measures_graded.errors import GradedInputError
+
+HASH_CHUNK = 1 << 18  # strings hashed at a time
+
+
+def encode_ids(col: Any, kind: str, field: str, unique: bool = False, encode: bool = True) -> tuple[np.ndarray, Any]:
+    """``(codes, distinct)``: int64 code per row and the distinct ids as a pyarrow StringArray.
+
+    ``unique``: a dictionary-encoded ``col`` is known to have distinct dictionary entries.
+    ``encode=False``: ids that are not dictionary-encoded stay one string per row (codes
+    ``0..n-1``), sparing the hash table of a column with millions of distinct ids.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(col, list):
+        array = pa.array(id_strings(col, kind, field), pa.string())
+    elif isinstance(col, (pa.Array, pa.ChunkedArray)):
+        array = arrow_ids(col, kind, field)
+    else:  # a pandas Series
+        array = _pandas_ids(col, kind, field)
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks() if array.num_chunks != 1 else array.chunk(0)
+    row = first_missing(array)
+    if row is not None:
+        raise GradedInputError(f"{kind} row {row}: {field} is missing (None/NaN/null)")
+    given = pa.types.is_dictionary(array.type)
+    if not given and not encode:
+        return np.arange(len(array), dtype=np.int64), array.cast(pa.string())
+    if not given:
+        array = pc.dictionary_encode(array)
+    codes = array.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    distinct = array.dictionary.cast(pa.string())
+    # A given dictionary may repeat an id (categories 1 and '1'; our readers' dictionaries never do).
+    again = pc.dictionary_encode(distinct) if given and not unique else None
+    if again is not None and len(again.dictionary) != len(distinct):
+        codes = again.indices.to_numpy(zero_copy_only=False).astype(np.int64)[codes]
+        distinct = again.dictionary
+    return codes, distinct
+
+
+def id_strings(values: list, kind: str, field: str) -> list:
+    types = set(map(type, values))
+    if types <= {str}:
+        return values
+    for i, value in enumerate(values):
+        if not isinstance(value, str):
+            _check_id(value, kind, field, i)
+    return [v if type(v) is str else str(v) if isinstance(v, str) else str(int(v)) for v in values]
+
+
+def _check_id(value: Any, kind: str, field: str, row: int) -> None:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (str, numbers.Integral)):
+        if value is None or (isinstance(value, float) and value != value):
+            raise GradedInputError(f"{kind} row {row}: {field} is missing (None/NaN/null)")
+        hint = {bytes: "; decode them to str", float: "; 1.0 would never match '1': convert them to str"}.get(
+            type(value), "")
+        raise GradedInputError(f"{kind} row {row}: {field} {value!r} is a {type(value).__name__}; ids must be "
+                               f"strings (or integers){hint}")
+
+
+def arrow_ids(col: Any, what: str, field: str) -> Any:
+    """An Arrow column of ids as strings: integers (and a dictionary of integers) become their
+    decimal strings; anything else is refused. ``what`` names the input. The one id check of Arrow
+    data, in memory or read from Parquet / Arrow IPC."""
+    import pyarrow as pa
+
+    value_type = col.type.value_type if pa.types.is_dictionary(col.type) else col.type
+    if pa.types.is_string(value_type) or pa.types.is_large_string(value_type) or pa.types.is_string_view(value_type):
+        return col
+    if pa.types.is_integer(value_type) and not pa.types.is_dictionary(col.type):
+        return col.cast(pa.string())
+    if pa.types.is_integer(value_type):
+        return col.cast(pa.dictionary(col.type.index_type, pa.string()))
+    raise GradedInputError(f"{what}: column {field!r} holds {value_type}, expected strings (or integers)")
+
+
+def first_missing(col: Any) -> int | None:
+    """The first null row of an Arrow array, or None."""
+    if not col.null_count:
+        return None
+    return int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
+
+
+def _pandas_ids(col: Any, kind: str, field: str) -> Any:
+    import pandas as pd
+    import pyarrow as pa
+
+    dtype = col.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        categories = _pandas_ids(pd.Series(col.cat.categories), kind, field)
+        codes = col.cat.codes.to_numpy()
+        if (codes < 0).any():
+            row = int(np.flatnonzero(codes < 0)[0])
+            raise GradedInputError(f"{kind} row {row}: {field} is missing (None/NaN/null)")
+        categories = categories.combine_chunks() if isinstance(categories, pa.ChunkedArray) else categories
+        return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32()), categories.cast(pa.string()))
+    if isinstance(dtype, pd.ArrowDtype) or (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"):
+        return arrow_ids(pa.chunked_array(pa.array(col)) if not hasattr(col.array, "_pa_array")
+                          else col.array._pa_array, kind, field)
+    if dtype.kind in "iu":
+        return pa.array(col.to_numpy()).cast(pa.string())
+    if dtype.kind == "O" or isinstance(dtype, pd.StringDtype):
+        values = col.to_numpy(dtype=object)
+        try:
+            array = pa.array(values, pa.string(), from_pandas=True)
+        except (pa.ArrowTypeError, pa.ArrowInvalid):
+            return pa.array(id_strings(values.tolist(), kind, field), pa.string())
+        return array
+    first = col.iloc[0] if len(col) else None
+    _check_id(first.item() if isinstance(first, np.generic) else first, kind, field, 0)
+    raise GradedInputError(f"{kind} column {field} has dtype {dtype}; ids must be strings (or integers)")
+
+
+def first_duplicate(query_codes: np.ndarray, doc_codes: np.ndarray) -> tuple[int, int] | None:
+    """The first two rows (in row order of the second) holding the same (query, doc), if any."""
+    if len(doc_codes) < 2:
+        return None
+    n_docs = int(doc_codes.max()) + 1
+    keys = query_codes.astype(np.int64) * n_docs + doc_codes
+    ascending = np.sort(keys)  # the common case: one fast sort of the keys, no permutation
+    if not (ascending[1:] == ascending[:-1]).any():
+        return None
+    del ascending
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order]
+    dup = np.flatnonzero(sorted_keys[1:] == sorted_keys[:-1])
+    second = order[dup + 1]
+    at = int(np.argmin(second))
+    return int(order[dup[at]]), int(second[at])
+
+
+def first_duplicate_strings(query_codes: np.ndarray, doc_ids: Any,
+                            doc_hashes: np.ndarray | None = None) -> tuple[int, int] | None:
+    """:func:`first_duplicate` for a per-row pyarrow string array of doc ids, without hashing them
+    into a dictionary: a 64-bit hash of each (query, doc) sorted once; only if two hashes are
+    equal are the ids encoded exactly."""
+    if len(doc_ids) < 2:
+        return None
+    hashes = string_hashes(doc_ids) if doc_hashes is None else doc_hashes
+    keys = hashes * np.uint64(0x9E3779B97F4A7C15) + query_codes.astype(np.uint64)
+    keys.sort()
+    if not (keys[1:] == keys[:-1]).any():
+        return None
+    import pyarrow.compute as pc
+
+    doc_codes = pc.dictionary_encode(doc_ids).indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    return first_duplicate(query_codes, doc_codes)
+
+
+def string_hashes(strings: Any) -> np.ndarray:
+    """A 64-bit hash of every string of a pyarrow string array (vectorised, no Python str).
+
+    Every byte counts: each 8-byte word of a string is mixed with its position (splitmix64, a
+    bijection, so two strings of one length that differ in one word never collide), the mixed
+    words are summed per string and the sum mixed with the length. Callers still resolve equal
+    hashes exactly, as any hash may collide.
+    """
+    import pyarrow as pa
+
+    if isinstance(strings, pa.ChunkedArray):
+        strings = strings.combine_chunks()
+    if not (pa.types.is_string(strings.type) or pa.types.is_large_string(strings.type)):
+        strings = strings.cast(pa.large_string())
+    n = len(strings)
+    if n > HASH_CHUNK:  # the word arrays below are a few times the bytes hashed: bound them
+        return np.concatenate([string_hashes(strings.slice(i, HASH_CHUNK)) for i in range(0, n, HASH_CHUNK)])
+    offset_type = np.int64 if pa.types.is_large_string(strings.type) else np.int32
+    _, offset_buffer, data_buffer = strings.buffers()
+    offsets = np.frombuffer(offset_buffer, dtype=offset_type)[strings.offset:strings.offset + n + 1].astype(np.int64)
+    lo, hi = int(offsets[0]), int(offsets[-1])
+    padded = np.zeros(hi - lo + 8, dtype=np.uint8)  # room for a word starting at the last byte
+    if data_buffer is not None and hi > lo:
+        padded[:hi - lo] = np.frombuffer(data_buffer, dtype=np.uint8)[lo:hi]
+    # the little-endian 8-byte word starting at every byte (unaligned reads of one buffer, no copy)
+    word_at = np.ndarray(shape=(hi - lo + 1,), dtype="<u8", buffer=padded, strides=(1,))
+    lengths = np.diff(offsets)
+    n_words = (lengths + 7) // 8
+    word_ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(n_words, out=word_ptr[1:])
+    string = np.repeat(np.arange(n, dtype=np.int64), n_words)
+    k = np.arange(word_ptr[-1], dtype=np.int64) - word_ptr[string]  # the word's index inside its string
+    first_byte = offsets[string] - lo + 8 * k
+    word = word_at[first_byte]
+    kept = np.minimum(lengths[string] - 8 * k, 8).astype(np.uint64) * np.uint64(8)  # bits of this string
+    word &= np.where(kept >= 64, np.uint64(0xFFFFFFFFFFFFFFFF),
+                     (np.uint64(1) << np.minimum(kept, np.uint64(63))) - np.uint64(1))
+    del string, first_byte, kept
+    mixed = _splitmix64(word ^ (k.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)))
+    del word, k
+    sums = np.zeros(word_ptr[-1] + 1, dtype=np.uint64)
+    np.cumsum(mixed, out=sums[1:])  # wraps modulo 2^64, as wanted
+    per_string = sums[word_ptr[1:]] - sums[word_ptr[:-1]]
+    return _splitmix64(per_string + _splitmix64(lengths.astype(np.uint64) + np.uint64(0xC2B2AE3D27D4EB4F)))
+
+
+def _splitmix64(z: np.ndarray) -> np.ndarray:
+    """The splitmix64 finaliser, element-wise (a bijection of uint64 that mixes every bit)."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def duplicate_error(kind: str, query: Any, doc: Any, first: int, second: int, name: str | None = None,
+                    unit: str = "row") -> GradedInputError:
+    """The error for a (query, doc) given twice, at rows (or lines) ``first`` and ``second``.
+
+    ``name``: the file (or stream) read; None for an in-memory object, whose rows are numbered from 0.
+    """
+    if name is None:
+        return GradedInputError(
+            f"{kind} has the same (query, doc) more than once: query {query!r}, doc {doc!r} at rows {first} and "
+            f"{second} (ids are compared as strings: 1 and '1' are the same id)")
+    where = f"{name}:{second}" if unit == "line" else f"{name}: row {second}"
+    return GradedInputError(f"{where}: query {query!r}, doc {doc!r} appears again (first at {unit} {first}); "
+                            f"each (query, doc) may appear once in a {kind} file")

@@ -1,0 +1,168 @@
+"""Reading qrels and runs from files: TREC text (plain or gzip), Parquet and Arrow IPC, whole or by blocks.
+
+``path`` may be ``-`` (standard input), ``/dev/stdin`` or a pipe (process substitution): text is
+read as a stream. Parquet and Arrow IPC files are recognised by their magic bytes and read by row
+group / record batch (see :mod:`.columnar`); text is parsed by :mod:`.trec`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import sys
+import zlib
+from collections.abc import Iterator, Mapping
+from typing import IO, TYPE_CHECKING, Any
+
+import numpy as np
+
+from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.io.columnar import columnar_blocks, columnar_format
+from ir_measures_graded.io.columns import CHECKED_KEY, UNIQUE_KEY, fingerprint, integral_labels
+from ir_measures_graded.io.ids import duplicate_error, first_duplicate_strings
+from ir_measures_graded.io.trec import BLOCK_SIZE, QRELS, RUN, Block, Layout, display_name, text_blocks
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+    import pyarrow as pa
+
+# --- public readers -----------------------------------------------------------------------------
+
+def read_qrels(path: str | os.PathLike, columns: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """TREC qrels ``query_id iteration doc_id relevance`` (or Parquet / Arrow IPC) -> DataFrame.
+
+    Relevance is int64 when every label is a whole number below 2**53, else float64 (real-valued
+    labels are kept, huge ones are not wrapped).
+    """
+    return _to_pandas(read_qrels_table(path, columns))
+
+
+def read_run(path: str | os.PathLike, columns: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """TREC run ``query_id Q0 doc_id rank score name`` (or Parquet / Arrow IPC) -> DataFrame."""
+    return _to_pandas(read_run_table(path, columns))
+
+
+def read_qrels_table(path: str | os.PathLike, columns: Mapping[str, str] | None = None) -> pa.Table:
+    """Qrels as an Arrow table: ``query_id`` (dictionary-encoded), ``doc_id`` (strings), ``relevance``."""
+    table = _read_whole(path, QRELS, columns)
+    values = table.column("relevance").to_numpy()
+    if len(values) and integral_labels(values):
+        import pyarrow as pa
+
+        table = table.set_column(2, "relevance", pa.array(values.astype(np.int64))).replace_schema_metadata(
+            table.schema.metadata)
+    return table
+
+
+def read_run_table(path: str | os.PathLike, columns: Mapping[str, str] | None = None,
+                   progress: Any = None) -> pa.Table:
+    """A run as an Arrow table: ``query_id`` (dictionary-encoded), ``doc_id`` (strings), ``score``."""
+    return _read_whole(path, RUN, columns, progress)
+
+
+def iter_blocks(
+    path: str | os.PathLike, layout: Layout, columns: Mapping[str, str] | None = None,
+    block_size: int = BLOCK_SIZE, progress: Any = None,
+) -> Iterator[Block]:
+    """The rows of a file, a block at a time, in file order. ``progress.update(n_bytes)`` if given."""
+    name = display_name(path)
+    stream = _open(path, layout)
+    try:
+        head = stream.peek(8)[:8] if hasattr(stream, "peek") else b""
+        kind = columnar_format(stream, head)
+        if kind is not None:
+            yield from columnar_blocks(path, stream, kind, layout, columns, progress)
+            return
+        text = stream
+        if head[:2] == b"\x1f\x8b":
+            text = gzip.GzipFile(fileobj=stream, mode="rb")
+        yield from text_blocks(text, name, layout, block_size, progress)
+    except (OSError, EOFError, zlib.error) as ex:
+        raise GradedInputError(f"cannot read {layout.kind} file {name}: {ex}") from None
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+
+
+def is_stream(path: str | os.PathLike) -> bool:
+    """True for standard input and pipes, which can be read once only."""
+    if str(path) == "-":
+        return True
+    try:
+        import stat
+
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+# --- opening --------------------------------------------------------------------------------------
+
+def _open(path: str | os.PathLike, layout: Layout) -> IO[bytes]:
+    if str(path) == "-":
+        return sys.stdin.buffer
+    if os.path.isdir(path):
+        raise GradedInputError(f"{layout.kind} file {path} is a directory")
+    try:
+        stream = open(path, "rb")  # noqa: SIM115 - closed by iter_blocks
+    except FileNotFoundError:
+        raise GradedInputError(f"{layout.kind} file not found: {path}") from None
+    except OSError as ex:
+        raise GradedInputError(f"cannot read {layout.kind} file {path}: {ex.strerror or ex}") from None
+    return stream
+
+
+
+# --- whole files ----------------------------------------------------------------------------------
+
+def _read_whole(path: str | os.PathLike, layout: Layout, columns: Mapping[str, str] | None,
+                progress: Any = None) -> pa.Table:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    blocks = list(iter_blocks(path, layout, columns, progress=progress))
+    if not blocks:
+        return pa.table({"query_id": pa.array([], pa.string()).dictionary_encode(),
+                         "doc_id": pa.array([], pa.string()),
+                         layout.value: pa.array([], pa.float64())})
+    table = pa.concat_tables([b.table for b in blocks]).combine_chunks()
+    spans = [(b.table.num_rows, b.first_line, b.lines, b.unit) for b in blocks]
+    del blocks
+    query = pc.dictionary_encode(table.column("query_id")).combine_chunks()
+    doc = table.column("doc_id").combine_chunks()  # one string per row: no hash table of millions of ids
+    pair = first_duplicate_strings(query.indices.to_numpy(zero_copy_only=False).astype(np.int64), doc)
+    if pair is not None:
+        first, second = (_line_of_row(spans, row) for row in pair)
+        raise duplicate_error(layout.kind, table.column("query_id")[pair[0]].as_py(),
+                              table.column("doc_id")[pair[0]].as_py(), first, second, display_name(path), spans[0][3])
+    result = pa.table({"query_id": query, "doc_id": doc, layout.value: table.column("value")},
+                      metadata={UNIQUE_KEY: b"1"})
+    return result.replace_schema_metadata({UNIQUE_KEY: b"1", CHECKED_KEY: fingerprint(result)})
+
+
+def _line_of_row(spans: list[tuple], row: int) -> int:
+    for n_rows, first_line, lines, _ in spans:
+        if row < n_rows:
+            return int(lines[row]) if lines is not None else first_line + row
+        row -= n_rows
+    raise IndexError(row)  # pragma: no cover
+
+
+def to_pandas(table: pa.Table) -> pd.DataFrame:
+    """An Arrow table of our readers as a pandas DataFrame (ids as str objects, as ir_measures reads them)."""
+    return _to_pandas(table)
+
+
+def _to_pandas(table: pa.Table) -> pd.DataFrame:
+    import pandas as pd
+
+    frame = {}
+    for field in table.column_names:
+        column = table.column(field)
+        if field in ("query_id", "doc_id"):
+            column = column.cast(column.type.value_type) if hasattr(column.type, "value_type") else column
+            frame[field] = pd.array(column.to_numpy(zero_copy_only=False), dtype=object)
+        else:
+            frame[field] = np.array(column.to_numpy())
+    return pd.DataFrame(frame)
+
