@@ -83,14 +83,24 @@ def randomization_test(
 
 
 def paired_t_test(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Two-sided paired t-test p-values (scipy) row by row; 1.0 where every difference is 0."""
+    """Two-sided paired t-test p-values (scipy) row by row; 1.0 where every difference is 0, 0.0
+    where every difference is the same non-zero number over two queries or more (t is infinite: a
+    shift on every query); NaN for a difference on a single query (no degrees of freedom)."""
+    import warnings
+
     from scipy import stats
 
     a, b = np.atleast_2d(a).astype(np.float64), np.atleast_2d(b).astype(np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = np.asarray(stats.ttest_rel(a, b, axis=1).pvalue, dtype=np.float64)
-    same = np.all(a == b, axis=1)
-    return np.where(same, 1.0, p)
+    difference = a - b
+    constant = np.all(difference == difference[:, :1], axis=1)
+    p = np.where(np.all(difference == 0, axis=1), 1.0, 0.0 if a.shape[1] > 1 else np.nan)  # one query: no test
+    varied = ~constant
+    if varied.any():
+        # runs that score almost the same: scipy warns of precision loss; the p-value is still its own
+        with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            p[varied] = np.asarray(stats.ttest_rel(a[varied], b[varied], axis=1).pvalue, dtype=np.float64)
+    return p
 
 
 def correct(p_values: np.ndarray, method: str) -> np.ndarray:
