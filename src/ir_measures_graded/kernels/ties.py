@@ -109,39 +109,6 @@ def _threshold_pairs(
     return pair_group, flat, r, b
 
 
-def _expected_ap_by_pairs(
-    row_query: np.ndarray,
-    row_rank: np.ndarray,
-    row_level: np.ndarray,
-    thr_ptr: np.ndarray,
-    n_relevant: np.ndarray,
-    group_ptr: np.ndarray,
-    cutoff: int | None = None,
-) -> np.ndarray:
-    """:func:`expected_thresholded_ap` per (tie group, threshold) pair: with few thresholds per
-    query, the fastest way (time and memory linear in the pairs).
-
-    Per tie group g and threshold t (r relevant rows in g, b before it):
-    Σ_j (r/n)(b + 1 + (j − 1)(r − 1)/(n − 1)) / (s + j) = (r/n)((b + 1)·H1_g + (r − 1)/(n − 1)·H2_g)
-    with H1_g = Σ_j 1/(s + j) and H2_g = Σ_j (j − 1)/(s + j) over the group's positions (up to the cutoff).
-    """
-    n_flat = int(thr_ptr[-1])
-    if len(row_query) == 0 or n_flat == 0:
-        return np.zeros(n_flat)
-    starts = group_ptr[:-1]
-    group = segment_ids(group_ptr)
-    j = np.arange(len(row_query), dtype=np.float64) - starts[group] + 1
-    inside = np.ones(len(row_query)) if cutoff is None else (row_rank <= cutoff).astype(np.float64)
-    h1 = np.add.reduceat(inside / row_rank, starts)
-    h2 = np.add.reduceat(inside * (j - 1) / row_rank, starts)
-    pair_group, flat, r, b = _threshold_pairs(row_query, row_rank, row_level, thr_ptr, group_ptr)
-    n = np.diff(group_ptr)[pair_group].astype(np.float64)
-    others = np.divide(r - 1, n - 1, out=np.zeros_like(r), where=n > 1)
-    term = (r / n) * ((b + 1) * h1[pair_group] + others * h2[pair_group])
-    sums = np.bincount(flat, weights=term, minlength=n_flat)
-    return np.divide(sums, n_relevant, out=np.zeros(n_flat), where=n_relevant > 0)
-
-
 def expected_thresholded_ap(
     row_query: np.ndarray,
     row_rank: np.ndarray,
@@ -160,8 +127,9 @@ def expected_thresholded_ap(
     over the group's positions (up to the cutoff).
 
     While the (group, threshold) pairs number at most ``PAIRS_PER_ROW`` per row, summed per pair;
-    beyond (real-valued labels give a query as many thresholds as rows), never per pair: lowering the threshold one level at a time, the rows of level l join
-    the relevant set at the l-th threshold, those of one level in rank order. When row x joins, the
+    beyond (real-valued labels give a query as many thresholds as rows), never per pair: lowering
+    the threshold one level at a time, the rows of level l join the relevant set at the l-th
+    threshold, those of one level in rank order. When row x joins, the
     sum grows by α_x (its own r), α_x per relevant row of an earlier group and the α of every
     relevant row of a later group (the b's), and 2β_x per relevant row of its own group (r(r − 1)).
     Those counts are dominance sums over (query, level) and (group, level), found by merge sorts
@@ -172,9 +140,23 @@ def expected_thresholded_ap(
     n_flat = int(thr_ptr[-1])
     if len(row_query) == 0 or n_flat == 0:
         return np.zeros(n_flat)
+    starts = group_ptr[:-1]
+    group = segment_ids(group_ptr)
+    j = np.arange(len(row_query), dtype=np.float64) - starts[group] + 1
+    inside = np.ones(len(row_query)) if cutoff is None else (row_rank <= cutoff).astype(np.float64)
+    n = np.diff(group_ptr).astype(np.float64)
+    h1 = np.add.reduceat(inside / row_rank, starts)
+    h2 = np.add.reduceat(inside * (j - 1) / row_rank, starts)
+    del j, inside
     if _few_pairs(row_level, group_ptr):
-        return _expected_ap_by_pairs(row_query, row_rank, row_level, thr_ptr, n_relevant, group_ptr, cutoff)
-    return _expected_ap_by_counting(row_query, row_rank, row_level, thr_ptr, n_relevant, group_ptr, cutoff)
+        pair_group, flat, r, b = _threshold_pairs(row_query, row_rank, row_level, thr_ptr, group_ptr)
+        others = np.divide(r - 1, n[pair_group] - 1, out=np.zeros_like(r), where=n[pair_group] > 1)
+        term = (r / n[pair_group]) * ((b + 1) * h1[pair_group] + others * h2[pair_group])
+        sums = np.bincount(flat, weights=term, minlength=n_flat)
+    else:
+        sums = _ap_sums_by_counting(row_query, row_level, thr_ptr, group, (h1 / n)[group],
+                                    np.divide(h2, n * (n - 1), out=np.zeros(len(n)), where=n > 1)[group])
+    return np.divide(sums, n_relevant, out=np.zeros(n_flat), where=n_relevant > 0)
 
 
 def _few_pairs(row_level: np.ndarray, group_ptr: np.ndarray) -> bool:
@@ -182,26 +164,10 @@ def _few_pairs(row_level: np.ndarray, group_ptr: np.ndarray) -> bool:
     return int(np.maximum.reduceat(row_level, group_ptr[:-1]).sum()) <= PAIRS_PER_ROW * len(row_level)
 
 
-def _expected_ap_by_counting(
-    row_query: np.ndarray,
-    row_rank: np.ndarray,
-    row_level: np.ndarray,
-    thr_ptr: np.ndarray,
-    n_relevant: np.ndarray,
-    group_ptr: np.ndarray,
-    cutoff: int | None = None,
-) -> np.ndarray:
-    """:func:`expected_thresholded_ap` from per-row increments (see there), whatever the thresholds."""
-    n_flat = int(thr_ptr[-1])
-    starts = group_ptr[:-1]
-    group = segment_ids(group_ptr)
-    j = np.arange(len(row_query), dtype=np.float64) - starts[group] + 1
-    inside = np.ones(len(row_query)) if cutoff is None else (row_rank <= cutoff).astype(np.float64)
-    n = np.diff(group_ptr).astype(np.float64)
-    alpha = (np.add.reduceat(inside / row_rank, starts) / n)[group]
-    h2 = np.add.reduceat(inside * (j - 1) / row_rank, starts)
-    beta = np.divide(h2, n * (n - 1), out=np.zeros(len(n)), where=n > 1)[group]
-    del j, inside, h2
+def _ap_sums_by_counting(row_query: np.ndarray, row_level: np.ndarray, thr_ptr: np.ndarray, group: np.ndarray,
+                         alpha: np.ndarray, beta: np.ndarray) -> np.ndarray:
+    """The sums of :func:`expected_thresholded_ap` at every threshold from per-row increments (see
+    there); ``alpha`` and ``beta``: each row's group's α_g and β_g."""
     level = row_level.astype(np.int64)
     top = int(level.max()) + 1
     ones = np.ones(len(level))
@@ -216,8 +182,7 @@ def _expected_ap_by_counting(
     same_before, same_after = joined_before(group), joined_after(group, ones)
     increment = (alpha * (1.0 + joined_before(row_query) - same_before - same_after)
                  + joined_after(row_query, alpha) + 2.0 * beta * (same_before + same_after))
-    sums = sum_reaching(row_query, level, thr_ptr, weights=increment)
-    return np.divide(sums, n_relevant, out=np.zeros(n_flat), where=n_relevant > 0)
+    return sum_reaching(row_query, level, thr_ptr, weights=increment)
 
 
 def expected_thresholded_precision(
