@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -49,3 +51,19 @@ def large_report(tmp_path_factory):
     report = ir_measures_graded.report(folder / "qrels.txt", runs, ["muMAP", "nDCG@10"], baseline="weak",
                                        transforms=["scale:2"])
     return report, report.save(folder / "report.html")
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One local SparkSession for every Spark test module (started on first use)."""
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    session = (SparkSession.builder.master("local[2]").appName("ir-measures-graded tests")
+               .config("spark.sql.shuffle.partitions", "4").config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false")
+               .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()

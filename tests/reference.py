@@ -124,18 +124,20 @@ def mu_p(qrels: Mapping, run: Mapping, qid: str, cutoff: int, judged_only: bool 
 
 
 def mu_map_collection_paper(qrels: Mapping, run: Mapping, cutoff: int | None = None, judged_only: bool = False,
-                            weights: str = "distance", floor: float = 0, precision_at: bool = False) -> float:
+                            weights: str = "distance", floor: float = 0, precision_at: bool = False,
+                            name: str | None = None) -> float:
     """µMAP over a collection as the paper reads it (Sec. 3.1): MAP^t per threshold, then weighted.
 
     The thresholds are every label above the floor found in the qrels; MAP^t is the mean of AP^t
     over the queries that have at least one judged document with label >= t; µMAP is the
-    d_t-weighted mean of those MAP^t.
+    d_t-weighted mean of those MAP^t. ``name`` (a key of :data:`AT_THRESHOLD`, e.g. 'muRR'): that
+    measure's score at t in place of AP^t (``precision_at``: 'muP').
     """
     ts = thresholds(qrels, "", "collection", floor)
     maps = []
     for t in ts:
         having = [q for q, judged in qrels.items() if any(label >= t for label in judged.values())]
-        score = precision if precision_at else average_precision  # µP@k: P^t@k in place of AP^t
+        score = AT_THRESHOLD[name or ("muP" if precision_at else "muAP")]  # µP@k: P^t@k in place of AP^t
         aps = [score(ranking(qrels[q], run[q], judged_only), qrels[q], t, cutoff)
                if run.get(q) else 0.0 for q in having]
         maps.append(sum(aps) / len(aps))
@@ -252,6 +254,11 @@ def r_precision(ranked: list[str], qrels_q: Mapping, t: float) -> float:
     n_relevant = sum(1 for label in qrels_q.values() if label >= t)
     hits = sum(1 for doc in ranked[:n_relevant] if doc in qrels_q and qrels_q[doc] >= t)
     return hits / n_relevant if n_relevant else 0.0
+
+
+#: The per-threshold score of each thresholded measure, as ``score(ranked, qrels_q, t, cutoff)``.
+AT_THRESHOLD = {"muAP": average_precision, "muP": precision, "muRR": reciprocal_rank, "muR": recall,
+                "muRprec": lambda ranked, qrels_q, t, cutoff: r_precision(ranked, qrels_q, t)}
 
 
 def _mu(at_threshold, qrels: Mapping, run: Mapping, qid: str, judged_only: bool, levels: str | tuple,

@@ -296,3 +296,97 @@ def test_hostile_files_through_a_subprocess(tmp_path, name, qrels, run, stdin_ru
     values = dict(row.split("\t") for row in done.stdout.decode().splitlines())
     assert values.keys() == {"muAP", "nDCNG@5"} and all(v.strip() and v != "nan" for v in values.values()), \
         (name, done.stdout)
+
+
+# --- issue 21: several runs in every output format, with --thresholds and --compare -----------------
+
+SEVERAL_MEASURES = ["muMAP", "muAP(levels='collection')", "nDCNG@5", "muP@2", "NumQ", "NumRet"]
+
+
+@st.composite
+def several_runs(draw) -> tuple[dict, list[dict], list[int]]:
+    """Qrels (integer labels, so that trec_eval's measures take them too), 2-3 runs, and which run
+    each command-line argument names (a file may be named twice)."""
+    queries = draw(st.lists(st.sampled_from(["q1", "q2", "q3", "10"]), min_size=1, max_size=3, unique=True))
+    docs = st.sampled_from(["d1", "d2", "d3", "d4", "D5"])
+    qrels = {q: draw(st.dictionaries(docs, st.integers(0, 3), min_size=1, max_size=4)) for q in queries}
+    runs = [{q: draw(st.dictionaries(docs, st.sampled_from([0.5, 1.0, 2.0, 3.5]), min_size=1, max_size=4))
+             for q in draw(st.lists(st.sampled_from(queries + ["x"]), min_size=1, max_size=3, unique=True))}
+            for _ in range(draw(st.integers(2, 3)))]
+    named = draw(st.lists(st.integers(0, len(runs) - 1), min_size=2, max_size=4))
+    return qrels, runs, named
+
+
+def write_several(qrels: dict, runs: list[dict], folder: Path) -> tuple[str, list[str]]:
+    (folder / "qrels.txt").write_text("".join(f"{q} 0 {d} {v}\n" for q, docs in qrels.items() for d, v in docs.items()))
+    paths = []
+    for i, run in enumerate(runs):
+        lines = [f"{q} Q0 {d} {rank} {s!r} tag{i}\n" for q, docs in run.items()
+                 for rank, (d, s) in enumerate(sorted(docs.items(), key=lambda x: -x[1]), 1)]
+        (folder / f"run{i}.txt").write_text("".join(lines))
+        paths.append(str(folder / f"run{i}.txt"))
+    return str(folder / "qrels.txt"), paths
+
+
+@settings(FUZZ, max_examples=30)
+@given(several_runs(), st.sampled_from(["tsv", "csv", "jsonl", "trec"]), st.booleans(), st.booleans(), st.booleans())
+def test_several_runs_in_every_output_format(collection, output_format, by_query, thresholds, compare):
+    """Each run's rows (and trec's runid blocks) hold the values of that file alone, computed as the
+    API computes them; --thresholds lines sit under their run; --compare's value is the summary."""
+    qrels, runs, named = collection
+    with tempfile.TemporaryDirectory() as tmp:
+        qrels_path, paths = write_several(qrels, runs, Path(tmp))
+        args = [qrels_path, *[paths[i] for i in named], *SEVERAL_MEASURES, "-p", "-1", "-o", output_format]
+        args += ["-q"] * by_query + ["--thresholds"] * thresholds
+        if compare and len(set(named)) > 1 and named.count(named[0]) == 1:
+            args += ["--compare", paths[named[0]]]
+        else:
+            compare = False
+        status, out, err = run_cli(args)
+        assert status == 0, err
+        expected = []
+        for i in named:
+            run = read_run(paths[i])
+            values = ir_measures.calc_aggregate([ir_measures.parse_measure(m) for m in SEVERAL_MEASURES],
+                                                read_qrels(qrels_path), run)
+            expected.append({str(m): v for m, v in values.items()})
+            if thresholds:
+                from ir_measures_graded import by_level, muAP
+
+                levels = by_level(muAP, read_qrels(qrels_path), run)
+                expected[-1].update({f"MAP(rel>={t:g})": v for t, v in zip(levels["threshold"], levels["value"],
+                                                                            strict=True)})
+    summaries: list[dict] = []  # the summary values of each run, in the order of the arguments
+    if output_format == "trec":
+        for line in out.splitlines():
+            parts = [p.strip() for p in line.split("\t")]
+            if len(parts) != 3:
+                break  # the --compare table follows the runs' blocks
+            name, query, value = parts
+            if name == "runid":
+                summaries.append({})
+            elif query == "all":
+                summaries[-1][name] = float(value)
+    elif output_format == "jsonl":  # each run's summary records, measure after measure
+        records = [r for r in map(json.loads, out.splitlines())
+                   if not r.get("comparison") and "of" not in r and r.get("query_id", "all") == "all"]
+        for at in range(0, len(records), len(SEVERAL_MEASURES)):
+            summaries.append({r["measure"]: r["value"] for r in records[at:at + len(SEVERAL_MEASURES)]})
+    else:
+        import pandas as pd
+
+        first = out.partition("\n\n")[0]
+        table = pd.read_csv(io.StringIO(first), sep="," if output_format == "csv" else "\t", dtype={"query_id": str})
+        if by_query:
+            table = table[table["query_id"] == "all"]
+        summaries = table.drop(columns=[c for c in ("run", "query_id") if c in table]).to_dict("records")
+    assert len(summaries) == len(named), out
+    for got, want in zip(summaries, expected, strict=True):
+        for key, value in got.items():
+            if key in want:
+                assert value == pytest.approx(want[key], rel=1e-9, abs=1e-12), (key, out)
+        if output_format == "trec" and thresholds:
+            assert {k for k in want if k.startswith("MAP(")} <= set(got), out
+    if compare:
+        comparison = out.split("\n\n")[-1] if output_format != "jsonl" else out
+        assert "p_value" in comparison or '"comparison"' in comparison

@@ -11,7 +11,13 @@ The contract (README, "What happens with bad input"): the values equal the slow 
 clean collection, or ``GradedInputError`` with one line naming the query and doc (or the column)
 — never another exception, NaN, a Python warning or a silently dropped or merged row.
 
-Cases per run: ``test_hostile_objects_through_the_api`` 200, ``test_extreme_gain_parameters`` 60.
+Issue 21 adds: one evaluator shared by threads while the caller edits its qrels frame in place
+(the values stay those of the judgments as built), ids of 120+ bytes that differ only inside, and
+labels and floors scaled to the edges of float64.
+
+Cases per run: ``test_hostile_objects_through_the_api`` 200, ``test_extreme_gain_parameters`` 60,
+``test_an_evaluator_shared_across_threads_and_in_place_edits`` 40, ``test_long_ids_that_differ_only_inside`` 40,
+``test_extreme_labels_and_floors`` 60.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from ir_measures import Qrel, ScoredDoc
 
 import reference
 import registered
-from ir_measures_graded import GradedInputError, meanNDCG, meanNDCNG, nDCNG
+from ir_measures_graded import GAP, GradedInputError, meanNDCG, meanNDCNG, muAP, muP, nDCNG
 
 pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
 
@@ -211,3 +217,108 @@ def test_extreme_gain_parameters(collection, scale, data):
     for qid, value in got.items():
         assert math.isfinite(value), (str(measure), qid)
         assert value == pytest.approx(expected[qid], rel=1e-9, abs=1e-12), (str(measure), qid)
+
+
+# --- issue 21: shared evaluators, long colliding ids, extreme labels and floors --------------------
+
+SHARED = [muAP, muAP @ 3, muAP(levels="collection"), muAP(levels="collection-all"), muAP(ties="expected"),
+          muP @ 2, muP(levels="collection-all", ties="expected") @ 3, GAP, GAP(ties="expected") @ 4, nDCNG @ 3,
+          nDCNG(norm="collection", dcg="exp-log2"), meanNDCG @ 4, meanNDCNG(ties="expected")]
+
+
+def grouped_frame(qrels: dict) -> pd.DataFrame:
+    return pd.DataFrame([(q, str(d), float(v)) for q, docs in qrels.items() for d, v in docs.items()],
+                        columns=["query_id", "doc_id", "relevance"])
+
+
+def per_query_values(evaluator_or_measures, run, qrels=None) -> dict:
+    metrics = (evaluator_or_measures.iter_calc(run) if qrels is None
+               else ir_measures.iter_calc(evaluator_or_measures, qrels, run))
+    return {(m.query_id, str(m.measure)): m.value for m in metrics}
+
+
+@settings(FUZZ, max_examples=40)
+@given(collections_(), st.data())
+def test_an_evaluator_shared_across_threads_and_in_place_edits(collection, data):
+    """One evaluator, several threads at once, the caller's frame edited in place in between: every
+    call gives the values of the judgments as they were when the evaluator was built."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    qrels, run = collection
+    measures = data.draw(st.lists(st.sampled_from(SHARED), min_size=1, max_size=4, unique_by=str))
+    frame = grouped_frame(qrels)
+    original = frame.copy()
+    expected = per_query_values(measures, run, original)
+    evaluator = ir_measures.evaluator(measures, frame)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with ThreadPoolExecutor(3) as pool:
+            first = list(pool.map(lambda _: per_query_values(evaluator, run), range(3)))
+        edit = data.draw(st.sampled_from(["one label", "all labels", "one query"]))
+        if edit == "one label":
+            frame.loc[frame.index[data.draw(st.integers(0, len(frame) - 1))], "relevance"] = 7.5
+        elif edit == "all labels":
+            frame.loc[:, "relevance"] = frame["relevance"] * 2 - 1
+        else:
+            frame.loc[frame["query_id"] == frame["query_id"].iloc[0], "relevance"] = 0.0
+        with ThreadPoolExecutor(3) as pool:
+            second = list(pool.map(lambda _: per_query_values(evaluator, run), range(3)))
+    for got in first + second:
+        assert got.keys() == expected.keys()
+        for key, value in got.items():
+            assert value == pytest.approx(expected[key], abs=1e-12), (edit, key)
+
+
+def long_id(short: str, at: int) -> str:
+    """``short`` hidden inside a long id: only bytes around ``at`` differ between two ids. Long ids
+    sort as the short ones (hex keeps the bytes' order, '!' sorts before any hex digit), so tied
+    scores are ranked alike."""
+    pad = "x" * 120
+    return pad[:at] + short.encode().hex() + "!" + pad[at:]
+
+
+@settings(FUZZ, max_examples=40)
+@given(collections_(), st.integers(0, 120), st.sampled_from(["dict", "frame", "arrow"]))
+def test_long_ids_that_differ_only_inside(collection, at, container):
+    """Ids of 120+ bytes that differ only in a few inner bytes: the same values as the short ids."""
+    qrels, run = collection
+    expected = per_query_values([muAP, nDCNG @ 5, GAP], run, qrels)
+    long_qrels = {q: {long_id(str(d), at): v for d, v in docs.items()} for q, docs in qrels.items()}
+    long_run = {q: {long_id(str(d), at): v for d, v in docs.items()} for q, docs in run.items()}
+    if container != "dict":
+        long_qrels, long_run = grouped_frame(long_qrels), grouped_frame(long_run).rename(columns={"relevance": "score"})
+        if container == "arrow":
+            long_qrels, long_run = pa.Table.from_pandas(long_qrels), pa.Table.from_pandas(long_run)
+    assert per_query_values([muAP, nDCNG @ 5, GAP], long_run, long_qrels) == pytest.approx(expected, abs=1e-12)
+
+
+#: Measures whose values do not change when labels and floor are multiplied by one positive factor.
+SCALE_FREE = [muAP, muAP(levels="collection"), muAP(levels="collection-all"), muAP(ties="expected"), muP @ 2,
+              muP(weights="uniform") @ 3, GAP, nDCNG @ 3, nDCNG(norm="collection"), nDCNG(dcg="exp-log2"),
+              meanNDCNG, meanNDCG(dcg="log2")]
+
+
+@settings(FUZZ, max_examples=60)
+@given(collections_(), st.sampled_from([2.0**1022, 2.0**-1060, 1.0]), st.sampled_from([0.0, -1.0, 0.5, -1.7]),
+       st.data())
+def test_extreme_labels_and_floors(collection, factor, floor, data):
+    """Labels and floors scaled to the edges of float64 (label - floor overflows, or underflows to
+    subnormals): a scale-free measure gives the value of the unscaled collection; meanNDCG's 2^g a
+    finite value or one clear line — never NaN or a warning."""
+    qrels, run = collection
+    measure = data.draw(st.sampled_from(SCALE_FREE))
+    scaled_qrels = {q: {d: v * factor for d, v in docs.items()} for q, docs in qrels.items()}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        expected = {q: v for (q, _), v in per_query_values([measure(floor=floor)], run, qrels).items()}
+        got = {q: v for (q, _), v in per_query_values([measure(floor=floor * factor)], run, scaled_qrels).items()}
+        try:
+            exponential = per_query_values([meanNDCG(floor=floor * factor) @ 3], run, scaled_qrels)
+        except GradedInputError as ex:
+            assert "\n" not in str(ex) and "float64" in str(ex)
+            exponential = {}
+    assert all(math.isfinite(v) for v in exponential.values())
+    if factor < 1:  # labels as subnormal numbers lose bits: their distances may differ in the last bits
+        assert got.keys() == expected.keys() and all(math.isfinite(v) for v in got.values())
+    else:
+        assert got == pytest.approx(expected, rel=1e-12, abs=1e-12)

@@ -159,7 +159,7 @@ def test_every_measure_and_parameter_equals_the_reference(data):
     if params.get("levels") == "collection":  # the paper's collection reading: MAP^t over queries reaching t
         kwargs = {k: v for k, v in params.items() if k in ("cutoff", "judged_only", "weights", "floor")}
         kwargs["floor"] = float(kwargs.get("floor", 0))
-        mean = reference.mu_map_collection_paper(qrels, run, precision_at=name == "muP", **kwargs)
+        mean = reference.mu_map_collection_paper(qrels, run, name=name, **kwargs)
     else:
         mean = sum(expected.values()) / len(expected)
     assert aggregate == pytest.approx(mean, rel=1e-9, abs=1e-12, nan_ok=True)

@@ -169,6 +169,26 @@ def test_t_test_and_randomization_one_sided(alternative):
         statistics.paired_t_test(a, b, "bigger")
 
 
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_t_test_of_a_constant_shift_is_the_limit_of_nearly_constant_ones(alternative):
+    """Every difference equal (t infinite): decided without scipy's precision-loss warning, as the
+    limit of shifts with a little noise — 0 two-sided and in the shift's direction, 1 against it;
+    1 for no difference, NaN for a single query."""
+    import warnings
+
+    base = np.linspace(0.1, 0.5, 6)
+    shifted = np.stack([base + 0.25, base - 0.25, base])
+    noise = np.array([1, -1, 1, -1, 1, -1]) * 1e-9
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = statistics.paired_t_test(shifted, np.broadcast_to(base, shifted.shape), alternative)
+        near = statistics.paired_t_test(shifted[:2] + noise, np.broadcast_to(base, (2, 6)), alternative)
+        single = statistics.paired_t_test(shifted[:, :1], base[None, :1].repeat(3, axis=0), alternative)
+    assert got[:2] == pytest.approx(near, abs=1e-6)
+    assert got[2] == 1.0
+    assert np.isnan(single[:2]).all() and single[2] == 1.0
+
+
 # --- Tukey HSD and the randomised Tukey HSD --------------------------------------------------------
 
 def test_tukey_hsd_one_way_equals_statsmodels_and_scipy():

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import os
 import re
 import shutil
 import subprocess
@@ -34,21 +33,6 @@ pytestmark = [pytest.mark.slow,  # a Spark session: see pyproject.toml (the ever
 
 FLOAT_LABELS = {0: 0.0, 1: 0.5, 2: 1.25, 3: 2.0, 4: 3.7}
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "spark_bench.py"
-
-
-@pytest.fixture(scope="session")
-def spark():
-    from pyspark.sql import SparkSession
-
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    session = (SparkSession.builder.master("local[2]").appName("ir-measures-graded tests")
-               .config("spark.sql.shuffle.partitions", "4").config("spark.ui.enabled", "false")
-               .config("spark.ui.showConsoleProgress", "false")
-               .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
-               .getOrCreate())
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
 
 
 def frames(qrels: dict, run: dict, labels: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:

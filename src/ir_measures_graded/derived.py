@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ir_measures_graded import kernels
+from ir_measures_graded.errors import GradedInputError
 
 if TYPE_CHECKING:
     from ir_measures_graded.prepare import Judgments
@@ -80,14 +81,26 @@ def relevant_counts(judgments: Judgments, levels: str | tuple[float, ...], floor
 
 # --- gains (nDCNG, meanNDCG, meanNDCNG) -------------------------------------------------------------
 
-def raw_gain(label: np.ndarray, gains: Gains, floor: float) -> np.ndarray:
-    """``max(gains.get(label, label) - floor, 0)``; NaN (unjudged) -> 0."""
+def raw_gain(label: np.ndarray, gains: Gains, floor: float, factor: float = 1.0) -> np.ndarray:
+    """``max(gains.get(label, label) - floor, 0)``, times ``factor``; NaN (unjudged) -> 0.
+
+    ``factor`` (a power of two, exact) scales the label and the floor before the subtraction, so
+    that labels and floors at the edge of float64 never overflow into ``inf``.
+    """
     if gains:
         mapped = label.copy()
         for source, target in gains:
             mapped[label == source] = target
         label = mapped
-    return np.nan_to_num(np.maximum(label - floor, 0.0), nan=0.0)
+    if factor != 1.0:
+        label, floor = label * factor, floor * factor
+    with np.errstate(over="ignore"):  # an overflow is reported by the caller (GainFunction), by name
+        return np.nan_to_num(np.maximum(label - floor, 0.0), nan=0.0, posinf=np.inf)
+
+
+#: Gains are computed unscaled while labels and floor stay below this magnitude (then sums of a
+#: query's discounted gains cannot overflow); beyond it they are scaled down to it by a power of two.
+SAFE_MAGNITUDE = 2.0**900
 
 
 class GainFunction:
@@ -107,23 +120,41 @@ class GainFunction:
         self.gains, self.floor, self.norm, self.exponential = gains, floor, norm, exponential
         self.key = ("gain", gains, floor, norm, exponential)
 
+    def factor(self) -> float:
+        """A power of two that brings labels, floor and gains within ``SAFE_MAGNITUDE`` (1 unless extreme).
+
+        nDCG is a ratio of two sums of the same gains, so scaling every gain by one factor leaves it
+        unchanged (exactly, for a power of two); so does a normalised exponent g/m. Only the
+        exponential gain of unnormalised labels, 2^g, depends on the scale of g: it is never scaled.
+        """
+        j = self.judgments
+
+        def compute() -> np.ndarray:  # a read-only 0-d array, as every cached table
+            top = max(abs(self.floor), float(np.abs(j.label).max(initial=0.0)),
+                      max((abs(t) for _, t in self.gains or ()), default=0.0))
+            if top <= SAFE_MAGNITUDE or (self.exponential and self.norm is None):
+                return np.array(1.0)
+            return np.array(2.0 ** (np.floor(np.log2(SAFE_MAGNITUDE)) - np.ceil(np.log2(top))))
+
+        return float(_cached(j, ("gain_factor", *self.key[1:]), compute))
+
     def scale(self) -> np.ndarray:
-        """The normaliser m_q of every query (1 for unnormalised gains)."""
+        """The normaliser m_q of every query (1 for unnormalised gains), on the scale of :meth:`factor`."""
         j = self.judgments
 
         def compute() -> np.ndarray:
             if self.norm is None:
                 return np.ones(j.n_queries)
-            g = raw_gain(j.label, self.gains, self.floor)
+            g = raw_gain(j.label, self.gains, self.floor, self.factor())
             if self.norm == "query":
                 m = np.zeros(j.n_queries)
                 np.maximum.at(m, j.query, g)
                 return m
             if self.norm == "collection":
                 return np.full(j.n_queries, g.max() if len(g) else 0.0)
-            return np.full(j.n_queries, float(self.norm))
+            return np.full(j.n_queries, float(self.norm) * self.factor())
 
-        return _cached(j, ("gain_scale", self.gains, self.floor, self.norm), compute)
+        return _cached(j, ("gain_scale", self.gains, self.floor, self.norm, self.factor()), compute)
 
     def shift(self) -> np.ndarray:
         """The per-query exponent shift s_q of the exponential gain (0 unless exponents are huge)."""
@@ -138,7 +169,19 @@ class GainFunction:
 
     def _exponent(self, query: np.ndarray, label: np.ndarray) -> np.ndarray:
         m = self.scale()[query]
-        return np.divide(raw_gain(label, self.gains, self.floor), m, out=np.zeros(len(label)), where=m > 0)
+        with np.errstate(over="ignore"):
+            e = np.divide(raw_gain(label, self.gains, self.floor, self.factor()), m, out=np.zeros(len(label)),
+                          where=m > 0)
+        if not np.isfinite(e).all():
+            raise GradedInputError(self._overflow(label[~np.isfinite(e)][0]))
+        return e
+
+    def _overflow(self, label: float) -> str:
+        what = "2^(label - floor)" if self.norm is None else f"(label - floor) / norm with norm={self.norm!r}"
+        hint = ("give a norm ('query' or 'collection') or rescale the labels" if self.norm is None
+                else "use norm='query' or 'collection', or rescale the labels")
+        return (f"the gain {what} of label {float(label)!r} with floor={self.floor!r} is beyond float64's range "
+                f"(about 1.8e308): {hint}")
 
     def __call__(self, query: np.ndarray, label: np.ndarray) -> np.ndarray:
         e = self._exponent(query, label)

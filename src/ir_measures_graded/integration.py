@@ -84,7 +84,47 @@ def in_given_order(evaluator: providers.Evaluator, measures: list[ir_measures.Me
 
 def _ordered_evaluator(pipeline: Any, measures: Iterable[ir_measures.Measure], qrels: Any) -> providers.Evaluator:
     measures = list(measures)  # may be a generator; read once
-    return in_given_order(type(pipeline)._evaluator(pipeline, measures, _qrels_file(measures, qrels)), measures)
+    several = not all(isinstance(m, GradedMeasure) for m in measures)  # other providers read the inputs too
+    evaluator = type(pipeline)._evaluator(pipeline, measures, readable(_qrels_file(measures, qrels), "qrels", several))
+    if hasattr(evaluator, "evaluators"):  # a FallbackEvaluator: each provider gets the run from it
+        each_provider = evaluator._iter_calc
+        evaluator._iter_calc = lambda run: each_provider(readable(run, "run", True))
+    return in_given_order(evaluator, measures)
+
+
+def readable(obj: Any, kind: str, several: bool) -> Any:
+    """``obj`` in a form every provider that reads it reads, if only this package reads it as given.
+
+    ``ir_measures``' converters iterate anything iterable: a polars DataFrame (its columns), a
+    file path (its characters), and they know no Arrow. So a qrels path, a polars DataFrame or
+    LazyFrame, or an Arrow record batch or reader becomes an Arrow table (passed on untouched to
+    the graded provider), and with ``several`` providers to serve, a pandas DataFrame, as a run
+    path or an Arrow table does (the graded provider streams a run path when it serves alone).
+    """
+    import os
+
+    module = type(obj).__module__ or ""
+    if isinstance(obj, (str, os.PathLike)) and (kind == "qrels" or several):
+        from ir_measures_graded.io.readers import read_qrels_table, read_run_table
+
+        obj = (read_qrels_table if kind == "qrels" else read_run_table)(obj)
+    elif module.startswith("polars"):
+        obj = (obj.collect() if hasattr(obj, "collect") else obj).to_arrow()
+    elif module.startswith("pyarrow"):  # pyarrow is imported only for its own objects (small inputs need none)
+        import pyarrow as pa
+
+        if isinstance(obj, pa.RecordBatchReader):
+            obj = obj.read_all()
+        elif isinstance(obj, pa.RecordBatch):
+            obj = pa.Table.from_batches([obj])
+        elif not isinstance(obj, pa.Table):
+            return obj
+    else:
+        return obj
+    if not several:
+        return obj
+    value = "relevance" if kind == "qrels" else "score"
+    return obj.select(["query_id", "doc_id", value]).to_pandas() if value in obj.column_names else obj.to_pandas()
 
 
 def _qrels_file(measures: list[ir_measures.Measure], qrels: Any) -> Any:

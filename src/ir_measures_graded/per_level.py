@@ -17,7 +17,7 @@ from ir_measures_graded.core import evaluate
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.readers import read_qrels_table
 from ir_measures_graded.measures import MEASURES
-from ir_measures_graded.measures.thresholded import ThresholdedMeasure
+from ir_measures_graded.measures.thresholded import CollectionMean, ThresholdedMeasure
 from ir_measures_graded.prepare import Judgments, Ranking
 
 
@@ -53,11 +53,21 @@ def by_level(measure: str | ir_measures.Measure, qrels: Any, run: Any) -> pd.Dat
         aggregate = measure.aggregator()
         for _, _, value in evaluate([measure], judgments, ranking):
             aggregate.add(value)
+    elif measure.levels() == "collection-all":  # the same parts, from each query's own thresholds
+        aggregate = CollectionMean()
+        if measure.value("judged_only"):
+            ranking = ranking.judged_only()
+        for _, value in measure.threshold_values(judgments, ranking):
+            aggregate.add(value)
+    if measure.levels() in ("collection", "collection-all"):
         thresholds, weights = measure.collection_weights(judgments)
         values, queries = aggregate.by_threshold()
         if len(values) < len(thresholds):  # no query at all
             values, queries = np.zeros(len(thresholds)), np.zeros(len(thresholds), dtype=np.int64)
-    else:  # every query at every threshold
+        elif measure.levels() == "collection-all":  # the mean over every query, M^t = 0 where not reached
+            values = aggregate.sums / judgments.n_queries
+            queries = np.full(len(thresholds), judgments.n_queries, dtype=np.int64)
+    else:  # every query at every (explicit) threshold
         if measure.value("judged_only"):
             ranking = ranking.judged_only()
         p = measure.per_threshold(judgments, ranking)

@@ -24,6 +24,10 @@ if TYPE_CHECKING:  # the column readers load with pyarrow, when an input needs t
 class Judgments:
     """Relevance judgments sorted by query; quantities derived from them are cached (see :mod:`.derived`).
 
+    A snapshot: the labels are copied when the caller's column could be changed in place later
+    (ids and query codes are always new arrays), so every value is that of the judgments as they
+    were when these were built.
+
     Runs are joined to the judgments through a 64-bit hash of (query, doc id), sorted once, and
     every match is confirmed on the strings themselves: no hash table of the (possibly millions
     of) distinct judged doc ids is ever built. Judgments of a small TREC file (:meth:`from_text`)
@@ -87,6 +91,10 @@ class Judgments:
             query, per_row, label = query[order], per_row[order], label[order]
             hashes = hashes[order] if hashes is not None else None
             del order
+        else:  # the labels may be a view of the caller's column: copy them, as pytrec_eval copies the
+            # qrels, so that an edit of the caller's frame never mixes with the quantities cached here
+            label = np.array(label, dtype=np.float64)
+        label.flags.writeable = False
         if np.array_equal(per_row, np.arange(len(per_row))):  # one id per row, in order: no copy
             doc_ids = cols.doc_ids
         else:
@@ -102,7 +110,7 @@ class Judgments:
             doc_ids=doc_ids,
             query=query,
             doc=np.arange(len(query), dtype=small),
-            label=np.asarray(label, dtype=np.float64),
+            label=label,
             ptr=kernels.segment_ptr(query, len(cols.query_ids)),
             _keys=keys,
             _key_rows=key_rows.astype(small),
@@ -152,12 +160,12 @@ class Judgments:
         lo, hi = (int(b) for b in np.searchsorted(self._keys, bounds))
         pos = lo + np.searchsorted(self._keys[lo:hi], keys)
         pending = np.flatnonzero(pos < hi)
-        while len(pending):  # more than one try only where two judgments share a hash
+        for _ in range(self.JOIN_TRIES):  # more than one try only where two judgments share a key
             at = pos[pending]
             same = self._keys[at] == keys[pending]
             pending, at = pending[same], at[same]
             if not len(pending):
-                break
+                return label
             rows = self._key_rows[at]
             match = self.query[rows] == query[pending]
             match &= pc.equal(doc_ids.take(pa.array(doc_codes[pending])),
@@ -166,6 +174,8 @@ class Judgments:
             pending = pending[~match]
             pos[pending] += 1
             pending = pending[pos[pending] < hi]
+        if len(pending):  # many judgments share these keys: an exact hash join, linear whatever the ids
+            self._join_exactly(label, pending, query, keys, doc_codes, doc_ids, lo, hi)
         return label
 
     def _exact_labels(self, label: np.ndarray, query: np.ndarray, doc_codes: np.ndarray | None,
@@ -180,6 +190,22 @@ class Judgments:
         found = self._keys[pos] == keys
         label[rows[found]] = self.label[self._key_rows[pos[found]]]
         return label
+
+    JOIN_TRIES = 4  # keys tried one after the other before the exact join takes over
+
+    def _join_exactly(self, label: np.ndarray, pending: np.ndarray, query: np.ndarray, keys: np.ndarray,
+                      doc_codes: np.ndarray, doc_ids: Any, lo: int, hi: int) -> None:
+        """``label[pending]`` by an equi-join on (query, doc id) with the judgments sharing their keys."""
+        import pyarrow as pa
+
+        rows = self._key_rows[lo:hi][np.isin(self._keys[lo:hi], keys[pending])]
+        run_side = pa.table({"q": query[pending], "d": doc_ids.take(pa.array(doc_codes[pending])).cast(pa.large_string()),
+                             "i": pending})
+        judged = pa.table({"q": self.query[rows].astype(query.dtype),
+                           "d": self.doc_ids.take(pa.array(rows)).cast(pa.large_string()), "r": rows})
+        joined = run_side.join(judged, keys=["q", "d"], join_type="inner")
+        at = joined.column("i").to_numpy()
+        label[at] = self.label[joined.column("r").to_numpy()]
 
     def cached(self, key: tuple, compute: Any) -> Any:
         """``compute()`` once per key: qrels-side quantities shared by every run an evaluator scores.

@@ -79,7 +79,7 @@ def run(args, out: TextIO) -> int:  # noqa: ANN001 - an argparse.Namespace of bu
         progress=not args.quiet, thresholds=args.thresholds, master=args.master, warn=warn)
     results = engines.engine(args.engine).evaluate(request)
     writers.write_results(results, measures, args, out)
-    if args.thresholds:
+    if args.thresholds and args.output_format != "trec":  # trec: under each run's runid line
         import pandas as pd
 
         tables = [r.levels.assign(run=r.name)[["run", *r.levels.columns]] for r in results]
@@ -89,7 +89,8 @@ def run(args, out: TextIO) -> int:  # noqa: ANN001 - an argparse.Namespace of bu
 
         table = meta.compare_results(results, measures, args.compare, test=args.test, correction=args.correction,
                                      alternative=args.alternative, family=args.family,
-                                     by_tag=args.output_format == "trec")  # named as the summary names them
+                                     by_tag=args.output_format == "trec",  # named as the summary names them
+                                     warn=warn)
         writers.write_comparison(table, args, out)
     return 0
 

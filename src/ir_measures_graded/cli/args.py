@@ -17,6 +17,8 @@ from ir_measures_graded.measures.thresholded import ThresholdedMeasure
 PROG = "ir-measures-graded"
 FORMATS = ("tsv", "jsonl", "trec", "csv")
 STDIN = "-"
+#: Names of the standard input, which can be read once.
+STANDARD_INPUT = frozenset({STDIN, "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 DEFAULT_PLACES = 4
 USAGE_ORDER = "the arguments are QRELS RUN [RUN ...] MEASURE [MEASURE ...]"
 #: meta.statistics.PAIRED_TESTS, written out so that --help does not load meta (a test keeps them equal).
@@ -159,9 +161,31 @@ def split_inputs(inputs: list[str]) -> tuple[list[str], list[ir_measures.Measure
     return runs, measures
 
 
+def measure_texts(text: str) -> list[str]:
+    """The measures of one argument: split on whitespace outside parentheses, brackets and quotes, so
+    that ``'muMAP nDCNG@10'`` is two and ``"muAP(levels='collection', weights='uniform')"`` one."""
+    parts, current, depth, quote = [], [], 0, ""
+    for char in text:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char.isspace() and depth <= 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    parts.append("".join(current))
+    return [part for part in parts if part]
+
+
 def parse_measures(text: str) -> list[ir_measures.Measure]:
     result = []
-    for token in text.split():
+    for token in measure_texts(text):
         if token == ALL_NAME:  # every measure of this package at its defaults
             result.extend(all_measures())
             continue
@@ -200,7 +224,11 @@ def check_options(args: argparse.Namespace, measures: list[ir_measures.Measure])
         raise UsageError("--no_summary (-n) only goes with --by_query (-q)")
     if args.places is not None and args.places < -1:
         raise UsageError(f"--places (-p) must be -1 (all digits) or at least 0, got {args.places}")
-    if args.compare is not None and len(split_inputs(args.inputs)[0]) < 2:
+    runs = split_inputs(args.inputs)[0]
+    if args.qrels in STANDARD_INPUT and any(run in STANDARD_INPUT for run in runs):
+        raise UsageError(f"standard input can be read once: {args.qrels!r} is the qrels, so no run can be "
+                         f"{next(run for run in runs if run in STANDARD_INPUT)!r}; give the run as a file")
+    if args.compare is not None and len(runs) < 2:
         raise UsageError("--compare needs at least two runs: the baseline and one to compare with it")
     if args.thresholds and not broken_down(measures):
         raise UsageError(f"--thresholds breaks down a measure over relevance thresholds ({thresholded_names()}): "

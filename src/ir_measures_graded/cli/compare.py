@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import TextIO
@@ -72,6 +73,14 @@ def run_names(paths: Sequence[str]) -> list[str]:
     return list(paths)
 
 
+def same_file(a: str, b: str) -> bool:
+    """Do two run arguments name one file (also through another spelling or a link)?"""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return a == b
+
+
 def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     """``compare`` subcommand; returns the exit status (2 with one line on stderr for bad input)."""
     from ir_measures_graded.cli import fail
@@ -92,6 +101,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
     if len(args.runs) < 2:
         raise UsageError("compare needs at least two runs")
+    for i, path in enumerate(args.runs):
+        again = next((other for other in args.runs[:i] if same_file(path, other)), None)
+        if again is not None:
+            raise UsageError(f"run {path} is given twice{'' if again == path else f' (as {again})'}: "
+                             "compare needs different runs")
     if args.samples < 1 or args.permutations < 1 or not 0 < args.alpha < 1 or not 0 < args.power < 1:
         raise UsageError("--samples and --permutations must be positive, --alpha and --power between 0 and 1")
     if not args.min_difference > 0:

@@ -51,6 +51,9 @@ def write_results(results: list[RunResult], measures: list[ir_measures.Measure],
                 out.write(f"{str(metric.measure):<22}\t{metric.query_id}\t{fmt(metric.value, places)}\n")
             for measure in measures if summary else []:
                 out.write(f"{str(measure):<22}\t{SUMMARY_QID}\t{fmt(result.summary[measure], places)}\n")
+            if args.thresholds and result.levels is not None:  # under this run's runid line, not after the last
+                for rec in result.levels.itertuples(index=False):
+                    out.write(f"{rec.measure:<22}\t{SUMMARY_QID}\t{fmt(rec.value, places)}\n")
     elif args.output_format == "csv" or several:
         write_table(results, measures, args, places, out)
     else:  # tsv, one run: exactly the ir_measures command's lines, in its order
@@ -108,16 +111,13 @@ def write_comparison(table: pd.DataFrame, args: argparse.Namespace, out: TextIO)
 
 
 def write_breakdown(table: pd.DataFrame, args: argparse.Namespace, out: TextIO) -> None:
-    """The per-level parts after the normal output: a blank line and a table, or more records."""
+    """The per-level parts after the normal output: a blank line and a table, or more records (with
+    ``-o trec`` they are part of each run's lines: :func:`write_results`)."""
     places = DEFAULT_PLACES if args.places is None else args.places
     if args.output_format == "jsonl":
         for rec in table.to_dict(orient="records"):
             out.write(json.dumps({k: json_value(v, args.places) if k == "value" else plain(v)
                                   for k, v in rec.items()}) + "\n")
-        return
-    if args.output_format == "trec":
-        for rec in table.itertuples(index=False):
-            out.write(f"{rec.measure:<22}\t{SUMMARY_QID}\t{fmt(rec.value, places)}\n")
         return
     shown = table.copy()
     for column in shown.columns:

@@ -61,10 +61,13 @@ def run_tag(path: str, frame: object = None) -> str:
     """The run's own tag: column 6 of its first line (from the file, else the frame), else its path."""
     tag = None
     if path != STDIN and os.path.isfile(path):
+        from ir_measures_graded.io.columnar import columnar_format
+
         with open(path, "rb") as raw:
-            head = raw.read(4)
-        if head[:4] in (b"PAR1", b"ARRO", b"\xff\xff\xff\xff"):  # columnar files carry no tag
-            return path
+            head = raw.read(8)
+            raw.seek(0)
+            if columnar_format(raw, head) is not None:  # columnar files carry no tag
+                return path
         opener = gzip.open if head[:2] == b"\x1f\x8b" else open
         try:
             with opener(path, "rt", encoding="utf-8", errors="replace") as text:

@@ -45,28 +45,30 @@ class LocalEngine:
         if not judged and request.warn is not None:
             request.warn(f"the qrels {request.qrels} hold no judgments: every measure is undefined (nan), "
                          "as in ir_measures")
-        results = {name: RunResult(name, name, [], {}) for name in request.runs}
-        aggregators = {name: {m: m.aggregator() for m in measures} for name in request.runs}
+        # Results by position: a file named twice is two runs, each with the values of that file alone.
+        keys = [str(i) for i in range(len(request.runs))]
+        results = {key: RunResult(name, name, [], {}) for key, name in zip(keys, request.runs, strict=True)}
+        aggregators = {key: {m: m.aggregator() for m in measures} for key in keys}
         kept: dict[str, Any] = {}
-        for name, metric in evaluate_runs(qrels, [_source(p) for p in request.runs], measures, request.provider,
-                                          columns=request.run_columns, progress=request.progress,
-                                          report=self._counts(results), keep=kept if request.keep_runs
-                                          or request.thresholds else None, names=request.runs, tables=small):
+        for key, metric in evaluate_runs(qrels, [_source(p) for p in request.runs], measures, request.provider,
+                                         columns=request.run_columns, progress=request.progress,
+                                         report=self._counts(results), keep=kept if request.keep_runs
+                                         or request.thresholds else None, names=keys, tables=small):
             # values kept as given: an aggregator may need more than a float
-            aggregators[name][metric.measure].add(metric.value)
+            aggregators[key][metric.measure].add(metric.value)
             if request.by_query:
-                results[name].per_query.append(metric)
-        for name, result in results.items():
+                results[key].per_query.append(metric)
+        for key, result in results.items():
             if request.summary:
-                result.summary = {m: aggregators[name][m].result() for m in measures}
-            result.table = kept.get(name) if request.keep_runs else None
-            result.tag = run_tag(name, result.table)
+                result.summary = {m: aggregators[key][m].result() for m in measures}
+            result.table = kept.get(key) if request.keep_runs else None
+            result.tag = run_tag(result.name, result.table)
             if judged and request.warn is not None:
                 check_shared_queries(result, request)
             if request.thresholds:
                 from ir_measures_graded.per_level import threshold_table
 
-                table = kept[name] if name in kept else readers.read_run_table(_source(name), request.run_columns)
+                table = kept[key] if key in kept else readers.read_run_table(_source(result.name), request.run_columns)
                 result.levels = threshold_table(measures, qrels, table)
         return name_tags(list(results.values()))
 

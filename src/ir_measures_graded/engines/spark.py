@@ -103,12 +103,36 @@ def _union(qrels: DataFrame, run: DataFrame, query_col: str, doc_col: str, relev
         check_columns(frame.columns, list(cols), f"{kind} DataFrame")
 
     def internal(frame: DataFrame, layout: Layout, cols: tuple[str, str, str], judged: bool) -> DataFrame:
+        _check_types(frame, layout, cols)
         rows = checked(frame.select(*cols), f"{layout.kind} DataFrame", layout, list(cols))
         return rows.select(F.col("query_id").alias(_QUERY), F.col("doc_id").alias(_DOC),
                            F.col(layout.value).alias(_VALUE), F.lit(judged).alias(_JUDGED))
 
     judged = internal(qrels, QRELS, (query_col, doc_col, relevance_col), True)
     return judged, judged.unionByName(internal(run, RUN, (query_col, doc_col, score_col), False))
+
+
+def _check_types(frame: DataFrame, layout: Layout, cols: tuple[str, str, str]) -> None:
+    """The column types the local engine accepts, refused as it refuses them (on the driver, from the
+    schema, before any job): ids strings or integers, values numbers (1.0 would never match 1)."""
+    import pyarrow as pa
+    from pyspark.sql.pandas.types import to_arrow_type
+
+    from ir_measures_graded.io.columns import arrow_values
+    from ir_measures_graded.io.ids import arrow_ids
+
+    for col, is_id in zip(cols, (True, True, False), strict=True):
+        data_type = frame.schema[col].dataType
+        try:
+            empty = pa.array([], to_arrow_type(data_type))
+        except (TypeError, ValueError, NotImplementedError, pa.ArrowException):  # no Arrow equivalent (a map)
+            expected = "strings (or integers)" if is_id else "numbers"
+            raise GradedInputError(f"{layout.kind}: column {col!r} holds {data_type.simpleString()}, "
+                                   f"expected {expected}") from None
+        if is_id:  # the checks of the local engine's Arrow input, on an empty column of this type
+            arrow_ids(empty, layout.kind, col)
+        else:
+            arrow_values(empty, layout.kind, col, str)
 
 
 def checked(frame: DataFrame, name: str, layout: Layout, source: list[str] | None = None,
@@ -242,7 +266,8 @@ def _evaluated(measures: list[ir_measures.Measure | str], qrels: DataFrame, run:
     originals = _parse(measures)
     computed = [_as_graded(m) for m in originals]
     judged, rows = _union(qrels, run, *columns)
-    labels = _labels(judged)
+    with _clear_errors():  # the first job: bad qrels are reported by the workers' checks
+        labels = _labels(judged)
     by_query = rows.repartition(partitions, _QUERY) if partitions else rows.repartition(_QUERY)
     schema = "measure string, threshold long, total double, n long, weight double" if aggregate else _RESULT_SCHEMA
     evaluate = _partition_evaluator(computed, [str(m) for m in originals], labels, aggregate)
@@ -326,9 +351,16 @@ def _clear_errors() -> Iterator[None]:
     except PythonException as ex:
         marker = f"{GradedInputError.__name__}: "
         lines = [line for line in str(ex).splitlines() if marker in line]
-        if not lines:
-            raise
-        raise GradedInputError(lines[-1].split(marker, 1)[1]) from None
+        if lines:
+            raise GradedInputError(lines[-1].split(marker, 1)[1]) from None
+        missing = [line.strip() for line in str(ex).splitlines() if line.strip().startswith(("ModuleNotFoundError",
+                                                                                              "ImportError"))]
+        if missing:  # the workers' Python lacks this package (or what it needs)
+            raise GradedInputError(
+                f"the Spark workers cannot import what this package needs ({missing[-1]}): install "
+                "ir-measures-graded[spark] on the executors, or set PYSPARK_PYTHON to a Python that has it "
+                f"(this one: {sys.executable})") from None
+        raise
 
 
 # --- files and sessions -----------------------------------------------------------------------------

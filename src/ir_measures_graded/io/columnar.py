@@ -18,15 +18,52 @@ from ir_measures_graded.io.ids import arrow_ids, first_missing
 from ir_measures_graded.io.trec import Block, Layout, display_name
 
 
-def columnar_blocks(path: Any, stream: IO[bytes], head: bytes, layout: Layout,
-                     columns: Mapping[str, str] | None, progress: Any) -> Iterator[Block]:
+def columnar_format(stream: IO[bytes], head: bytes) -> str | None:
+    """``'parquet'``, ``'arrow'`` (IPC file), ``'arrow-stream'`` or None (text), from more than four bytes.
+
+    ``head``: the stream's first 8 bytes (not consumed). A TREC line may begin with ``PAR1`` or
+    ``ARROW1``: Parquet also needs its closing magic and a footer length that fits the file (or, on
+    a stream, binary data after the magic), an Arrow IPC file the 2 padding bytes after its magic.
+    """
+    if head[:4] == b"\xff\xff\xff\xff":  # an IPC stream's continuation marker: never UTF-8 text
+        return "arrow-stream"
+    if head[:8] == b"ARROW1\x00\x00":
+        return "arrow"
+    if head[:4] != b"PAR1":
+        return None
+    try:
+        seekable = stream.seekable()
+    except (AttributeError, OSError):
+        seekable = False
+    if not seekable:  # text goes on with a separator or printable ASCII; Parquet with binary page headers
+        return "parquet" if len(head) > 4 and not (head[4] in b"\t\n\r " or 0x21 <= head[4] <= 0x7e) else None
+    at = stream.tell()
+    size = stream.seek(0, 2)
+    if size < 12:
+        stream.seek(at)
+        return None
+    stream.seek(size - 8)
+    tail = stream.read(8)
+    stream.seek(at)
+    footer = int.from_bytes(tail[:4], "little")
+    return "parquet" if tail[4:] == b"PAR1" and 0 < footer <= size - 12 else None
+
+
+def columnar_blocks(path: Any, stream: IO[bytes], kind: str, layout: Layout,
+                    columns: Mapping[str, str] | None, progress: Any) -> Iterator[Block]:
+    """The record batches of a Parquet or Arrow IPC file (``kind`` from :func:`columnar_format`) as blocks."""
     import pyarrow as pa
 
     name = display_name(path)
     wanted = {"query_id": "query_id", "doc_id": "doc_id", layout.value: layout.value, **(columns or {})}
     source = [wanted["query_id"], wanted["doc_id"], wanted[layout.value]]
+    shared = [(role, column) for role, column in zip(("query_id", "doc_id", layout.value), source, strict=True)
+              if source.count(column) > 1]
+    if shared:
+        raise GradedInputError(f"{layout.kind} file {name}: the column {shared[0][1]!r} is given for "
+                               f"{' and '.join(role for role, _ in shared)}; each needs a column of its own")
     try:
-        if head[:4] == b"PAR1":
+        if kind == "parquet":
             import pyarrow.parquet as pq
 
             if str(path) == "-":
@@ -34,7 +71,7 @@ def columnar_blocks(path: Any, stream: IO[bytes], head: bytes, layout: Layout,
             parquet = pq.ParquetFile(stream)
             check_columns(name, layout, parquet.schema_arrow.names, source)
             batches = parquet.iter_batches(columns=source)
-        elif head[:6] == b"ARROW1":
+        elif kind == "arrow":
             reader = pa.ipc.open_file(stream)
             check_columns(name, layout, reader.schema.names, source)
             batches = (reader.get_batch(i).select(source) for i in range(reader.num_record_batches))
@@ -71,22 +108,27 @@ def record_blocks(batches: Iterable[Any], name: str, layout: Layout, source: lis
 
 
 def check_columns(name: str, layout: Layout, found: list[str], source: list[str]) -> None:
-    validated.check_columns(found, source, f"{layout.kind} file {name}", "; name them with the column options")
+    validated.check_columns(found, source, _source(layout, name), "; name them with the column options")
+
+
+def _source(layout: Layout, name: str) -> str:
+    """How messages name what is read: ``run file PATH``, or ``run DataFrame`` for a Spark DataFrame."""
+    return name if name == f"{layout.kind} DataFrame" else f"{layout.kind} file {name}"
 
 
 def _string_column(column: Any, name: str, layout: Layout, field: str) -> Any:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    column = arrow_ids(column, f"{layout.kind} file {name}", field)
+    column = arrow_ids(column, _source(layout, name), field)
     if pa.types.is_dictionary(column.type):
         column = column.cast(column.type.value_type)
     row = first_missing(column)
     if row is not None:
-        raise GradedInputError(f"{layout.kind} file {name}: row {row}: {field} is missing (null)")
+        raise GradedInputError(f"{_source(layout, name)}: row {row}: {field} is missing (null)")
     return pc.cast(column, pa.string()).combine_chunks()
 
 
 def _value_column(column: Any, name: str, layout: Layout, field: str, first_row: int) -> np.ndarray:
-    return validated.arrow_values(column, f"{layout.kind} file {name}", field,
+    return validated.arrow_values(column, _source(layout, name), field,
                                   lambda row: f"{name}: row {first_row + row}")

@@ -16,6 +16,7 @@ the caller's objects.
 
 from __future__ import annotations
 
+import decimal
 import numbers
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -160,6 +161,8 @@ def _arrow_table(obj: Any, kind: str, value_field: str) -> Any:
     import pyarrow as pa
 
     if type(obj).__module__.startswith("polars"):
+        if hasattr(obj, "collect"):  # a LazyFrame: its query runs once, here
+            obj = obj.collect()
         _check_frame_columns(list(obj.columns), kind, value_field)
         obj = obj.select(["query_id", "doc_id", value_field]).to_arrow()
     if isinstance(obj, pa.RecordBatchReader):
@@ -226,7 +229,7 @@ def _finite(values: np.ndarray, raw: Any, field: str, where: Any) -> np.ndarray:
 
 def _not_a_number(value: Any) -> bool:
     return isinstance(value, (bool, np.bool_, complex, np.complexfloating)) or not isinstance(
-        value, (numbers.Real, np.number))
+        value, (numbers.Real, np.number, decimal.Decimal))
 
 
 def _list_values(col: list, kind: str, field: str, where: Any) -> np.ndarray:
@@ -238,9 +241,22 @@ def _list_values(col: list, kind: str, field: str, where: Any) -> np.ndarray:
                                        "not a real number")
             if value is not None and _not_a_number(value):
                 raise GradedInputError(f"{where(row)}: {field} {value!r} is not a finite number")
-    values = np.asarray([np.nan if v is None else v for v in col] if type(None) in types else col,
-                        dtype=np.float64)
+    try:
+        values = np.asarray([np.nan if v is None else v for v in col] if type(None) in types else col,
+                            dtype=np.float64)
+    except OverflowError:  # a Python int beyond float64
+        row = next(i for i, v in enumerate(col) if isinstance(v, numbers.Integral) and _beyond_float(v))
+        raise GradedInputError(f"{where(row)}: {field} (an integer of {int(col[row]).bit_length()} bits) is not a "
+                               "finite number: beyond float64's range") from None
     return _finite(values, col, field, where)
+
+
+def _beyond_float(value: numbers.Integral) -> bool:
+    try:
+        float(value)
+    except OverflowError:
+        return True
+    return False
 
 
 def _pandas_values(col: Any, kind: str, field: str, where: Any) -> np.ndarray:

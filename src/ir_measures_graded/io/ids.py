@@ -166,8 +166,10 @@ def first_duplicate_strings(query_codes: np.ndarray, doc_ids: Any,
 def string_hashes(strings: Any) -> np.ndarray:
     """A 64-bit hash of every string of a pyarrow string array (vectorised, no Python str).
 
-    Exact for strings up to 24 bytes (their first, middle and last 8 bytes and their length);
-    longer strings may collide, which callers resolve exactly.
+    Every byte counts: each 8-byte word of a string is mixed with its position (splitmix64, a
+    bijection, so two strings of one length that differ in one word never collide), the mixed
+    words are summed per string and the sum mixed with the length. Callers still resolve equal
+    hashes exactly, as any hash may collide.
     """
     import pyarrow as pa
 
@@ -176,33 +178,42 @@ def string_hashes(strings: Any) -> np.ndarray:
     if not (pa.types.is_string(strings.type) or pa.types.is_large_string(strings.type)):
         strings = strings.cast(pa.large_string())
     n = len(strings)
-    if n > HASH_CHUNK:  # the word matrix below is 8x the bytes hashed: bound it
+    if n > HASH_CHUNK:  # the word arrays below are a few times the bytes hashed: bound them
         return np.concatenate([string_hashes(strings.slice(i, HASH_CHUNK)) for i in range(0, n, HASH_CHUNK)])
     offset_type = np.int64 if pa.types.is_large_string(strings.type) else np.int32
     _, offset_buffer, data_buffer = strings.buffers()
     offsets = np.frombuffer(offset_buffer, dtype=offset_type)[strings.offset:strings.offset + n + 1].astype(np.int64)
     lo, hi = int(offsets[0]), int(offsets[-1])
-    size = (hi - lo) // 8 + 2  # words, with room for a word starting at the last byte
-    padded = np.zeros(size * 8 + 8, dtype=np.uint8)
+    padded = np.zeros(hi - lo + 8, dtype=np.uint8)  # room for a word starting at the last byte
     if data_buffer is not None and hi > lo:
         padded[:hi - lo] = np.frombuffer(data_buffer, dtype=np.uint8)[lo:hi]
-    # words[r, i]: the 8 bytes starting at byte 8 * i + r (one copy per shift; then one gather per word)
-    words = np.empty((8, size), dtype=np.uint64)
-    for shift in range(8):
-        words[shift] = np.frombuffer(padded, dtype=np.uint64, count=size, offset=shift)
-    starts = offsets[:-1] - lo
+    # the little-endian 8-byte word starting at every byte (unaligned reads of one buffer, no copy)
+    word_at = np.ndarray(shape=(hi - lo + 1,), dtype="<u8", buffer=padded, strides=(1,))
     lengths = np.diff(offsets)
-    short = np.minimum(lengths, 8).astype(np.uint64) * np.uint64(8)
-    mask = np.where(short >= 64, np.uint64(0xFFFFFFFFFFFFFFFF),
-                    (np.uint64(1) << np.minimum(short, np.uint64(63))) - np.uint64(1))
-    hashes = lengths.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
-    for at, factor in ((starts, 0x9E3779B97F4A7C15), (np.maximum(starts + lengths // 2 - 4, starts), 0xFF51AFD7ED558CCD),
-                       (np.maximum(starts + lengths - 8, starts), 0xC4CEB9FE1A85EC53)):
-        word = words[at & 7, at >> 3] & mask
-        hashes += (word ^ (word >> np.uint64(29))) * np.uint64(factor)
-    hashes ^= hashes >> np.uint64(31)
-    return hashes
+    n_words = (lengths + 7) // 8
+    word_ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(n_words, out=word_ptr[1:])
+    string = np.repeat(np.arange(n, dtype=np.int64), n_words)
+    k = np.arange(word_ptr[-1], dtype=np.int64) - word_ptr[string]  # the word's index inside its string
+    first_byte = offsets[string] - lo + 8 * k
+    word = word_at[first_byte]
+    kept = np.minimum(lengths[string] - 8 * k, 8).astype(np.uint64) * np.uint64(8)  # bits of this string
+    word &= np.where(kept >= 64, np.uint64(0xFFFFFFFFFFFFFFFF),
+                     (np.uint64(1) << np.minimum(kept, np.uint64(63))) - np.uint64(1))
+    del string, first_byte, kept
+    mixed = _splitmix64(word ^ (k.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)))
+    del word, k
+    sums = np.zeros(word_ptr[-1] + 1, dtype=np.uint64)
+    np.cumsum(mixed, out=sums[1:])  # wraps modulo 2^64, as wanted
+    per_string = sums[word_ptr[1:]] - sums[word_ptr[:-1]]
+    return _splitmix64(per_string + _splitmix64(lengths.astype(np.uint64) + np.uint64(0xC2B2AE3D27D4EB4F)))
 
+
+def _splitmix64(z: np.ndarray) -> np.ndarray:
+    """The splitmix64 finaliser, element-wise (a bijection of uint64 that mixes every bit)."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
 
 
 def duplicate_error(kind: str, query: Any, doc: Any, first: int, second: int, name: str | None = None,

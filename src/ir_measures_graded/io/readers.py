@@ -17,7 +17,7 @@ from typing import IO, TYPE_CHECKING, Any
 import numpy as np
 
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.io.columnar import columnar_blocks
+from ir_measures_graded.io.columnar import columnar_blocks, columnar_format
 from ir_measures_graded.io.columns import CHECKED_KEY, UNIQUE_KEY, fingerprint, integral_labels
 from ir_measures_graded.io.ids import duplicate_error, first_duplicate_strings
 from ir_measures_graded.io.trec import BLOCK_SIZE, QRELS, RUN, Block, Layout, display_name, text_blocks
@@ -69,8 +69,9 @@ def iter_blocks(
     stream = _open(path, layout)
     try:
         head = stream.peek(8)[:8] if hasattr(stream, "peek") else b""
-        if head[:4] == b"PAR1" or head[:6] == b"ARROW1" or head[:4] == b"\xff\xff\xff\xff":
-            yield from columnar_blocks(path, stream, head, layout, columns, progress)
+        kind = columnar_format(stream, head)
+        if kind is not None:
+            yield from columnar_blocks(path, stream, kind, layout, columns, progress)
             return
         text = stream
         if head[:2] == b"\x1f\x8b":

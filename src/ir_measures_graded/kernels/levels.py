@@ -77,11 +77,17 @@ def sum_reaching(
 
 
 def level_weights(thr_ptr: np.ndarray, thr_values: np.ndarray, floor: float, scheme: str) -> np.ndarray:
-    """Weight of each threshold: its distance to the level below (the floor for the first), or 1."""
+    """Weight of each threshold: its distance to the level below (the floor for the first), or 1.
+
+    Weights are relative (every use divides by their sum): when the distances of thresholds and
+    floor at the edge of float64 would overflow, or their sum would, all are quartered (exactly).
+    """
     if scheme == "uniform":
         return np.ones(len(thr_values))
     below = np.empty_like(thr_values)
     below[1:] = thr_values[:-1]
     firsts = thr_ptr[:-1][np.diff(thr_ptr) > 0]
     below[firsts] = floor
+    if len(thr_values) and thr_values.max() * 0.25 - floor * 0.25 > 2.0**1020:  # the span would overflow
+        return thr_values * 0.25 - below * 0.25
     return thr_values - below

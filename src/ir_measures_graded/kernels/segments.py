@@ -74,10 +74,14 @@ def segment_suffix_sums(values: np.ndarray, ptr: np.ndarray) -> np.ndarray:
     return suffix[:-1] - np.repeat(suffix[ptr[1:]], np.diff(ptr))
 
 
-def segment_weighted_mean(values: np.ndarray, weights: np.ndarray, ptr: np.ndarray) -> np.ndarray:
-    """Per segment ``sum(w * v) / sum(w)``; 0 for a segment with no rows or zero total weight."""
+def segment_weighted_mean(values: np.ndarray, weights: np.ndarray, ptr: np.ndarray,
+                          total: float | None = None) -> np.ndarray:
+    """Per segment ``sum(w * v) / sum(w)``; 0 for a segment with no rows or zero total weight.
+
+    ``total``: divide every segment's ``sum(w * v)`` by this instead of its own ``sum(w)``.
+    """
     n = len(ptr) - 1
     seg = segment_ids(ptr)
     num = np.bincount(seg, weights=values * weights, minlength=n)
-    den = np.bincount(seg, weights=weights, minlength=n)
+    den = np.bincount(seg, weights=weights, minlength=n) if total is None else np.full(n, float(total))
     return np.divide(num, den, out=np.zeros(n), where=den > 0)

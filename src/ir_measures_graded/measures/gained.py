@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import base
 
@@ -27,10 +28,13 @@ class GainedMeasure(base.GradedMeasure):
 
     def per_query(self, judgments: Judgments, ranking: Ranking) -> np.ndarray:
         gain = self.gain(judgments)
-        ideal_ptr, ideal_cum = gain.ideal()
+        try:
+            ideal_ptr, ideal_cum = gain.ideal()
+            row_gain = self.row_gain(gain, ranking)
+        except GradedInputError as e:  # a gain beyond float64's range: say which measure
+            raise GradedInputError(f"{self}: {e}") from None
         kernel = getattr(kernels, self.KERNEL)
-        return kernel(ranking.query, ranking.rank, self.row_gain(gain, ranking), ideal_ptr, ideal_cum,
-                      self.value("cutoff"))
+        return kernel(ranking.query, ranking.rank, row_gain, ideal_ptr, ideal_cum, self.value("cutoff"))
 
     def gain(self, judgments: Judgments) -> derived.GainFunction:
         """The gain of a (query, label) pair, with its ideal DCG (cached on ``judgments``)."""

@@ -43,6 +43,19 @@ class PerThreshold:
     values: np.ndarray  # M_q^t
 
 
+@dataclass(frozen=True)
+class Spread:
+    """M_q^t at each query's own thresholds, spread over the collection's (see ThresholdedMeasure.spread)."""
+
+    thr_ptr: np.ndarray  # segmentation by query of the query thresholds
+    values: np.ndarray  # M_q^t at each query threshold
+    first: np.ndarray  # the first collection threshold (index into the qrels' labels) it stands for
+    last: np.ndarray  # ... and the last
+    weights: np.ndarray  # w_t of every collection threshold
+    cumulative: np.ndarray  # [0, w_0, w_0 + w_1, ...]
+    covered: np.ndarray  # the weight of the collection thresholds each query threshold stands for
+
+
 class ThresholdedMeasure(base.GradedMeasure):
     """Base of µAP, µP, µRR, µR and µRprec: parameters ``levels``, ``weights``, ``floor`` and the combination.
 
@@ -102,22 +115,33 @@ class ThresholdedMeasure(base.GradedMeasure):
         return labels, kernels.level_weights(ptr, labels, self.floor(), self.value("weights"))
 
     def per_query(self, judgments: Judgments, ranking: Ranking) -> np.ndarray:
-        import numpy as np
-        if self.levels() == "collection":
-            return np.fromiter((float(v) for _, v in self.results(judgments, ranking)), float, judgments.n_queries)
+        if self.levels() in ("collection", "collection-all"):
+            s = self.spread(judgments, ranking)
+            # 'collection': the weighted mean over the thresholds the query reaches; 'collection-all':
+            # over all of the collection's thresholds (M_q^t = 0 at those it does not reach)
+            total = None if self.levels() == "collection" else s.cumulative[-1]
+            return kernels.segment_weighted_mean(s.values, s.covered, s.thr_ptr, total)
         p = self.per_threshold(judgments, ranking)
         return kernels.segment_weighted_mean(p.values, p.weights, p.thr_ptr)
 
     def results(self, judgments: Judgments, ranking: Ranking) -> Iterator[tuple[int, float]]:
-        import numpy as np
         if self.levels() != "collection":
             yield from super().results(judgments, ranking)
             return
-        # A collection threshold t between two of the query's labels selects the same relevant
-        # documents as the query's next label t' >= t: M_q^t = M_q^t'. So the query's own
-        # thresholds suffice (memory O(judgments), not queries x labels); each stands for the
-        # collection thresholds in (its predecessor, itself]. Every judged query (those absent
-        # from the run with M^t = 0) carries these to the aggregator, which needs more than a float.
+        # Every judged query (those absent from the run with M^t = 0) carries its values at the
+        # collection's thresholds to the aggregator, which needs more than a float.
+        yield from self.threshold_values(judgments, ranking)
+
+    def spread(self, judgments: Judgments, ranking: Ranking) -> Spread:
+        """M_q^t at each query's own thresholds, each standing for a range of the collection's thresholds.
+
+        A collection threshold t between two of the query's labels selects the same relevant
+        documents as the query's next label t' >= t: M_q^t = M_q^t'. So the query's own
+        thresholds suffice (memory O(judgments), not queries x labels); each stands for the
+        collection thresholds in (its predecessor, itself], and the query reaches none above its
+        highest label.
+        """
+        import numpy as np
         p = self.per_threshold(judgments, ranking, "query")
         labels, weights = self.collection_weights(judgments)
         position = np.searchsorted(labels, p.thr_values)  # every query threshold is a collection label
@@ -125,10 +149,16 @@ class ThresholdedMeasure(base.GradedMeasure):
         first = np.zeros(len(position), dtype=np.int64)
         first[1:] = position[:-1] + 1
         first[p.thr_ptr[:-1][np.diff(p.thr_ptr) > 0]] = 0
-        per_query = kernels.segment_weighted_mean(p.values, cumulative[position + 1] - cumulative[first], p.thr_ptr)
+        return Spread(p.thr_ptr, p.values, first, position, weights, cumulative,
+                      cumulative[position + 1] - cumulative[first])
+
+    def threshold_values(self, judgments: Judgments, ranking: Ranking) -> Iterator[tuple[int, ThresholdValues]]:
+        """Every judged query's value (over the thresholds it reaches) with its M_q^t at the collection's."""
+        s = self.spread(judgments, ranking)
+        per_query = kernels.segment_weighted_mean(s.values, s.covered, s.thr_ptr)
         for q in range(judgments.n_queries):
-            flat = slice(p.thr_ptr[q], p.thr_ptr[q + 1])
-            yield q, ThresholdValues(per_query[q], p.values[flat], first[flat], position[flat], weights)
+            flat = slice(s.thr_ptr[q], s.thr_ptr[q + 1])
+            yield q, ThresholdValues(per_query[q], s.values[flat], s.first[flat], s.last[flat], s.weights)
 
     def aggregator(self) -> Agg:
         return CollectionMean() if self.levels() == "collection" else super().aggregator()

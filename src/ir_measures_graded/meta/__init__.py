@@ -26,7 +26,7 @@ answer counting 0 (trec_eval's ``-c``), so all runs are compared on the same que
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -246,9 +246,11 @@ def stability(
         ra, rb = statistics.tied_ranks(a, tol), statistics.tied_ranks(b, tol)
         i, j = np.triu_indices(len(runs), k=1)
         swaps = np.sign(ra[:, i] - ra[:, j]) * np.sign(rb[:, i] - rb[:, j]) < 0
-        rows.append({"measure": measure, "samples": samples, "tau_mean": float(np.nanmean(taus)),
-                     "tau_sd": float(np.nanstd(taus)), "tau_min": float(np.nanmin(taus)),
-                     "swap_rate": float(swaps.mean())})
+        taus = taus[~np.isnan(taus)]  # tau is undefined where one half ties every run (runs scoring the same)
+        rows.append({"measure": measure, "samples": samples,
+                     "tau_mean": float(taus.mean()) if len(taus) else np.nan,
+                     "tau_sd": float(taus.std()) if len(taus) else np.nan,
+                     "tau_min": float(taus.min()) if len(taus) else np.nan, "swap_rate": float(swaps.mean())})
     return pd.DataFrame(rows, columns=["measure", "samples", "tau_mean", "tau_sd", "tau_min", "swap_rate"])
 
 
@@ -312,6 +314,7 @@ def compare_runs(
     table: pd.DataFrame, baseline: str, test: str = "t", correction: str = "holm",
     permutations: int | None = 10_000, seed: int = 0, alternative: str = "two-sided", family: str = "runs",
     level: float = 0.95, aggregates: Mapping[tuple[str, str], float] | None = None,
+    untested: Collection[str] = (),
 ) -> pd.DataFrame:
     """Every run against ``baseline``, per measure, as PyTerrier's ``pt.Experiment(baseline=...)``.
 
@@ -326,7 +329,9 @@ def compare_runs(
     runs of each measure (``family='runs'``) or across all runs × measures (``family='all'``).
     ``aggregates``: ``{(run, measure): value}`` as each measure's own aggregator computed it
     (``calc_aggregate``); without it, a run's value is the mean of its per-query values (what the tests
-    and intervals take), and ``delta`` is the centre of the intervals.
+    and intervals take), and ``delta`` is the centre of the intervals. ``untested``: measures that get
+    value and delta but no p-value, interval, effect size or wins/ties/losses (NaN): their aggregate is
+    not what those compare, the per-query values (collection-level µMAP).
     """
     _check_test(test, statistics.PAIRED_TESTS)
     if correction not in statistics.CORRECTIONS:
@@ -349,9 +354,14 @@ def compare_runs(
         means = values.mean(axis=1)
         if aggregates is not None:
             means = np.array([aggregates[(name, measure)] for name in names], dtype=np.float64)
+        tested = measure not in untested
         rows.append({"run": baseline, "measure": measure, "value": float(means[names.index(baseline)]),
-                     "delta": 0.0, "test": test})
+                     "delta": 0.0, "test": test if tested else None})
         if not others:
+            continue
+        if not tested:  # value and delta only: intervals, d_z, counts and tests would describe the per-query mean
+            rows += [{"run": names[k], "measure": measure, "value": float(means[k]),
+                      "delta": float(means[k] - means[names.index(baseline)])} for k in others]
             continue
         runs_values = values[others]
         bases = np.broadcast_to(base, runs_values.shape)
@@ -402,46 +412,78 @@ def topic_set_sizes(
     return result
 
 
-def find_run(names: Sequence[str], key: str, tags: Sequence[str] = (), option: str = "baseline") -> str:
+def find_run(names: Sequence[str], key: str, tags: Sequence[str] = (), option: str = "baseline",
+             labels: Sequence[str] | None = None) -> str:
     """The one run of ``names`` (paths) that ``key`` names: its path, file name, file name without
-    extension or (with ``tags``) run tag; a GradedInputError naming ``option`` otherwise."""
+    extension or (with ``tags``) run tag; a GradedInputError naming ``option`` otherwise. With
+    ``labels`` (one per name, e.g. :func:`_by_position`), the label of that run is returned, and a
+    path given twice matches several runs."""
     import os
 
+    labels = list(names) if labels is None else list(labels)
     candidates: dict[str, list[str]] = {}
-    for name, tag in itertools.zip_longest(names, tags):
-        for alias in (name, tag, os.path.basename(name), os.path.basename(name).split(".")[0]):
+    for name, tag, label in itertools.zip_longest(names, tags, labels):
+        for alias in (label, name, tag, os.path.basename(name), os.path.basename(name).split(".")[0]):
             if alias is not None:
-                candidates.setdefault(alias, []).append(name)
+                candidates.setdefault(alias, []).append(label)
     matches = list(dict.fromkeys(candidates.get(key, [])))
     if len(matches) != 1:
         raise GradedInputError(f"{option} {key!r} {'matches several runs' if matches else 'is none of the runs'}"
-                               f" ({', '.join(names)})")
+                               f" ({', '.join(labels)})")
     return matches[0]
+
+
+def _by_position(names: Sequence[str]) -> list[str]:
+    """The names, those given more than once told apart by their position among them: ``name #k``."""
+    return [name if names.count(name) == 1 else f"{name} #{names[:i + 1].count(name)}"
+            for i, name in enumerate(names)]
+
+
+def _untested_measures(measures: Sequence[Any], warn: Callable[[str], None] | None = None) -> list[str]:
+    """The measures whose aggregate is neither the mean nor the sum of their per-query values
+    (collection-level µMAP): a paired test of per-query values would not test the difference shown;
+    ``warn`` is told so for each."""
+    from ir_measures.measures.base import MeanAgg, SumAgg
+
+    untested = [str(m) for m in measures if not isinstance(m.aggregator(), (MeanAgg, SumAgg))]
+    for name in untested if warn is not None else []:
+        warn(f"{name}: no p-value, interval or effect size: its aggregate is not the mean of its per-query "
+             "values, which a paired test compares (value and delta are its own aggregates)")
+    return untested
 
 
 def compare_results(results: Sequence[Any], measures: Sequence[Any], baseline: str, test: str = "t",
                     correction: str = "holm", alternative: str = "two-sided", family: str = "runs",
-                    by_tag: bool = False) -> pd.DataFrame:
+                    by_tag: bool = False, warn: Callable[[str], None] | None = None) -> pd.DataFrame:
     """:func:`compare_runs` on an engine's results (:class:`ir_measures_graded.engines.RunResult`).
 
     ``baseline`` names one run: its path, file name, file name without extension or run tag. A
     run's value is the measure's own aggregate (its summary); the tests take the per-query values,
     0 where a run has no value for a query another run has (trec_eval's ``-c``). Runs are named by
-    path, or by tag with ``by_tag`` (as the trec output names them).
+    path, or by tag with ``by_tag`` (as the trec output names them); a run given twice is two rows,
+    told apart by position (``path #2``). A measure whose aggregate is neither the mean nor the sum
+    of its per-query values (collection-level µMAP) gets value and delta but no p-value, interval
+    or effect size — those would not be about the difference shown — and ``warn`` is told why.
     """
-    found = find_run([r.name for r in results], baseline, tags=[r.tag for r in results], option="--compare")
-    rows = [(r.name, str(m.query_id), str(m.measure), float(m.value)) for r in results for m in r.per_query]
+    untested = _untested_measures(measures, warn)
+    labels = _by_position([r.name for r in results])
+    found = find_run([r.name for r in results], baseline, tags=[r.tag for r in results], option="--compare",
+                     labels=labels)
+    rows = [(label, str(m.query_id), str(m.measure), float(m.value))
+            for r, label in zip(results, labels, strict=True) for m in r.per_query]
     table = pd.DataFrame(rows, columns=["run", "query_id", "measure", "value"])
     wide = table.pivot_table(index=["measure", "query_id"], columns="run", values="value", sort=False)
-    wide = wide.reindex(columns=[r.name for r in results]).fillna(0.0)
+    wide = wide.reindex(columns=labels).fillna(0.0)
     table = wide.stack().rename("value").reset_index()[["run", "query_id", "measure", "value"]]
     order = {str(m): i for i, m in enumerate(measures)}
     table = table.sort_values("measure", key=lambda c: c.map(order), kind="stable")
-    aggregates = {(r.name, str(m)): float(v) for r in results for m, v in r.summary.items()}
+    aggregates = {(label, str(m)): float(v) for r, label in zip(results, labels, strict=True)
+                  for m, v in r.summary.items()}
     compared = compare_runs(table, found, test=test, correction=correction, alternative=alternative,
-                            family=family, aggregates=aggregates)
+                            family=family, aggregates=aggregates, untested=untested)
     if by_tag:
-        compared["run"] = compared["run"].map({r.name: r.tag for r in results})
+        tags = _by_position([r.tag for r in results])
+        compared["run"] = compared["run"].map(dict(zip(labels, tags, strict=True)))
     return compared
 
 

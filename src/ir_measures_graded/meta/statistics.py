@@ -263,15 +263,36 @@ def bootstrap_test(
 
 
 def paired_t_test(a: np.ndarray, b: np.ndarray, alternative: str = "two-sided") -> np.ndarray:
-    """Paired t-test p-values (scipy) row by row; 1.0 where every difference is 0."""
+    """Paired t-test p-values (scipy) row by row; 1.0 where every difference is 0. Where every
+    difference is the same non-zero number over two queries or more (t is infinite: a shift on every
+    query), decided here without scipy's precision-loss warning: 0.0 two-sided and in the shift's
+    direction, 1.0 against it; NaN for a difference on a single query (no degrees of freedom)."""
+    import warnings
+
     from scipy import stats
 
     _check_alternative(alternative)
     a, b = np.atleast_2d(a).astype(np.float64), np.atleast_2d(b).astype(np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = np.asarray(stats.ttest_rel(a, b, axis=1, alternative=alternative).pvalue, dtype=np.float64)
-    same = np.all(a == b, axis=1)
-    return np.where(same, 1.0, p)
+    difference = a - b
+    shift = difference[:, 0] if difference.shape[1] else np.zeros(len(difference))
+    constant = np.all(difference == shift[:, None], axis=1)
+    if difference.shape[1] < 2:  # one query: no test
+        p = np.full(len(difference), np.nan)
+    elif alternative == "greater":
+        p = np.where(shift > 0, 0.0, 1.0)
+    elif alternative == "less":
+        p = np.where(shift < 0, 0.0, 1.0)
+    else:
+        p = np.zeros(len(difference))
+    p[np.all(difference == 0, axis=1)] = 1.0
+    varied = ~constant
+    if varied.any():
+        # runs that score almost the same: scipy warns of precision loss; the p-value is still its own
+        with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            p[varied] = np.asarray(stats.ttest_rel(a[varied], b[varied], axis=1, alternative=alternative).pvalue,
+                                   dtype=np.float64)
+    return p
 
 
 def _snapped(a: np.ndarray, b: np.ndarray) -> np.ndarray:

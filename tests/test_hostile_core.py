@@ -1,0 +1,352 @@
+"""Hostile shapes inside the core (issue 21): shared evaluators, lazy loading under threads, bounded
+cost for real-valued labels with ties / collection-wide levels, colliding long ids, extreme labels.
+
+Memory bounds are checked with tracemalloc (numpy reports its buffers to it): a peak, not a time.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import textwrap
+import threading
+import tracemalloc
+import warnings
+
+import ir_measures
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ir_measures_graded as g
+from ir_measures_graded.kernels import ties
+from ir_measures_graded.kernels.ties import (
+    expected_thresholded_ap,
+    expected_thresholded_precision,
+    tie_group_ptr,
+)
+
+MB = 1 << 20
+
+
+def peak_bytes(work) -> int:
+    tracemalloc.start()
+    try:
+        work()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+# --- 1. an evaluator keeps the judgments it was built with -----------------------------------------
+
+EDITED_MEASURES = [g.muMAP, g.nDCNG @ 3, g.muAP(levels="collection"), g.muAP(levels="collection-all"), g.GAP,
+                   g.meanNDCNG, g.muP @ 2, g.nDCNG(norm="collection", dcg="exp-log2") @ 3]
+
+
+def float_qrels() -> pd.DataFrame:
+    return pd.DataFrame({"query_id": ["1"] * 4 + ["2"] * 4, "doc_id": list("abcdabcd"),
+                         "relevance": [0.0, 1.0, 2.5, 3.0, 1.0, 0.5, 0.0, 2.0]})
+
+
+RUN = pd.DataFrame({"query_id": ["1"] * 4 + ["2"] * 4, "doc_id": list("abcdabcd"),
+                    "score": [4.0, 3, 2, 1, 4, 3, 2, 1]})
+
+
+@pytest.mark.parametrize("edit", [
+    lambda q: q.loc.__setitem__((q.doc_id == "a", "relevance"), 10.0),
+    lambda q: q.loc.__setitem__((slice(None), "relevance"), q["relevance"] * 3 + 1),
+    lambda q: q["relevance"].to_numpy().__setitem__(slice(None), 7.0),  # through a view, if pandas gives one
+])
+def test_an_evaluator_gives_the_values_of_the_judgments_it_was_built_with(edit):
+    qrels = float_qrels()
+    original = qrels.copy()
+    evaluator = ir_measures.evaluator(EDITED_MEASURES, qrels)
+    before = evaluator.calc_aggregate(RUN)  # caches the qrels-side quantities
+    try:
+        edit(qrels)
+    except ValueError:  # a read-only view (pandas copy-on-write): nothing to edit that way
+        pass
+    after = evaluator.calc_aggregate(RUN)
+    assert after == before == ir_measures.calc_aggregate(EDITED_MEASURES, original, RUN)
+    per_query = {(m.query_id, str(m.measure)): m.value for m in evaluator.iter_calc(RUN)}
+    fresh = {(m.query_id, str(m.measure)): m.value for m in ir_measures.iter_calc(EDITED_MEASURES, original, RUN)}
+    assert per_query == fresh
+
+
+def test_an_edit_before_the_first_run_is_not_seen_either():
+    qrels = float_qrels()
+    original = qrels.copy()
+    evaluator = ir_measures.evaluator(EDITED_MEASURES, qrels)
+    qrels.loc[qrels.doc_id == "d", "relevance"] = 0.0
+    assert evaluator.calc_aggregate(RUN) == ir_measures.calc_aggregate(EDITED_MEASURES, original, RUN)
+
+
+# --- 7. the lazy loader under threads ---------------------------------------------------------------
+
+def test_first_use_of_a_lazy_module_from_several_threads(tmp_path, monkeypatch):
+    from ir_measures_graded.lazy import lazy_module
+
+    # a module whose execution takes a while: other threads ask for its names meanwhile
+    (tmp_path / "slow_lazy_probe.py").write_text(textwrap.dedent("""
+        import time
+        time.sleep(0.3)
+        value = 42
+        def twice(x):
+            return 2 * x
+    """))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(sys.modules, "slow_lazy_probe", None)
+    del sys.modules["slow_lazy_probe"]  # removed again after the test
+    module = lazy_module("slow_lazy_probe")
+    results, errors = [], []
+    barrier = threading.Barrier(6)
+
+    def use():
+        barrier.wait()
+        try:
+            results.append(module.twice(module.value))
+        except Exception as e:  # noqa: BLE001 - the failure under test
+            errors.append(repr(e))
+
+    threads = [threading.Thread(target=use) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and results == [84] * 6
+    assert sys.modules["slow_lazy_probe"] is module and module.value == 42
+
+
+def test_a_lazy_module_that_fails_to_load_raises_each_time(tmp_path, monkeypatch):
+    from ir_measures_graded.lazy import lazy_module
+
+    (tmp_path / "broken_lazy_probe.py").write_text("raise RuntimeError('broken on purpose')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(sys.modules, "broken_lazy_probe", None)
+    del sys.modules["broken_lazy_probe"]  # removed again after the test
+    module = lazy_module("broken_lazy_probe")
+    assert module.__file__.endswith("broken_lazy_probe.py")  # what the spec says needs no execution
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match="broken on purpose"):
+            module.anything  # noqa: B018
+
+
+# --- 8. ties='expected' with real-valued labels: memory linear in the rows -------------------------
+
+def brute_expected(query, rank, level, thr_ptr, n_relevant, group_ptr, cutoff, k):
+    """Per (tie group, threshold) pair, the formula of kernels.ties (quadratic, obviously right)."""
+    n_flat = int(thr_ptr[-1])
+    ap, p = np.zeros(n_flat), np.zeros(n_flat)
+    for start, end in itertools.pairwise(group_ptr.tolist()):
+        q = int(query[start])
+        n = end - start
+        for t in range(int(thr_ptr[q + 1] - thr_ptr[q])):
+            flat = int(thr_ptr[q]) + t
+            r = int((level[start:end] > t).sum())
+            b = int((level[int(np.searchsorted(query, q)):start] > t).sum())
+            for j in range(1, n + 1):
+                s = int(rank[start]) - 1
+                if cutoff is None or s + j <= cutoff:
+                    others = (j - 1) * (r - 1) / (n - 1) if n > 1 else 0.0
+                    ap[flat] += (r / n) * (b + 1 + others) / (s + j)
+                if s + j <= k:
+                    p[flat] += r / n / k
+    return np.divide(ap, n_relevant, out=np.zeros(n_flat), where=n_relevant > 0), p
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 6)), min_size=1, max_size=12),
+                min_size=1, max_size=3),
+       st.one_of(st.none(), st.integers(1, 10)), st.integers(1, 10))
+def test_expected_thresholded_kernels_against_the_pairwise_formula(queries, cutoff, k):
+    queries = [sorted(rows, key=lambda r: -r[0]) for rows in queries]
+    n_thr = [max(lab for _, lab in rows) for rows in queries]
+    thr_ptr = np.concatenate(([0], np.cumsum(n_thr))).astype(np.int64)
+    query = np.concatenate([np.full(len(rows), q) for q, rows in enumerate(queries)]).astype(np.int64)
+    keys = np.concatenate([[key for key, _ in rows] for rows in queries])
+    level = np.concatenate([[lab for _, lab in rows] for rows in queries]).astype(np.int64)
+    rank = np.concatenate([np.arange(1, len(rows) + 1) for rows in queries])
+    n_relevant = np.array([sum(lab > t for _, lab in rows) + 1 for q, rows in enumerate(queries)
+                           for t in range(n_thr[q])], dtype=np.float64)
+    ptr = tie_group_ptr(query, keys)
+    want_ap, want_p = brute_expected(query, rank, level, thr_ptr, n_relevant, ptr, cutoff, k)
+    got_ap = expected_thresholded_ap(query, rank, level, thr_ptr, n_relevant, ptr, cutoff)
+    got_p = expected_thresholded_precision(query, rank, level, thr_ptr, ptr, k)
+    assert got_ap == pytest.approx(want_ap, abs=1e-12)
+    assert got_p == pytest.approx(want_p, abs=1e-12)
+    with pytest.MonkeyPatch.context() as patch:  # the per-row path, taken when thresholds are many
+        patch.setattr(ties, "PAIRS_PER_ROW", -1)
+        counted_ap = expected_thresholded_ap(query, rank, level, thr_ptr, n_relevant, ptr, cutoff)
+        assert counted_ap == pytest.approx(want_ap, abs=1e-12)
+        assert expected_thresholded_precision(query, rank, level, thr_ptr, ptr, k) == pytest.approx(want_p, abs=1e-12)
+
+
+@pytest.mark.parametrize("group", [1, 7])
+def test_expected_thresholded_kernels_do_not_expand_rows_into_threshold_pairs(group):
+    # one query, every row its own label (2,500 thresholds): rows x thresholds would be 3 million pairs
+    n = 2500
+    rng = np.random.default_rng(1)
+    query = np.zeros(n, dtype=np.int64)
+    level = rng.permutation(n) + 1
+    rank = np.arange(1, n + 1)
+    thr_ptr = np.array([0, n], dtype=np.int64)
+    ptr = tie_group_ptr(query, np.arange(n) // group)
+    n_relevant = (n - np.arange(n)).astype(np.float64)
+    peak = peak_bytes(lambda: (expected_thresholded_ap(query, rank, level, thr_ptr, n_relevant, ptr),
+                               expected_thresholded_precision(query, rank, level, thr_ptr, ptr, 100)))
+    assert peak < 8 * MB, f"{peak / MB:.0f} MB"
+
+
+def test_ties_expected_through_the_provider_on_one_large_real_valued_query():
+    n = 3000
+    rng = np.random.default_rng(2)
+    docs = [f"d{i}" for i in range(n)]
+    qrels = pd.DataFrame({"query_id": "q", "doc_id": docs, "relevance": rng.random(n) * 10})
+    run = pd.DataFrame({"query_id": "q", "doc_id": docs, "score": rng.integers(0, 300, n).astype(float)})
+    measures = [g.muAP(ties="expected"), g.muP(ties="expected") @ 100, g.GAP(ties="expected")]
+    evaluator = ir_measures.evaluator(measures, qrels)
+    values = {}
+    peak = peak_bytes(lambda: values.update(evaluator.calc_aggregate(run)))
+    assert peak < 24 * MB, f"{peak / MB:.0f} MB"
+    assert all(0 < v < 1 for v in values.values())
+
+
+# --- 9. levels='collection-all': memory of the order of the judgments ------------------------------
+
+def many_real_labels(n_queries: int, per_query: int, seed: int = 3):
+    rng = np.random.default_rng(seed)
+    n = n_queries * per_query
+    qrels = pd.DataFrame({"query_id": np.repeat([f"q{i}" for i in range(n_queries)], per_query),
+                          "doc_id": [f"d{i}" for i in range(n)], "relevance": rng.random(n) * 5})
+    run = qrels.rename(columns={"relevance": "score"}).assign(score=rng.random(n))
+    return qrels, run
+
+
+def test_collection_all_does_not_hold_queries_times_labels():
+    qrels, run = many_real_labels(400, 20)  # 8,000 distinct labels: queries x labels = 3.2 million
+    evaluator = ir_measures.evaluator([g.muAP(levels="collection-all"), g.muP(levels="collection-all") @ 5], qrels)
+    values = {}
+    peak = peak_bytes(lambda: values.update(evaluator.calc_aggregate(run)))
+    assert peak < 16 * MB, f"{peak / MB:.0f} MB"
+    assert all(0 < v < 1 for v in values.values())
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 3.25]), min_size=1, max_size=5), min_size=1,
+                max_size=4), st.integers(0, 2**16), st.sampled_from([0.0, 0.5]), st.sampled_from(["distance", "uniform"]))
+def test_collection_all_equals_explicit_collection_thresholds(labels, seed, floor, weights):
+    rng = np.random.default_rng(seed)
+    qrels = {f"q{q}": {f"d{i}": lab for i, lab in enumerate(row)} for q, row in enumerate(labels)}
+    run = {q: {d: float(rng.integers(0, 3)) for d in docs} for q, docs in qrels.items()}
+    above = sorted({lab for row in labels for lab in row if lab > floor})
+    if not above:
+        return
+    for base in (g.muAP, g.muAP @ 2, g.muP @ 2, g.muAP(ties="expected")):
+        every = base(levels="collection-all", floor=floor, weights=weights)
+        explicit = base(levels=tuple(above), floor=floor, weights=weights)
+        got = {(m.query_id): m.value for m in ir_measures.iter_calc([every], qrels, run)}
+        want = {(m.query_id): m.value for m in ir_measures.iter_calc([explicit], qrels, run)}
+        assert got == pytest.approx(want, abs=1e-12)
+        table = g.by_level(every, qrels, run)
+        explicit_table = g.by_level(explicit, qrels, run)
+        assert table["value"].tolist() == pytest.approx(explicit_table["value"].tolist(), abs=1e-12)
+        assert table["threshold"].tolist() == above
+
+
+# --- 10. long ids that differ only inside: every byte is hashed, the join stays linear -------------
+
+@pytest.mark.parametrize("at", [9, 20, 33, 47, 60, 71])
+def test_ids_differing_in_one_inner_byte_hash_apart(at):
+    import pyarrow as pa
+
+    from ir_measures_graded.io.ids import string_hashes
+
+    base = "p" * 80
+    ids = [base[:at] + f"{i:04d}" + base[at + 4:] for i in range(3000)]
+    assert len(set(string_hashes(pa.array(ids)).tolist())) == len(ids)
+    assert len(set((string_hashes(pa.array(ids)) >> np.uint64(32)).tolist())) > len(ids) - 5  # the join's 32 bits
+
+
+def test_hashes_depend_on_every_byte_and_on_length():
+    import pyarrow as pa
+
+    from ir_measures_graded.io.ids import string_hashes
+
+    ids = ["", "a", "a\0", "\0a", "ab", "ba", "a" * 8, "a" * 9, "a" * 16 + "b", "b" + "a" * 16, "x" * 1000,
+           "x" * 500 + "y" + "x" * 499]
+    hashes = string_hashes(pa.array(ids))
+    assert len(set(hashes.tolist())) == len(ids)
+    sliced = pa.array(["zz", *ids]).slice(1)  # an offset into a larger buffer hashes the same
+    assert string_hashes(sliced).tolist() == hashes.tolist()
+    assert string_hashes(pa.array(ids, pa.large_string())).tolist() == hashes.tolist()
+
+
+def test_the_join_is_exact_when_every_hash_collides(monkeypatch):
+    import ir_measures_graded.io.columns
+    import ir_measures_graded.io.ids
+    import ir_measures_graded.prepare
+
+    def colliding(strings):
+        return np.zeros(len(strings), dtype=np.uint64)
+
+    for module in (ir_measures_graded.io.ids, ir_measures_graded.io.columns, ir_measures_graded.prepare):
+        monkeypatch.setattr(module, "string_hashes", colliding)
+    n = 1500
+    docs = [f"doc-{i}" for i in range(n)]
+    labels = {d: float(i % 4) for i, d in enumerate(docs)}
+    qrels = {"q": labels, "r": {d: 1.0 for d in docs[:10]}}
+    run = {"q": {d: float(n - i) for i, d in enumerate(docs)} | {"unjudged": 0.5}, "r": {"doc-3": 1.0}}
+    from ir_measures_graded.prepare import Judgments, Ranking
+
+    judgments = Judgments.from_qrels(qrels)
+    ranking = Ranking.from_run(run, judgments)
+    got = {}
+    assert len(ranking.query) == n + 2
+    for q, label in zip(ranking.query.tolist(), ranking.label.tolist(), strict=True):
+        got.setdefault(judgments.query_ids[q], []).append(label)
+    want_q = [labels[d] for d in docs] + [float("nan")]
+    assert np.array_equal(np.array(got["q"]), np.array(want_q), equal_nan=True)
+    assert got["r"] == [1.0]
+
+
+# --- 11. labels and floors at the edge of float64 ---------------------------------------------------
+
+BIG = 1.7e308
+SCALE = 2.0**-1000  # exact in binary: the scale-free measures give the same values on labels * SCALE
+
+EXTREME_MEASURES = [g.muMAP, g.muAP(levels="collection"), g.muAP(levels="collection-all"), g.muP @ 2,
+                    g.muP(weights="uniform") @ 2, g.GAP, g.nDCNG @ 3, g.nDCNG, g.meanNDCNG,
+                    g.nDCNG(norm="collection") @ 3, g.nDCNG(dcg="exp-log2", norm="query") @ 3,
+                    g.nDCNG(norm="collection", dcg="exp-log2"), g.muAP(ties="expected"), g.nDCNG(ties="expected")]
+
+
+@pytest.mark.parametrize("floor", [0.0, -BIG, -1e300])
+def test_labels_whose_distance_to_the_floor_overflows(floor):
+    qrels = {"q": {"a": BIG, "b": -BIG, "c": 0.0, "d": 1e308, "e": 3.0}, "r": {"a": 1.0, "b": BIG}}
+    run = {"q": {"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0, "e": 4.0}, "r": {"a": 2.0, "b": 1.0}}
+    small_qrels = {q: {d: lab * SCALE for d, lab in docs.items()} for q, docs in qrels.items()}
+    for base in EXTREME_MEASURES:
+        measure = base(floor=floor)
+        small = base(floor=floor * SCALE)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = {m.query_id: m.value for m in ir_measures.iter_calc([measure], qrels, run)}
+            want = {m.query_id: m.value for m in ir_measures.iter_calc([small], small_qrels, run)}
+            aggregate = ir_measures.calc_aggregate([measure], qrels, run)[measure]
+        assert all(np.isfinite(v) and 0 <= v <= 1 + 1e-12 for v in [*got.values(), aggregate]), (measure, got)
+        assert got == pytest.approx(want, rel=1e-12, abs=1e-300), measure
+
+
+def test_exponential_gain_without_a_normaliser_beyond_float_range_is_a_clear_error():
+    qrels = {"q": {"a": BIG, "b": 0.0, "c": 1.0}}
+    run = {"q": {"a": 2.0, "b": 1.0, "c": 3.0}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        # 2^(label - floor) with label - floor finite: a value (the top document dominates)
+        value = ir_measures.calc_aggregate([g.meanNDCG @ 2], qrels, run)[g.meanNDCG @ 2]
+        assert value == pytest.approx(0.5 / np.log2(3))  # nDCG@1 = 0, nDCG@2 = 1/log2(3): the top gain dominates
+        with pytest.raises(g.GradedInputError, match="meanNDCG.*float64.*norm"):
+            ir_measures.calc_aggregate([g.meanNDCG(floor=-BIG) @ 2], qrels, run)

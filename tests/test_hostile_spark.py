@@ -1,0 +1,162 @@
+"""One input contract for every engine (issue 21, item 4): the Spark engine accepts and refuses the
+ids the local engine accepts and refuses, with the same message; reads the TREC lines it reads; says
+clearly what a null label is and what a worker that cannot import this package needs."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import ir_measures
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+from ir_measures_graded import GradedInputError, muMAP, nDCNG
+
+pytest.importorskip("pyspark", reason="the Spark tests need the 'spark' extra (pyspark)")
+if shutil.which("java") is None:
+    pytest.skip("the Spark tests need Java (17) on PATH", allow_module_level=True)
+
+try:  # the engines' package (issue 20), or the module it replaced
+    from ir_measures_graded.engines import spark as graded_spark
+except ImportError:  # pragma: no cover - before the redesign
+    from ir_measures_graded import spark as graded_spark
+
+pytestmark = [
+              pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
+              pytest.mark.filterwarnings("ignore:The copy keyword is deprecated")]
+
+MEASURES = [muMAP, nDCNG @ 5]
+
+
+QRELS = pd.DataFrame({"query_id": [1, 1, 2, 2], "doc_id": ["a", "b", "a", "c"], "relevance": [2.0, 0.5, 1.0, 3.0]})
+RUN = pd.DataFrame({"query_id": [1, 1, 2, 2], "doc_id": ["a", "b", "c", "a"], "score": [1.0, 2.0, 3.0, 0.5]})
+
+
+def local_error(qrels: pa.Table, run: pa.Table) -> str | None:
+    try:
+        ir_measures.calc_aggregate(MEASURES, qrels, run)
+    except GradedInputError as ex:
+        return str(ex)
+    return None
+
+
+def spark_error(spark, qrels: pd.DataFrame, run: pd.DataFrame, schema: dict | None = None) -> str | None:
+    def frame(df: pd.DataFrame, kind: str):
+        types = {c: t for (k, c), t in (schema or {}).items() if k == kind}
+        if not types:
+            return spark.createDataFrame(df)
+        ddl = ", ".join(f"{c} {types.get(c, {'query_id': 'bigint', 'doc_id': 'string'}.get(c, 'double'))}"
+                        for c in df.columns)
+        return spark.createDataFrame(df, ddl)
+
+    try:
+        graded_spark.calc_aggregate(MEASURES, frame(qrels, "qrels"), frame(run, "run"))
+    except GradedInputError as ex:
+        return str(ex)
+    return None
+
+
+@pytest.mark.parametrize("kind, column, spark_type, values", [
+    ("run", "query_id", "double", [1.0, 1.0, 2.0, 2.0]),  # 1.0 would never match 1
+    ("qrels", "query_id", "float", [1.0, 1.0, 2.0, 2.0]),
+    ("run", "doc_id", "boolean", [True, False, True, False]),
+    ("qrels", "doc_id", "binary", [b"a", b"b", b"a", b"c"]),
+    ("run", "query_id", "decimal(10,0)", None),
+])
+def test_ids_the_local_engine_refuses_are_refused_with_its_message(spark, kind, column, spark_type, values):
+    import decimal
+
+    frames = {"qrels": QRELS.copy(), "run": RUN.copy()}
+    frame = frames[kind]
+    frame[column] = values if values is not None else [decimal.Decimal(int(v)) for v in frame[column]]
+    from pyspark.sql.pandas.types import to_arrow_type
+    from pyspark.sql.types import _parse_datatype_string
+
+    arrow_type = to_arrow_type(_parse_datatype_string(spark_type))
+    tables = {k: pa.Table.from_pandas(f, preserve_index=False) for k, f in frames.items()}
+    tables[kind] = tables[kind].set_column(tables[kind].schema.get_field_index(column), column,
+                                           pa.array(frame[column].tolist(), arrow_type))
+    expected = local_error(tables["qrels"], tables["run"])
+    assert expected is not None  # the local engine refuses it
+    got = spark_error(spark, frames["qrels"], frames["run"], {(kind, column): spark_type})
+    assert got == expected
+
+
+@pytest.mark.parametrize("qrels_type, run_type", [("bigint", "string"), ("int", "bigint"), ("string", "string")])
+def test_ids_the_local_engine_accepts_give_its_values(spark, qrels_type, run_type):
+    expected = ir_measures.calc_aggregate(MEASURES, QRELS.astype({"query_id": str}), RUN.astype({"query_id": str}))
+    qrels = spark.createDataFrame(QRELS.astype({"query_id": str if qrels_type == "string" else int}),
+                                  f"query_id {qrels_type}, doc_id string, relevance double")
+    run = spark.createDataFrame(RUN.astype({"query_id": str if run_type == "string" else int}),
+                                f"query_id {run_type}, doc_id string, score double")
+    assert graded_spark.calc_aggregate(MEASURES, qrels, run) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("kind, column", [("qrels", "relevance"), ("run", "score"), ("qrels", "doc_id"),
+                                          ("run", "query_id")])
+def test_a_null_is_a_clear_error(spark, kind, column):
+    frames = {"qrels": QRELS.astype(object), "run": RUN.astype(object)}
+    frames[kind].loc[1, column] = None
+    types = {"query_id": "bigint", "doc_id": "string", "relevance": "double", "score": "double"}
+    qrels = spark.createDataFrame(frames["qrels"], ", ".join(f"{c} {types[c]}" for c in QRELS.columns))
+    run = spark.createDataFrame(frames["run"], ", ".join(f"{c} {types[c]}" for c in RUN.columns))
+    with pytest.raises(GradedInputError) as raised:
+        graded_spark.calc_aggregate(MEASURES, qrels, run)
+    message = str(raised.value)
+    assert "\n" not in message and kind in message and column in message and "missing" in message, message
+    assert "TypeError" not in message
+
+
+def test_trec_lines_the_local_reader_accepts(spark, tmp_path):
+    from ir_measures_graded import read_qrels, read_run
+
+    qrels = tmp_path / "qrels.txt"
+    run = tmp_path / "run.txt"
+    qrels.write_bytes(b"\xef\xbb\xbf1 0 a 2\t \r\n1\t0 b 0.5  \n\n   \n2 0 a 1\t\n2 0 c 3")
+    run.write_bytes(b"1 Q0 a 1 1.0 t \n1 Q0 b 2 2.0 t\t\r\n2  Q0 c 1 3.0 t\n2 Q0 a 2 0.5 t   \n")
+    expected = ir_measures.calc_aggregate(MEASURES, read_qrels(qrels), read_run(run))
+    got = graded_spark.calc_aggregate(MEASURES, graded_spark.read_qrels(spark, str(qrels)),
+                                      graded_spark.read_run(spark, str(run)))
+    assert got == pytest.approx(expected)
+
+
+def test_a_worker_that_cannot_import_the_package_says_how_to_fix_it(tmp_path):
+    python = shutil.which("python3", path="/usr/bin") or "/usr/bin/python3"
+    check = subprocess.run([python, "-c", "import ir_measures_graded"], capture_output=True)
+    if check.returncode == 0:
+        pytest.skip(f"{python} can import ir_measures_graded")
+    script = tmp_path / "job.py"
+    script.write_text(textwrap.dedent(f"""
+        import os, sys
+        os.environ["PYSPARK_PYTHON"] = {python!r}  # a worker Python without this package
+        import pandas as pd
+        from pyspark.sql import SparkSession
+        from ir_measures_graded import GradedInputError, muMAP
+        try:
+            from ir_measures_graded.engines import spark as graded_spark
+        except ImportError:
+            from ir_measures_graded import spark as graded_spark
+        spark = (SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false")
+                 .config("spark.ui.showConsoleProgress", "false")
+                 .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+                 .getOrCreate())
+        spark.sparkContext.setLogLevel("OFF")
+        qrels = spark.createDataFrame(pd.DataFrame({{"query_id": ["1"], "doc_id": ["a"], "relevance": [1.0]}}))
+        run = spark.createDataFrame(pd.DataFrame({{"query_id": ["1"], "doc_id": ["a"], "score": [1.0]}}))
+        try:
+            graded_spark.calc_aggregate([muMAP], qrels, run)
+        except GradedInputError as ex:
+            print("MESSAGE:" + str(ex))
+        spark.stop()
+    """))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYSPARK_PYTHON": python})
+    lines = [line for line in done.stdout.splitlines() if line.startswith("MESSAGE:")]
+    assert len(lines) == 1, (done.stdout[-2000:], done.stderr[-2000:])
+    message = lines[0][len("MESSAGE:"):]
+    assert "PYSPARK_PYTHON" in message and "install" in message and "ir-measures-graded" in message, message
