@@ -192,6 +192,7 @@ def test_queries_rank_independently_and_queries_without_rows_score_zero():
     ("muAP", (1 + 0.5) / 2),  # the relevant document first or second: AP 1 or 1/2
     ("muP@1", 0.5),
     ("nDCNG@1", 0.5),  # the ideal ranking puts the relevant document first
+    ("GAP", (1 + 0.5) / 2),  # one grade: GAP is AP
 ])
 def test_ties_expected_by_hand_through_the_provider(text, expected):
     import ir_measures
