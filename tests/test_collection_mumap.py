@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ir_measures import AP, nDCG
 
-from ir_measures_graded import GradedInputError, by_level, muAP, muMAP, muP
+from ir_measures_graded import GradedInputError, by_level, muAP, muMAP, muP, nDCNG
 from ir_measures_graded.measures.thresholded import CollectionMean
 from random_collections import random_collection
 
@@ -163,3 +163,44 @@ def test_collection_reading_needs_no_queries_x_thresholds_table():
     judgments = Judgments.from_qrels(qrels)
     list(muAP(levels="collection").results(judgments, Ranking.from_run(run, judgments)))
     assert not [key for key in judgments._cache if "collection" in key]  # only the query's own thresholds
+
+
+@pytest.mark.parametrize("measure", [muAP(levels="collection"), muP(levels="collection") @ 2, muAP, nDCNG @ 2],
+                         ids=str)
+def test_partial_sums_of_disjoint_queries_merge_into_the_whole_aggregate(measure):
+    # How the Spark engine aggregates: each partition's share (partials), merged on the driver.
+    whole = measure.calc_aggregate(QRELS, RUN)
+    values = list(ir_measures.iter_calc([measure], QRELS, RUN))
+    shares = []
+    for part in ({"q1"}, {"q2", "q3"}):
+        aggregator = measure.aggregator()
+        for metric in values:
+            if metric.query_id in part:
+                aggregator.add(metric.value)
+        shares.append(aggregator.partials())
+    assert measure.aggregator().partials() == []  # nothing added: no share
+    merged = measure.aggregator()
+    merged.merge([])
+    merged.merge(shares[0] + shares[1])
+    assert merged.result() == pytest.approx(whole, abs=1e-12)
+    into_first = measure.aggregator()
+    into_first.merge(shares[0])
+    into_first.merge(shares[1])
+    assert into_first.result() == pytest.approx(whole, abs=1e-12)
+    assert whole not in (0.0, 1.0)
+    if isinstance(merged, CollectionMean):  # the per-threshold table (MAP^t and its queries) too
+        one = measure.aggregator()
+        for metric in values:
+            one.add(metric.value)
+        means, counts = one.by_threshold()
+        for got_means, got_counts in (merged.by_threshold(), into_first.by_threshold()):
+            assert got_means.tolist() == pytest.approx(means.tolist(), abs=1e-12)
+            assert got_counts.tolist() == counts.tolist() and len(counts) == 2  # thresholds 1 and 2
+
+
+def test_collection_values_pickle_as_their_float():
+    import pickle
+
+    values = list(muAP(levels="collection").iter_calc(QRELS, RUN))
+    assert values and all(type(pickle.loads(pickle.dumps(m.value))) is float for m in values)
+    assert [pickle.loads(pickle.dumps(m.value)) for m in values] == [float(m.value) for m in values]

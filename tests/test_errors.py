@@ -169,3 +169,9 @@ def test_malformed_qrels_and_missing_and_bad_gzip(tmp_path):
     (tmp_path / "bad.gz").write_bytes(b"\x1f\x8b\x08\x00garbage")
     with pytest.raises(GradedInputError, match=r"cannot read run file .*bad.gz"):
         read_run(tmp_path / "bad.gz")
+
+
+def test_a_measure_with_unknown_parameters_prints_them_as_given():
+    # repr must work before validation reports the problem (error messages and tables print it)
+    assert repr(muAP(foo=1, bar="x") @ 5) == "muAP(foo=1,bar='x')@5"
+    assert str(nDCNG(levels=(1, 2))) == "nDCNG(levels=(1, 2))"

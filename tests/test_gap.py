@@ -139,3 +139,15 @@ def test_registered_and_served_by_the_graded_provider():
     provider = ir_measures.providers.registry["graded"]
     assert provider.supports(GAP @ 10)
     assert any(m.NAME == "GAP" for m in provider.SUPPORTED_MEASURES)
+
+
+def test_probabilities_may_be_zero_or_fractional_but_not_negative_or_all_zero():
+    assert str(GAP(probs={1: 0, 2: 1})) == str(GAP(probs={2: 1}))  # a zero drops its threshold
+    assert str(GAP(probs={1: 0.25, 2: 0.75})) == "GAP(probs={1:0.25,2:0.75})"
+    for bad, message in [
+        (GAP(probs={1: -1, 2: 2}), r"GAP: invalid probs=\{1: -1, 2: 2\} \(weights must be non-negative"),
+        (GAP(probs={1: 0, 2: 0}), r"GAP: invalid probs=\{1: 0, 2: 0\} \(weights must be non-negative and not all zero"),
+        (GAP(floor=2, probs={1: 1}), r"GAP: probs=\{1: 1\} must give thresholds above floor=2"),
+    ]:
+        with pytest.raises(GradedInputError, match=message):
+            bad.validate_params()

@@ -211,3 +211,15 @@ def test_collection_levels_streamed_equal_whole(collection, tmp_path):
     whole = ir_measures.calc_aggregate(measures, qrels, read_run_table(tmp_path / "run"))
     streamed = ir_measures.calc_aggregate(measures, qrels, scan_run(tmp_path / "run", block_size=200))
     assert streamed == whole and 0 < whole[measures[0]] < 1
+
+
+def test_ties_expected_streamed_equal_whole(tmp_path):
+    qrels = {"q1": {"a": 2, "b": 0, "c": 1}, "q2": {"x": 1}, "q3": {"y": 3}}  # q3: judged, never ranked
+    run = {"q1": {"a": 1.0, "b": 1.0, "c": 0.5, "z": 0.5}, "q2": {"x": 2.0, "w": 2.0}}
+    write_trec(tmp_path / "run", run, "run")
+    measures = [muAP(ties="expected"), nDCNG(ties="expected") @ 2, muP(ties="expected") @ 1]
+    streamed = per_query(qrels, scan_run(tmp_path / "run", block_size=7), measures)
+    assert streamed == per_query(qrels, read_run_table(tmp_path / "run"), measures)
+    # q2: x tied with an unjudged document, first or second: AP 1 or 1/2, P@1 1 or 0
+    assert streamed[("q2", "muAP(ties='expected')")] == 0.75
+    assert streamed[("q2", "muP(ties='expected')@1")] == 0.5

@@ -88,3 +88,15 @@ def test_compare_table_values_are_the_measures_aggregates(tmp_path):
         expected = ir_measures.calc_aggregate([ir_measures.parse_measure(measure)], qrels,
                                               list(ir_measures.read_trec_run(run)))
         assert rows[run] == pytest.approx(next(iter(expected.values())), abs=1e-12)
+
+
+def test_relabelled_thresholds_norm_and_merged_probabilities_by_hand():
+    from ir_measures_graded import muAP
+
+    square = lambda x: x * x  # noqa: E731 - monotone for labels >= 0, not a shift or a scale
+    assert str(muAP(levels=(1, 2)).relabelled(lambda x: 3 * x)) == str(muAP(levels=(3, 6)))
+    assert str(muAP(levels="collection").relabelled(square)) == str(muAP(levels="collection"))
+    # norm is a distance from the floor: (floor + norm)^2 - floor^2 = 9 - 1
+    assert str(nDCNG(norm=2, floor=1).relabelled(square)) == str(nDCNG(norm=8, floor=1))
+    merged = parse_transform("merge:2,3").threshold
+    assert str(GAP(probs={1: 1, 2: 1, 3: 2}).relabelled(merged)) == str(GAP(probs={1: 1, 2: 3}))

@@ -36,3 +36,10 @@ def test_a_label_at_the_floor_is_not_a_threshold():
     # With uniform weights, a threshold at the floor would add AP^0 (every judged document relevant).
     q2 = {m.query_id: m.value for m in ir_measures.iter_calc([muAP(weights="uniform")], QRELS, RUN)}["q2"]
     assert q2 == pytest.approx(1 / 3)  # only t = 1: 'a' (label 1) at rank 3
+
+
+def test_names_at_one_threshold_and_parameter_validation():
+    # per-threshold tables name the aggregate at one threshold as trec_eval does
+    assert muAP.at_threshold() == "MAP" and (muP @ 10).at_threshold() == "P@10"
+    cutoff = muP.SUPPORTED_PARAMS["cutoff"]  # ir_measures' ParamInfo.validate: True or False, never raises
+    assert cutoff.validate(5) is True and cutoff.validate(0) is False and cutoff.validate("5") is False

@@ -144,3 +144,49 @@ def test_ties_parameter_prints_parses_and_defaults_to_trec_eval_order():
     assert ir_measures.parse_measure(str(m)) == m and str(muAP(ties="first")) == "muAP"
     with pytest.raises(ValueError, match="expected"):
         muAP(ties="random").validate_params()
+
+
+def test_no_rows_give_zeros_and_empty_groups():
+    from ir_measures_graded.kernels.ties import expected_thresholded_ap, expected_thresholded_precision
+
+    empty = np.zeros(0, dtype=np.int64)
+    no_groups = tie_group_ptr(empty, empty)
+    assert no_groups.tolist() == [0]
+    assert group_mean(np.zeros(0), no_groups).tolist() == []
+    assert expected_ap(empty, empty, np.zeros(0, dtype=bool), no_groups, np.array([2.0, 0.0, 1.0])).tolist() == [0, 0, 0]
+    thr_ptr = np.array([0, 2, 3])
+    assert expected_thresholded_ap(empty, empty, empty, thr_ptr, np.ones(3), no_groups).tolist() == [0, 0, 0]
+    assert expected_thresholded_precision(empty, empty, empty, thr_ptr, no_groups, 5).tolist() == [0, 0, 0]
+
+
+def test_queries_rank_independently_and_queries_without_rows_score_zero():
+    # query 0 and 1 each have several tie groups; query 2 has relevant documents but no row
+    rows = {0: ([2, 2, 1, 1, 0], [True, False, False, True, True]), 1: ([5, 3, 3, 1], [False, True, False, True])}
+    n_relevant = np.array([4.0, 3.0, 3.0])
+    query = np.concatenate([np.full(len(keys), q) for q, (keys, _) in rows.items()])
+    keys = np.concatenate([keys for keys, _ in rows.values()])
+    relevant = np.concatenate([rel for _, rel in rows.values()])
+    rank = np.concatenate([np.arange(1, len(k) + 1) for k, _ in rows.values()])
+    got = expected_ap(query, rank, relevant, tie_group_ptr(query, keys), n_relevant)
+    for q, (k, rel) in rows.items():
+        brute = np.mean([ap([rel[i] for i in order], n_relevant[q], None) for order in orders(k)])
+        assert got[q] == pytest.approx(brute, abs=1e-12)
+    assert got[2] == 0.0 and len(got) == 3
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("muAP", (1 + 0.5) / 2),  # the relevant document first or second: AP 1 or 1/2
+    ("muP@1", 0.5),
+    ("nDCNG@1", 0.5),  # the ideal ranking puts the relevant document first
+    ("GAP", (1 + 0.5) / 2),  # one grade: GAP is AP
+])
+def test_ties_expected_by_hand_through_the_provider(text, expected):
+    import ir_measures
+
+    import ir_measures_graded  # noqa: F401
+
+    qrels = {"q": {"rel": 1, "non": 0}, "absent": {"a": 2}}
+    run = {"q": {"rel": 1.0, "non": 1.0, "unjudged": 0.5}}
+    measure = ir_measures.parse_measure(text)(ties="expected")
+    got = {m.query_id: m.value for m in ir_measures.iter_calc([measure], qrels, run)}
+    assert got == pytest.approx({"q": expected, "absent": 0.0})
