@@ -23,7 +23,7 @@ import pytest
 from ir_measures import Qrel, ScoredDoc
 
 import registered
-from ir_measures_graded import muAP, nDCNG
+from ir_measures_graded import muAP, muP, nDCNG
 from ir_measures_graded.io.readers import read_qrels, read_qrels_table, read_run, read_run_table
 from ir_measures_graded.io.stream import scan_run
 from random_collections import random_collection
