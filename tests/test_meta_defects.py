@@ -69,6 +69,7 @@ def test_every_measure_gets_the_same_splits():
 
 # --- 3. corrections with a NaN p-value ---------------------------------------------------------------
 
+@pytest.mark.slow  # statsmodels on 60 generated lists
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.one_of(st.floats(0, 1), st.just(float("nan"))), min_size=1, max_size=8))
 def test_corrections_carry_nan_through_and_correct_the_rest_as_if_it_were_absent(p):
