@@ -309,7 +309,7 @@ def scale_targets(args: argparse.Namespace, trec_eval: Path | None,
     scale = args.scale
     qrels, run = collection(args.cache, scale)
     lines = scale * DOCS_PER_QUERY
-    where = "" if args.full else f" (quick size; the target is at {FULL_SCALE * DOCS_PER_QUERY / 1e6:g}M lines)"
+    where = "" if scale >= FULL_SCALE else f" (quick size; the target is at {FULL_SCALE * DOCS_PER_QUERY / 1e6:g}M lines)"
     if trec_eval is not None:
         te = [str(trec_eval), "-m", "map", "-m", "ndcg_cut.10", str(qrels), str(run)]
         pair = paired(ours(qrels, run), te, args.scale_repeats)
