@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import re
 import sys
@@ -201,6 +200,8 @@ def parse_measures(text: str) -> list[ir_measures.Measure]:
 
 
 def suggest(token: str) -> str:
+    import difflib  # only for an unknown measure name
+
     name = re.split(r"[(@]", token, maxsplit=1)[0]
     close = difflib.get_close_matches(name, list(ir_measures.measures.registry), n=3, cutoff=0.5)
     close += [n for n in ir_measures.measures.registry if n.lower() == name.lower() and n not in close]

@@ -4,7 +4,6 @@ tables and the demo (the meta-evaluation report's tables: meta.tables)."""
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from typing import TextIO
 
@@ -70,6 +69,8 @@ def write_json(out: TextIO, run_name: str | None, query_id: str | None, measure:
     item = {} if run_name is None else {"run": run_name}
     if query_id is not None:
         item["query_id"] = query_id
+    import json  # here: the text outputs, the default, do not need it
+
     item.update(measure=str(measure), value=json_value(value, places))
     out.write(json.dumps(item) + "\n")
 
@@ -98,6 +99,8 @@ def write_table(results: list[RunResult], measures: list[ir_measures.Measure], a
 
 def write_comparison(table: pd.DataFrame, args: argparse.Namespace, out: TextIO) -> None:
     """The ``--compare`` table after the normal output: a blank line and a table, or more records."""
+    import json
+
     from ir_measures_graded.meta import tables
 
     if args.output_format == "jsonl":
@@ -113,6 +116,8 @@ def write_comparison(table: pd.DataFrame, args: argparse.Namespace, out: TextIO)
 def write_breakdown(table: pd.DataFrame, args: argparse.Namespace, out: TextIO) -> None:
     """The per-level parts after the normal output: a blank line and a table, or more records (with
     ``-o trec`` they are part of each run's lines: :func:`write_results`)."""
+    import json
+
     places = DEFAULT_PLACES if args.places is None else args.places
     if args.output_format == "jsonl":
         for rec in table.to_dict(orient="records"):
