@@ -55,6 +55,15 @@ def orders(keys: list) -> Iterator[list[int]]:
 # Small rankings with tied scores: (score key, label or None for unjudged).
 tied_rows = st.lists(st.tuples(st.integers(0, 2), st.one_of(st.none(), st.integers(0, 3))), min_size=1, max_size=6)
 
+#: A few fixed cases of ``tied_rows`` (score key, label or None: unjudged) and unjudged-relevant
+#: documents not retrieved, for the fast subset: ties inside and across labels, a first relevant
+#: document tied with irrelevant and unjudged ones, everything tied.
+TIE_EXAMPLES = [
+    ([(2, 1), (2, 0), (2, 3), (1, 2), (1, None), (0, 1)], 0),
+    ([(1, 0), (1, 2), (1, 2), (1, None)], 2),
+    ([(2, None), (2, 0), (1, 3), (1, 1), (1, 0)], 1),
+]
+
 
 def assert_ties_expected(measure: ir_measures.Measure, rows: list, unretrieved: int) -> None:
     """``measure(ties='expected')`` on a tied run equals the mean of ``measure`` over every tie order

@@ -184,7 +184,11 @@ def _dcg_inputs(qrels: Mapping, run: Mapping, qid: str, judged_only: bool, gains
 
     def gain(label: float | None) -> float:
         g = normalised(label)
-        return 2.0 ** (g - top) - 2.0 ** -top if dcg_kind == "exp-log2" else g
+        if dcg_kind != "exp-log2":
+            return g
+        if top < 1000:  # expm1: 2^g - 1 would lose the digits of a small g (1e-17 gives 0)
+            return math.expm1(g * math.log(2.0)) * 2.0 ** -top
+        return 2.0 ** (g - top) - 2.0 ** -top
 
     ranked = ranking(qrels_q, run.get(qid, {}), judged_only)
     ranked_gains = [gain(qrels_q.get(d)) for d in ranked]

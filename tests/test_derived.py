@@ -36,10 +36,14 @@ def test_raw_gain_maps_then_subtracts_the_floor():
     assert derived.raw_gain(label, ((1.0, 5.0),), 1.5).tolist() == [0, 3.5, 0.5, 0, 1.5]  # floor after mapping
 
 
-@pytest.mark.parametrize("norm, expected", [("query", [2, 4, 0]), ("collection", [4, 4, 4]), (8.0, [8, 8, 8]),
-                                            (None, [1, 1, 1])])
+@pytest.mark.parametrize("norm, expected", [("query", [2, 4, 0]), ("collection", [4, 4, 4]), (None, [1, 1, 1])])
 def test_gain_scale(judgments, norm, expected):
     assert derived.GainFunction(judgments, None, 0.0, norm, exponential=True).scale().tolist() == expected
+
+
+def test_numeric_norm_divides_the_gains(judgments):
+    gain = derived.GainFunction(judgments, None, 0.0, 8.0, exponential=False)
+    assert gain(judgments.query, judgments.label).tolist() == (np.maximum(judgments.label, 0) / 8).tolist()
 
 
 def test_gain_scale_with_floor_and_mapping(judgments):

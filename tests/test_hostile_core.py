@@ -7,6 +7,8 @@ Memory bounds are checked with tracemalloc (numpy reports its buffers to it): a 
 from __future__ import annotations
 
 import itertools
+import math
+import re
 import sys
 import textwrap
 import threading
@@ -342,6 +344,37 @@ def test_labels_whose_distance_to_the_floor_overflows(floor):
         assert got == pytest.approx(want, rel=1e-12, abs=1e-300), measure
 
 
+@pytest.mark.parametrize("norm", [1e10, 1e100, 1e300])
+def test_a_numeric_norm_far_above_the_labels(norm):
+    # exponents e = label / norm far below 1: 2^e - 1 is about e ln 2 (exp2(e) - 1 rounded it to 0
+    # for norm=1e300: nDCNG 0.0 instead of 0.8597)
+    qrels = {"q": {"a": 2.0, "b": 0.0, "c": 1.0}}
+    run = {"q": {"a": 2.0, "b": 1.0, "c": 3.0}}  # c (1), a (2), b (0)
+    gain = {label: math.expm1(label / norm * math.log(2.0)) for label in (1.0, 2.0)}
+    want = (gain[1.0] + gain[2.0] / math.log2(3)) / (gain[2.0] + gain[1.0] / math.log2(3))
+    measure = g.nDCNG(norm=norm) @ 2
+    assert ir_measures.calc_aggregate([measure], qrels, run)[measure] == pytest.approx(want, rel=1e-13)
+
+
+def test_a_numeric_norm_below_the_labels_at_the_edge_of_float64():
+    # (label - floor) / norm beyond float64: an error, never a value (norm * a scaling factor of the
+    # huge labels underflowed to 0, and every gain became 0: nDCNG 0.0)
+    qrels = {"q": {"a": BIG, "b": 0.0, "c": 1.0}}
+    run = {"q": {"a": 2.0, "b": 1.0, "c": 3.0}}
+    for norm in (1e-300, 1e-3):
+        measure = g.nDCNG(norm=norm) @ 2
+        with pytest.raises(g.GradedInputError) as error:
+            ir_measures.calc_aggregate([measure], qrels, run)
+        assert str(error.value) == (
+            f"{measure}: the gain (label - floor) / norm with norm={norm!r} of label 1.7e+308 with floor=0.0 is "
+            "beyond float64's range (about 1.8e308): use norm='query' or 'collection', or rescale the labels")
+    for measure in (g.gRBP(norm=1e-300), g.gERR(norm=1e-300)):  # every measure with gains names itself
+        with pytest.raises(g.GradedInputError, match=rf"^{re.escape(str(measure))}: the gain \(label - floor\) / norm"):
+            ir_measures.calc_aggregate([measure], qrels, run)
+    assert ir_measures.calc_aggregate([g.nDCNG(norm=1.0) @ 2], qrels, run)[g.nDCNG(norm=1.0) @ 2] == \
+        pytest.approx(1 / math.log2(3))  # (label - floor) / 1 is finite: the top gain dominates
+
+
 def test_exponential_gain_without_a_normaliser_beyond_float_range_is_a_clear_error():
     qrels = {"q": {"a": BIG, "b": 0.0, "c": 1.0}}
     run = {"q": {"a": 2.0, "b": 1.0, "c": 3.0}}
@@ -350,5 +383,8 @@ def test_exponential_gain_without_a_normaliser_beyond_float_range_is_a_clear_err
         # 2^(label - floor) with label - floor finite: a value (the top document dominates)
         value = ir_measures.calc_aggregate([g.meanNDCG @ 2], qrels, run)[g.meanNDCG @ 2]
         assert value == pytest.approx(0.5 / np.log2(3))  # nDCG@1 = 0, nDCG@2 = 1/log2(3): the top gain dominates
-        with pytest.raises(g.GradedInputError, match="meanNDCG.*float64.*norm"):
+        with pytest.raises(g.GradedInputError) as error:
             ir_measures.calc_aggregate([g.meanNDCG(floor=-BIG) @ 2], qrels, run)
+        assert str(error.value) == (
+            "meanNDCG(floor='-1.7e+308')@2: the gain 2^(label - floor) of label 1.7e+308 with floor=-1.7e+308 is "
+            "beyond float64's range (about 1.8e308): give a norm ('query' or 'collection') or rescale the labels")

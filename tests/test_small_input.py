@@ -118,6 +118,22 @@ def test_inputs_the_small_path_leaves_to_the_large_file_reader(line, tmp_path, c
     assert output(argv, capsys, monkeypatch, large=False) == output(argv, capsys, monkeypatch, large=True)
 
 
+def test_doc_judged_only_for_another_query(tmp_path, capsys, monkeypatch):
+    """A doc judged for one query, retrieved for another: unjudged there. Here its (query, doc) key
+    sorts after every judged key (the last query, the largest doc code), past the end of the keys."""
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d9 3\nq2 0 d1 1\nq2 0 d2 2\n")
+    run = tmp_path / "run.txt"
+    run.write_text("q2 Q0 d9 1 3.0 t\nq2 Q0 d2 2 2.0 t\nq2 Q0 d1 3 1.0 t\nq1 Q0 d9 1 1.0 t\n")
+    argv = [str(qrels), str(run), "muAP", "nDCNG@10", "-q", "-p", "-1"]
+    small = output(argv, capsys, monkeypatch, large=False)
+    assert small == output(argv, capsys, monkeypatch, large=True)
+    lines = dict(line.rsplit("\t", 1) for line in small[1].splitlines())
+    # q2: d9 unjudged at rank 1, then d2 (2) and d1 (1): AP^1 = (1/2 + 2/3) / 2, AP^2 = 1/2
+    assert float(lines["q2\tmuAP"]) == pytest.approx(((0.5 + 2 / 3) / 2 + 0.5) / 2, abs=1e-15)
+    assert float(lines["q1\tmuAP"]) == 1.0
+
+
 @pytest.mark.slow  # a subprocess
 def test_small_evaluation_loads_neither_pandas_nor_pyarrow():
     qrels, run = DATA / "graded_sample" / "qrels.txt", DATA / "graded_sample" / "weak.run"

@@ -115,8 +115,10 @@ class GainFunction:
 
     SAFE_EXPONENT = 512.0
 
-    def __init__(self, judgments: Judgments, gains: Gains, floor: float, norm: str | float | None, exponential: bool):
+    def __init__(self, judgments: Judgments, gains: Gains, floor: float, norm: str | float | None, exponential: bool,
+                 measure: str = ""):
         self.judgments = judgments
+        self.measure = measure  # named in the message of a gain beyond float64's range
         self.gains, self.floor, self.norm, self.exponential = gains, floor, norm, exponential
         self.key = ("gain", gains, floor, norm, exponential)
 
@@ -139,7 +141,8 @@ class GainFunction:
         return float(_cached(j, ("gain_factor", *self.key[1:]), compute))
 
     def scale(self) -> np.ndarray:
-        """The normaliser m_q of every query (1 for unnormalised gains), on the scale of :meth:`factor`."""
+        """The normaliser m_q of every query (1 for unnormalised gains), on the scale of :meth:`factor`;
+        not for a numeric norm (see :meth:`_exponent`)."""
         j = self.judgments
 
         def compute() -> np.ndarray:
@@ -150,9 +153,7 @@ class GainFunction:
                 m = np.zeros(j.n_queries)
                 np.maximum.at(m, j.query, g)
                 return m
-            if self.norm == "collection":
-                return np.full(j.n_queries, g.max() if len(g) else 0.0)
-            return np.full(j.n_queries, float(self.norm) * self.factor())
+            return np.full(j.n_queries, g.max() if len(g) else 0.0)  # 'collection'
 
         return _cached(j, ("gain_scale", self.gains, self.floor, self.norm, self.factor()), compute)
 
@@ -168,10 +169,13 @@ class GainFunction:
         return _cached(j, ("gain_shift", *self.key[1:]), compute)
 
     def _exponent(self, query: np.ndarray, label: np.ndarray) -> np.ndarray:
-        m = self.scale()[query]
+        g = raw_gain(label, self.gains, self.floor, self.factor())
         with np.errstate(over="ignore"):
-            e = np.divide(raw_gain(label, self.gains, self.floor, self.factor()), m, out=np.zeros(len(label)),
-                          where=m > 0)
+            if isinstance(self.norm, float):  # the scale's top: norm * factor could underflow to 0, so
+                e = g / self.norm / self.factor()  # divide by each (an overflow here is e's own)
+            else:
+                m = self.scale()[query]
+                e = np.divide(g, m, out=np.zeros(len(label)), where=m > 0)
         if not np.isfinite(e).all():
             raise GradedInputError(self._overflow(label[~np.isfinite(e)][0]))
         return e
@@ -180,7 +184,7 @@ class GainFunction:
         what = "2^(label - floor)" if self.norm is None else f"(label - floor) / norm with norm={self.norm!r}"
         hint = ("give a norm ('query' or 'collection') or rescale the labels" if self.norm is None
                 else "use norm='query' or 'collection', or rescale the labels")
-        return (f"the gain {what} of label {float(label)!r} with floor={self.floor!r} is beyond float64's range "
+        return (f"{self.measure}: " if self.measure else "") + (f"the gain {what} of label {float(label)!r} with floor={self.floor!r} is beyond float64's range "
                 f"(about 1.8e308): {hint}")
 
     def __call__(self, query: np.ndarray, label: np.ndarray) -> np.ndarray:

@@ -39,9 +39,7 @@ class Judgments:
     # judged doc ids, sorted bytes (numpy), the keys then hold exact codes instead of hashes
     doc_ids: Any
     query: np.ndarray  # per judgment row, sorted: query code
-    doc: np.ndarray  # per judgment row: its index in doc_ids
     label: np.ndarray  # per judgment row: relevance label (float64)
-    ptr: np.ndarray  # segmentation of the rows by query
     _keys: np.ndarray = field(repr=False)  # join keys (uint64), ascending
     _key_rows: np.ndarray = field(repr=False)  # the judgment row of each key
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
@@ -71,9 +69,7 @@ class Judgments:
             query_ids=np.array(table.query_strings(), dtype=object),
             doc_ids=table.doc_ids,
             query=query,
-            doc=np.arange(len(query), dtype=small),
             label=np.asarray(table.value[order], dtype=np.float64),
-            ptr=kernels.segment_ptr(query, len(table.query_ids)),
             _keys=keys[key_rows],
             _key_rows=key_rows.astype(small),
         )
@@ -109,9 +105,7 @@ class Judgments:
             query_ids=cols.query_ids,
             doc_ids=doc_ids,
             query=query,
-            doc=np.arange(len(query), dtype=small),
             label=label,
-            ptr=kernels.segment_ptr(query, len(cols.query_ids)),
             _keys=keys,
             _key_rows=key_rows.astype(small),
         )

@@ -17,10 +17,18 @@ def exponential_gain(exponent: np.ndarray, shift: np.ndarray | None = None) -> n
 
     ``2^(e - s) - 2^(-s)`` equals ``(2^e - 1) * 2^(-s)``: with ``s`` at least ``max(e) - 1000`` it
     stays finite for any exponent, and a factor shared by a ranking and its ideal cancels in nDCG.
+    Unshifted, ``2^e - 1`` is ``expm1(e ln 2)``: ``exp2(e) - 1`` would lose the digits of a small
+    exponent (``e = 1e-17`` gives 0; a normaliser far above the labels makes every exponent small).
     """
     if shift is None:
-        return np.exp2(exponent) - 1.0
-    return np.exp2(exponent - shift) - np.exp2(-shift)
+        return np.expm1(exponent * _LN2)
+    gain = np.exp2(exponent - shift) - np.exp2(-shift)
+    plain = shift == 0
+    gain[plain] = np.expm1(exponent[plain] * _LN2)
+    return gain
+
+
+_LN2 = np.log(2.0)
 
 
 def ideal_dcg(judged_query: np.ndarray, judged_gain: np.ndarray, n_queries: int) -> tuple[np.ndarray, np.ndarray]:

@@ -55,7 +55,8 @@ class _gERR(base.GradedMeasure):
         """x: the grade of each (query code, label) pair, checked against g_max over the whole qrels."""
         import numpy as np
         norm, g_max = self.value('norm'), self.value('g_max')
-        gain = derived.GainFunction(judgments, self.value('gains'), self.value('floor'), norm, exponential=False)
+        gain = derived.GainFunction(judgments, self.value('gains'), self.value('floor'), norm, exponential=False,
+                                    measure=str(self))
 
         def highest():
             x = gain(judgments.query, judgments.label) * (1.0 if norm is None else g_max)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import base
 
@@ -28,11 +27,8 @@ class GainedMeasure(base.GradedMeasure):
 
     def per_query(self, judgments: Judgments, ranking: Ranking) -> np.ndarray:
         gain = self.gain(judgments)
-        try:
-            ideal_ptr, ideal_cum = gain.ideal()
-            row_gain = self.row_gain(gain, ranking)
-        except GradedInputError as e:  # a gain beyond float64's range: say which measure
-            raise GradedInputError(f"{self}: {e}") from None
+        ideal_ptr, ideal_cum = gain.ideal()
+        row_gain = self.row_gain(gain, ranking)
         kernel = getattr(kernels, self.KERNEL)
         return kernel(ranking.query, ranking.rank, row_gain, ideal_ptr, ideal_cum, self.value("cutoff"))
 
@@ -40,7 +36,7 @@ class GainedMeasure(base.GradedMeasure):
         """The gain of a (query, label) pair, with its ideal DCG (cached on ``judgments``)."""
         norm = self.value("norm") if "norm" in self.SUPPORTED_PARAMS else None  # meanNDCG: unnormalised
         return derived.GainFunction(judgments, self.value("gains"), self.value("floor"), norm,
-                            exponential=self.value("dcg") == "exp-log2")
+                                    exponential=self.value("dcg") == "exp-log2", measure=str(self))
 
     def row_gain(self, gain: derived.GainFunction, ranking: Ranking) -> np.ndarray:
         """The gain of every ranked row; with ``ties='expected'`` its tie group's mean gain (the

@@ -42,7 +42,8 @@ class _Q(base.GradedMeasure):
 
     def per_query(self, judgments, ranking):
         from ir_measures_graded.kernels import q as q_kernels  # numpy loads when a value is computed
-        gain = derived.GainFunction(judgments, self.value('gains'), self.value('floor'), None, exponential=False)
+        gain = derived.GainFunction(judgments, self.value('gains'), self.value('floor'), None, exponential=False,
+                                    measure=str(self))
         ideal_ptr, ideal_cum = judgments.cached(
             ('ideal_cumulative_gain', gain.gains, gain.floor),
             lambda: derived.read_only(q_kernels.ideal_cumulative_gain(

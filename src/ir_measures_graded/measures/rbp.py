@@ -23,7 +23,8 @@ class RankBiasedMeasure(base.GradedMeasure):
     def gain(self, judgments):
         """The gain function g / m, checked to lie in [0, 1] over the whole qrels."""
         norm = self.value('norm')
-        gain = derived.GainFunction(judgments, self.value('gains'), self.value('floor'), norm, exponential=False)
+        gain = derived.GainFunction(judgments, self.value('gains'), self.value('floor'), norm, exponential=False,
+                                    measure=str(self))
         if isinstance(norm, float):
             top = judgments.cached(('rbp_top_gain', gain.key),
                                    lambda: float(gain(judgments.query, judgments.label).max(initial=0.0)))
