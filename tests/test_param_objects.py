@@ -185,3 +185,12 @@ def test_register_names_a_measure_once_and_tells_the_listeners(monkeypatch):
     assert heard == [first]
     assert base.register(second) is second  # registering again changes nothing
     assert base.MEASURES["probeMeasure"] is first and heard == [first]
+
+
+@pytest.mark.parametrize("text", ["inf", "-inf", "nan", "1e999", "one"])
+def test_numbers_written_as_strings_must_be_finite(text):
+    with pytest.raises(ValueError):
+        Floor().normalise(text)
+    with pytest.raises(ValueError):
+        Levels().normalise(f"1,{text}")
+    assert Floor().normalise(" -1.5 ") == -1.5 and Levels().normalise("2, 1") == (1.0, 2.0)
