@@ -23,7 +23,7 @@ import pytest
 from ir_measures import Qrel, ScoredDoc
 
 import registered
-from ir_measures_graded import muAP, muP, nDCNG
+from ir_measures_graded import GradedInputError, muAP, muP, nDCNG
 from ir_measures_graded.io.readers import read_qrels, read_qrels_table, read_run, read_run_table
 from ir_measures_graded.io.stream import scan_run
 from random_collections import random_collection
@@ -223,3 +223,24 @@ def test_ties_expected_streamed_equal_whole(tmp_path):
     # q2: x tied with an unjudged document, first or second: AP 1 or 1/2, P@1 1 or 0
     assert streamed[("q2", "muAP(ties='expected')")] == 0.75
     assert streamed[("q2", "muP(ties='expected')@1")] == 0.5
+
+
+def test_a_doc_given_twice_inside_one_streamed_batch_names_file_lines_query_and_doc(tmp_path):
+    run = tmp_path / "run"
+    run.write_text("q1 Q0 a 1 3.0 t\nq1 Q0 b 2 2.0 t\nq2 Q0 x 1 1.0 t\nq2 Q0 y 2 0.5 t\nq2 Q0 x 3 0.2 t\n")
+    qrels = {"q1": {"a": 1}, "q2": {"x": 1}}
+    with pytest.raises(GradedInputError) as error:
+        per_query(qrels, scan_run(run), [muAP])
+    assert str(error.value) == (f"{run}:5: query 'q2', doc 'x' appears again (first at line 3); "
+                                "each (query, doc) may appear once in a run file")
+
+
+@pytest.mark.parametrize("text, rows, matched", [("", 0, 0), ("q9 Q0 a 1 1.0 t\n", 1, 0),
+                                                 ("q1 Q0 a 1 3.0 t\nq1 Q0 b 2 2.0 t\nq9 Q0 a 1 1 t\n", 3, 1)])
+def test_a_streamed_run_counts_its_rows_and_the_judged_queries_it_ranks(tmp_path, text, rows, matched):
+    # the command line's warnings (an empty run; a run sharing no query with the qrels) read these
+    (tmp_path / "run").write_text(text)
+    scan = scan_run(tmp_path / "run", block_size=7)
+    values = per_query({"q1": {"a": 1}, "q2": {"x": 1}}, scan, [muAP])
+    assert (scan.rows, scan.matched) == (rows, matched)
+    assert values[("q1", "muAP")] == (1.0 if matched else 0.0)
