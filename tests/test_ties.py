@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import registered
 from ir_measures_graded import GradedInputError
 from ir_measures_graded.kernels.ties import expected_ap, group_mean, tie_group_ptr
-from measure_checks import assert_ties_expected, orders, tied_rows
+from measure_checks import TIE_EXAMPLES, assert_ties_expected, orders, tied_rows
 
 
 def ap(relevant, n_relevant, cutoff):
@@ -133,6 +133,13 @@ def test_ties_expected_is_the_mean_over_every_order_of_tied_documents(rows, unre
     assert len(TIE_AWARE) >= 2 * len(registered.instances()) and "ties" in TIE_AWARE[0].SUPPORTED_PARAMS
     for measure in TIE_AWARE:
         assert_ties_expected(measure, rows, unretrieved)
+
+
+@pytest.mark.parametrize("rows, unretrieved", TIE_EXAMPLES)
+@pytest.mark.parametrize("measure", [m for m in TIE_AWARE if not m.params.get("judged_only")], ids=str)
+def test_ties_expected_examples_for_every_tie_aware_measure(measure, rows, unretrieved):
+    # the fast subset's share of the property test above: fixed cases, every measure and cutoff
+    assert_ties_expected(measure, rows, unretrieved)
 
 
 def test_ties_parameter_prints_parses_and_defaults_to_trec_eval_order():
