@@ -204,3 +204,12 @@ def test_collection_values_pickle_as_their_float():
     values = list(muAP(levels="collection").iter_calc(QRELS, RUN))
     assert values and all(type(pickle.loads(pickle.dumps(m.value))) is float for m in values)
     assert [pickle.loads(pickle.dumps(m.value)) for m in values] == [float(m.value) for m in values]
+
+
+def test_collection_aggregate_refuses_a_plain_number():
+    aggregator = muAP(levels="collection").aggregator()
+    with pytest.raises(GradedInputError) as error:
+        aggregator.add(0.5)
+    assert str(error.value) == ("levels='collection' aggregates M^t per threshold over the queries that reach it; it "
+                                "needs the values the graded provider yields, not a plain number (0.5)")
+    assert np.isnan(aggregator.result())  # nothing added

@@ -120,3 +120,18 @@ def test_g_max_is_the_scale_top_and_moves_with_the_labels():
     assert (scale_free["max_abs_delta"] < 1e-12).all() and scale_free["same_ranking"].all()
     assert table.loc["shift:1", "max_abs_delta"] == 0 and table.loc["shift:1", "note"] == "computed as gERR(floor=1)@10"
     assert table.loc["scale:2", "max_abs_delta"] > 0 and table.loc["scale:2", "note"] == "computed as gERR(g_max=8)@10"
+
+
+def test_grades_scaled_to_g_max_by_a_norm_by_hand():
+    qrels = {"q": {"a": 1, "b": 2}}
+    run = {"q": {"a": 2.0, "b": 1.0}}  # a, b
+    # norm='query' (m = 2), g_max = 3: grades 3 * 1/2 and 3 * 2/2; stop (2^x - 1) / 2^3
+    stop = [(2 ** 1.5 - 1) / 8, (2 ** 3 - 1) / 8]
+    want = stop[0] / 1 + (1 - stop[0]) * stop[1] / 2
+    measure = gERR(norm="query", g_max=3)
+    assert ir_measures.calc_aggregate([measure], qrels, run)[measure] == pytest.approx(want, abs=1e-15)
+    # a scale whose top is below 1: labels up to it are grades, no error
+    small = gERR(g_max=0.5)
+    qrels = {"q": {"a": 0.5, "b": 0}}
+    want = (2 ** 0.5 - 1) / 2 ** 0.5
+    assert ir_measures.calc_aggregate([small], qrels, run)[small] == pytest.approx(want, abs=1e-15)

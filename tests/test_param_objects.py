@@ -8,6 +8,7 @@ documentation and in every "invalid value" message.
 
 from __future__ import annotations
 
+import ast
 import math
 
 import pytest
@@ -194,3 +195,28 @@ def test_numbers_written_as_strings_must_be_finite(text):
     with pytest.raises(ValueError):
         Levels().normalise(f"1,{text}")
     assert Floor().normalise(" -1.5 ") == -1.5 and Levels().normalise("2, 1") == (1.0, 2.0)
+
+
+@pytest.mark.parametrize("value, normal", [
+    ("1:-1,2:5", ((1.0, -1.0), (2.0, 5.0))), (" 2:5 , 1:3 ", ((1.0, 3.0), (2.0, 5.0))),
+    ({2: 5, 1: 3}, ((1.0, 3.0), (2.0, 5.0))), (((1.0, 3.0),), ((1.0, 3.0),)), ("1:2,", ((1.0, 2.0),)),
+])
+def test_number_map_reads_dicts_strings_and_its_normal_form(value, normal):
+    assert NumberMap("d", "a").normalise(value) == normal
+
+
+@pytest.mark.parametrize("value", ["1:2:3", "1", "a:2", "1:b", "1:2,1:3", {1: "x"}, {"x": 1}, ((1, 2, 3),),
+                                   [(1, 2)], 5])
+def test_number_map_refuses(value):
+    with pytest.raises(ValueError):
+        NumberMap("d", "a").normalise(value)
+
+
+@pytest.mark.parametrize("normal, shown", [
+    (((1.0, 2.0), (2.0, 5.0)), "{1:2,2:5}"), (((0.0, 1.0),), "{0:1}"), (((1.0, 0.0),), "{1:0}"),
+    (((1.0, -1.0), (2.0, 5.0)), "'1:-1,2:5'"), (((-1.0, 2.0),), "'-1:2'"), (((0.5, 1.5),), "{0.5:1.5}"),
+])
+def test_number_map_prints_what_it_reads_back(normal, shown):
+    m = NumberMap("d", "a")
+    assert m.show(normal) == shown
+    assert m.normalise(shown.strip("'") if shown.startswith("'") else ast.literal_eval(shown)) == normal

@@ -123,3 +123,18 @@ def test_parameters_round_trip_errors_and_not_ir_measures_rbp():
             bad.validate_params()
     with pytest.raises(GradedInputError, match=r"gRBP\(norm=2\): a gain reaches 2 > 1 with norm=2"):
         gRBP(norm=2).calc_aggregate({"q": {"a": 4}}, {"q": {"a": 1.0}})
+
+
+def test_gains_mapping_and_a_numeric_norm_by_hand():
+    qrels = {"q": {"a": 1, "b": 2, "c": 0}}
+    run = {"q": {"a": 3.0, "b": 2.0, "c": 1.0}}  # a, b, c
+    # gains {1: 2}: a's label becomes 2; norm 2 (the top): gains a 1, b 1, c 0
+    measure = gRBP(gains={1: 2}, norm=2)
+    assert ir_measures.calc_aggregate([measure], qrels, run)[measure] == pytest.approx(0.2 * (1 + 0.8), abs=1e-15)
+    # a norm equal to the highest gain is accepted (gains up to 1); below it, refused
+    assert ir_measures.calc_aggregate([gRBP(norm=2)], qrels, run)[gRBP(norm=2)] == pytest.approx(0.2 * (0.5 + 0.8))
+    with pytest.raises(GradedInputError) as error:
+        ir_measures.calc_aggregate([gRBP(norm=1.5)], qrels, run)
+    assert str(error.value) == ("gRBP(norm=1.5): a gain reaches 1.33333 > 1 with norm=1.5: RBP's gains lie in [0, 1], "
+                                "so norm must be at least the highest (label - floor) of the qrels (or use "
+                                "norm='collection')")
