@@ -434,3 +434,102 @@ def test_every_registered_measure_at_its_defaults_and_tie_aware(spark):
     assert_same_per_query(single_machine(measures, qrels, run), got.toPandas())
     aggregates = graded_spark.calc_aggregate(measures, spark.createDataFrame(qrels), spark.createDataFrame(run))
     assert aggregates == pytest.approx(ir_measures.calc_aggregate(measures, qrels, run), abs=1e-12)
+
+
+# --- what crosses to the workers (issue 22) ---------------------------------------------------------
+
+def integer_ids(frame: pd.DataFrame, dtype: str = "int64") -> pd.DataFrame:
+    """'q12' -> 12, 'd9' -> 9: integer ids whose string order ('9' > '10') is not their numeric order."""
+    return frame.assign(query_id=frame["query_id"].str[1:].astype(dtype), doc_id=frame["doc_id"].str[1:].astype(dtype))
+
+
+def test_integer_ids_from_parquet_give_the_local_engines_values_per_query(spark, collection, tmp_path):
+    """Integer ids stay integers through the shuffle; ties are still broken by the ids' strings."""
+    qrels, run = (integer_ids(f) for f in collection)
+    qrels = qrels.assign(relevance=qrels["relevance"].map(FLOAT_LABELS).astype(float))
+    run = run.assign(score=(run["score"] * 4).round() / 4)  # many more ties, broken by doc id as a string
+    qrels.to_parquet(tmp_path / "qrels.parquet")
+    run.to_parquet(tmp_path / "run.parquet")
+    expected = single_machine(OUR_MEASURES, qrels, run).astype({"query_id": str})
+    for read_qrels, read_run in ((spark.read.parquet, spark.read.parquet),
+                                 (lambda p: graded_spark.read_qrels(spark, p), lambda p: graded_spark.read_run(spark, p))):
+        spark_qrels, spark_run = read_qrels(str(tmp_path / "qrels.parquet")), read_run(str(tmp_path / "run.parquet"))
+        _, by_query = graded_spark.rows_by_query(spark_qrels, spark_run, ("query_id", "doc_id", "relevance", "score"))
+        assert by_query.dtypes == [("q", "bigint"), ("d", "bigint"), ("v", "double"), ("j", "boolean")]
+        got = graded_spark.calc_per_query(OUR_MEASURES, spark_qrels, spark_run)
+        assert dict(got.dtypes)["query_id"] == "bigint"
+        assert_same_per_query(expected, got.toPandas().astype({"query_id": str}))
+
+
+@pytest.mark.parametrize("qrels_type, run_type, shuffled", [("int", "int", "int"), ("int", "bigint", "bigint"),
+                                                            ("bigint", "string", "string")])
+def test_ids_are_shuffled_in_the_narrowest_type_both_sides_share(spark, qrels_type, run_type, shuffled):
+    qrels, run = (integer_ids(f, "int32") for f in frames(*random_collection(4, n_queries=40)))
+
+    def frame(df: pd.DataFrame, id_type: str, value: str):
+        if id_type == "string":
+            df = df.astype({"query_id": str, "doc_id": str})
+        return spark.createDataFrame(df, f"query_id {id_type}, doc_id {id_type}, {value} double")
+
+    spark_qrels, spark_run = frame(qrels, qrels_type, "relevance"), frame(run, run_type, "score")
+    _, by_query = graded_spark.rows_by_query(spark_qrels, spark_run, ("query_id", "doc_id", "relevance", "score"))
+    assert dict(by_query.dtypes)["q"] == dict(by_query.dtypes)["d"] == shuffled
+    measures = [muMAP, nDCNG @ 5]
+    got = graded_spark.calc_aggregate(measures, spark_qrels, spark_run)
+    assert got == pytest.approx(ir_measures.calc_aggregate(measures, qrels.astype({"query_id": str, "doc_id": str}),
+                                                           run.astype({"query_id": str, "doc_id": str})), abs=1e-12)
+
+
+def test_bad_rows_are_found_after_the_shuffle_naming_query_and_doc(spark):
+    qrels = pd.DataFrame({"user": [1, 1, 2], "item": [10, 11, 10], "rating": [1.0, 2.0, 1.0]})
+    run = pd.DataFrame({"user": [1, 1, 7, 7], "item": [10, 12, 10, 9], "prediction": [0.5, 0.2, 0.3, 0.1]})
+    names = {"query_col": "user", "doc_col": "item", "relevance_col": "rating", "score_col": "prediction"}
+
+    def error(qrels: pd.DataFrame, run: pd.DataFrame) -> str:
+        with pytest.raises(GradedInputError) as raised:
+            graded_spark.calc_aggregate([muMAP], spark.createDataFrame(qrels), spark.createDataFrame(run), **names)
+        return str(raised.value)
+
+    # query 7 is only in the run: its rows are checked all the same (as the local engine checks them)
+    assert error(qrels, run.assign(prediction=[0.5, 0.2, 0.3, float("inf")])) == \
+        "run DataFrame (query 7, doc 9): prediction inf is not a finite number"
+    # (Spark reads pandas' NaN as a null)
+    assert error(qrels.assign(rating=[1.0, float("nan"), 1.0]), run) == \
+        "qrels DataFrame (query 1, doc 11): rating is missing (null)"
+    schema = "user bigint, item bigint, rating double"
+    with pytest.raises(GradedInputError, match=r"^qrels DataFrame \(query 2\): item is missing \(null\)$"):
+        graded_spark.calc_aggregate([muMAP], spark.createDataFrame(qrels.astype(object).assign(item=[10, 11, None]),
+                                                                   schema), spark.createDataFrame(run), **names)
+
+
+def test_a_parquet_files_bad_row_is_named_by_its_row_when_read(spark, tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    scores = np.linspace(1.0, 0.0, 3000)
+    scores[2345] = np.nan
+    table = pa.table({"query_id": np.arange(3000) // 100, "doc_id": np.arange(3000), "score": scores})
+    pq.write_table(table, tmp_path / "run.parquet", row_group_size=500)
+    spark.conf.set("spark.sql.files.maxPartitionBytes", "4096")  # several partitions: rows numbered across them
+    try:
+        with pytest.raises(GradedInputError, match=r"run file .*run.parquet: row 2345: score nan is not a finite number"):
+            graded_spark.read_run(spark, str(tmp_path / "run.parquet"))
+    finally:
+        spark.conf.unset("spark.sql.files.maxPartitionBytes")
+    pq.write_table(table.set_column(2, "score", pa.array(np.linspace(1.0, 0.0, 3000))), tmp_path / "run.parquet")
+    read = graded_spark.read_run(spark, str(tmp_path / "run.parquet"))
+    assert read.columns == ["query_id", "doc_id", "score"] and read.count() == 3000
+
+
+def test_our_job_settings_are_the_sessions_again_afterwards(spark, collection):
+    qrels, run = (spark.createDataFrame(f) for f in collection)
+    keys = ("spark.sql.execution.arrow.maxRecordsPerBatch", "spark.sql.adaptive.advisoryPartitionSizeInBytes")
+    before = [spark.conf.get(key) for key in keys]
+    spark.conf.set(keys[0], "5000")  # the user's choice is kept while the job runs
+    try:
+        graded_spark.calc_aggregate([muMAP], qrels, run)
+        assert [spark.conf.get(key) for key in keys] == ["5000", before[1]]
+    finally:
+        spark.conf.unset(keys[0])
+    graded_spark.calc_aggregate([muMAP], qrels, run)
+    assert [spark.conf.get(key) for key in keys] == before

@@ -237,7 +237,10 @@ class Ranking:
         from ir_measures_graded.io.columns import run_columns
 
         cols = run_columns(run, encode_docs=False)
-        return cls.from_codes(cols.query_codes, cols.query_ids, cols.doc_codes, cols.doc_ids, cols.values, judgments)
+        # the duplicate check hashed each row's doc id: where the codes are the rows, those are the hashes per code
+        per_row = cols.doc_hashes is not None and np.array_equal(cols.doc_codes, np.arange(len(cols.doc_codes)))
+        return cls.from_codes(cols.query_codes, cols.query_ids, cols.doc_codes, cols.doc_ids, cols.values, judgments,
+                              cols.doc_hashes if per_row else None)
 
     @classmethod
     def from_codes(cls, query_codes: np.ndarray, query_ids: Any, doc_codes: np.ndarray | None, doc_ids: Any,

@@ -9,9 +9,12 @@ What runs where. The rows never come to the driver: qrels and run rows are shuff
 query (one hash partitioning, so each query's judgments and ranking sit in one partition), and each
 partition is evaluated inside a Python worker by this package's own single-machine evaluator
 (:class:`~ir_measures_graded.provider.GradedProvider`, over :func:`~ir_measures_graded.core.evaluate`)
-on Arrow data, so no Python object is made per row. Every input is checked and its ids made strings
-in the workers by the reading package's own code (:mod:`ir_measures_graded.io`): TREC text by its
-block parser and field layouts, Parquet and DataFrames by its column checks. What needs the whole collection
+on Arrow data, so no Python object is made per row. Before the shuffle, rows stay in the JVM: only
+the columns needed, integer ids as integers (strings where either side has strings), values as
+doubles. Every row is checked by the reading package's own code (:mod:`ir_measures_graded.io`): in
+the workers that evaluate it, as any Arrow input (no null, finite values; column types from the
+schema on the driver); a TREC text file by its block parser and field layouts, and a Parquet file
+read by :func:`read_run` / :func:`read_qrels` with messages naming its row. What needs the whole collection
 (``levels='collection'``, ``norm='collection'``, GAP's grades) depends on the qrels' set of labels:
 the driver collects the distinct labels (one small aggregation) and every worker adds them to its
 qrels as one reserved query, so each computes exactly what one machine computes. Aggregates come
@@ -25,6 +28,7 @@ as in ``ir_measures``.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import warnings
@@ -81,11 +85,9 @@ def _parse(measures: Iterable[ir_measures.Measure | str]) -> list[ir_measures.Me
 
 def _labels(judged: DataFrame) -> list[float]:
     """The distinct (finite) labels of the whole qrels, for every quantity that needs the collection."""
-    from pyspark.sql import functions as F
-
-    # Spark orders NaN above every number: NaN labels are left to the workers' clear error
-    rows = judged.where(~F.isnan(_VALUE)).select(_VALUE).distinct().collect()
-    return sorted(float(r[0]) for r in rows)
+    rows = judged.select(_VALUE).distinct().collect()
+    # null, NaN and infinite labels are left to the clear error of the workers' checks
+    return sorted(r[0] for r in rows if r[0] is not None and math.isfinite(r[0]))
 
 
 # --- data -------------------------------------------------------------------------------------------
@@ -94,63 +96,83 @@ def _union(qrels: DataFrame, run: DataFrame, query_col: str, doc_col: str, relev
            score_col: str) -> tuple[DataFrame, DataFrame]:
     """``(judged, rows)``: qrels in the internal schema, and qrels and run rows in one frame.
 
-    Both are checked by :func:`checked` (string ids, finite values), so no id is cast here.
+    Nothing but a projection and casts, all in the JVM: the columns needed, ids of one type on both
+    sides (integers stay integers; strings where either side has strings, as ids compare as
+    strings), values as doubles. Their types are checked here, from the schemas; their rows in the
+    workers that evaluate them (:func:`_checked_side`).
     """
     from pyspark.sql import functions as F
 
-    for frame, kind, cols in ((qrels, "qrels", (query_col, doc_col, relevance_col)),
-                              (run, "run", (query_col, doc_col, score_col))):
-        check_columns(frame.columns, list(cols), f"{kind} DataFrame")
-
-    def internal(frame: DataFrame, layout: Layout, cols: tuple[str, str, str], judged: bool) -> DataFrame:
+    sides = ((qrels, QRELS, (query_col, doc_col, relevance_col)), (run, RUN, (query_col, doc_col, score_col)))
+    for frame, layout, cols in sides:
+        check_columns(frame.columns, list(cols), f"{layout.kind} DataFrame")
         _check_types(frame, layout, cols)
-        rows = checked(frame.select(*cols), f"{layout.kind} DataFrame", layout, list(cols))
-        return rows.select(F.col("query_id").alias(_QUERY), F.col("doc_id").alias(_DOC),
-                           F.col(layout.value).alias(_VALUE), F.lit(judged).alias(_JUDGED))
+    query_type, doc_type = (_id_type(qrels.schema[col].dataType, run.schema[col].dataType)
+                            for col in (query_col, doc_col))
 
-    judged = internal(qrels, QRELS, (query_col, doc_col, relevance_col), True)
-    return judged, judged.unionByName(internal(run, RUN, (query_col, doc_col, score_col), False))
+    def internal(frame: DataFrame, cols: tuple[str, str, str], judged: bool) -> DataFrame:
+        return frame.select(F.col(cols[0]).cast(query_type).alias(_QUERY), F.col(cols[1]).cast(doc_type).alias(_DOC),
+                            F.col(cols[2]).cast("double").alias(_VALUE), F.lit(judged).alias(_JUDGED))
+
+    judged = internal(qrels, sides[0][2], True)
+    return judged, judged.unionByName(internal(run, sides[1][2], False))
 
 
-def _check_types(frame: DataFrame, layout: Layout, cols: tuple[str, str, str]) -> None:
+def rows_by_query(qrels: DataFrame, run: DataFrame, columns: tuple[str, str, str, str],
+                  partitions: int | None = None) -> tuple[DataFrame, DataFrame]:
+    """``(judged, by_query)``: the qrels in the internal schema, and qrels and run rows hash-partitioned
+    by query (``partitions`` of them, default ``spark.sql.shuffle.partitions``) — what the evaluating
+    workers receive, and what ``benchmarks/spark_bench.py`` times. ``columns``: query, doc, relevance, score."""
+    judged, rows = _union(qrels, run, *columns)
+    return judged, rows.repartition(partitions, _QUERY) if partitions else rows.repartition(_QUERY)
+
+
+def _id_type(*types: Any) -> str:
+    """The type both sides' ids are shuffled as: ``int`` or ``bigint`` where every side holds integers
+    (compared as their decimal strings, which match exactly where the integers do), else ``string``
+    (Spark's cast of an integer to a string is its decimal string, as Arrow's)."""
+    from pyspark.sql.types import ByteType, IntegerType, IntegralType, ShortType
+
+    if not all(isinstance(t, IntegralType) for t in types):
+        return "string"
+    return "int" if all(isinstance(t, (ByteType, ShortType, IntegerType)) for t in types) else "bigint"
+
+
+def _check_types(frame: DataFrame, layout: Layout, cols: tuple[str, str, str], what: str | None = None) -> None:
     """The column types the local engine accepts, refused as it refuses them (on the driver, from the
-    schema, before any job): ids strings or integers, values numbers (1.0 would never match 1)."""
+    schema, before any job): ids strings or integers, values numbers (1.0 would never match 1).
+    ``what`` names the input in messages (default: the layout's kind, as for Arrow data in memory)."""
     import pyarrow as pa
     from pyspark.sql.pandas.types import to_arrow_type
 
     from ir_measures_graded.io.columns import arrow_values
     from ir_measures_graded.io.ids import arrow_ids
 
+    what = what or layout.kind
     for col, is_id in zip(cols, (True, True, False), strict=True):
         data_type = frame.schema[col].dataType
         try:
             empty = pa.array([], to_arrow_type(data_type))
         except (TypeError, ValueError, NotImplementedError, pa.ArrowException):  # no Arrow equivalent (a map)
             expected = "strings (or integers)" if is_id else "numbers"
-            raise GradedInputError(f"{layout.kind}: column {col!r} holds {data_type.simpleString()}, "
+            raise GradedInputError(f"{what}: column {col!r} holds {data_type.simpleString()}, "
                                    f"expected {expected}") from None
         if is_id:  # the checks of the local engine's Arrow input, on an empty column of this type
-            arrow_ids(empty, layout.kind, col)
+            arrow_ids(empty, what, col)
         else:
-            arrow_values(empty, layout.kind, col, str)
+            arrow_values(empty, what, col, str)
 
 
-def checked(frame: DataFrame, name: str, layout: Layout, source: list[str] | None = None,
-            offsets: list[int] | None = None) -> DataFrame:
-    """``frame`` (columns ``source``: query, doc, value) checked in the workers as the reading package
-    checks Parquet (:func:`ir_measures_graded.io.columnar.record_blocks`): ids strings (integers as
-    their decimal strings), values finite numbers. Columns ``query_id``, ``doc_id`` and the layout's value.
-
-    ``offsets``: the number of rows before each partition (for messages naming a row), where the
-    partitions are the frame's own (not after a union).
-    """
-    source = source or ["query_id", "doc_id", layout.value]
+def _checked_file(frame: DataFrame, name: str, layout: Layout, offsets: list[int]) -> DataFrame:
+    """A Parquet file's rows checked in the workers as the reading package checks Parquet
+    (:func:`ir_measures_graded.io.columnar.record_blocks`), its messages naming the file's row.
+    ``offsets``: the number of rows before each partition of ``frame``."""
+    source = ["query_id", "doc_id", layout.value]
 
     def check(batches: Iterator[Any]) -> Iterator[Any]:
         from ir_measures_graded.io.columnar import record_blocks
 
-        first = offsets[_partition()] if offsets else 0
-        for block in record_blocks(batches, name, layout, source, first_row=first):
+        for block in record_blocks(batches, name, layout, source, first_row=offsets[_partition()]):
             yield block.table.rename_columns(["query_id", "doc_id", layout.value]).to_batches()[0] \
                 if block.table.num_rows else _empty(layout)
 
@@ -176,8 +198,12 @@ def _empty(layout: Layout) -> Any:
 _LABELS_QUERY = "\x00collection-labels"
 
 
-def _partition_evaluator(measures: list[GradedMeasure], names: list[str], labels: list[float], aggregate: bool):
+def _partition_evaluator(measures: list[GradedMeasure], names: list[str], labels: list[float], aggregate: bool,
+                         fields: tuple[tuple[str, str, str], tuple[str, str, str]]):
     """The function ``mapInArrow`` runs on each query-partitioned slice of qrels and run rows.
+
+    Every row is checked here first (:func:`_checked_side`), run rows of queries the qrels lack
+    too; ``fields``: the user's qrels and run columns, for messages.
 
     Per query: rows ``(q, measure, value)``. With ``aggregate``: per measure, the partition's sum and
     count of values (``threshold`` -1), or for an aggregate over thresholds (``levels='collection'``)
@@ -202,15 +228,13 @@ def _partition_evaluator(measures: list[GradedMeasure], names: list[str], labels
         table = pa.Table.from_batches(batches)
         del batches
         judged = table.column(_JUDGED)
-        qrels_rows = table.filter(judged)
-        if not qrels_rows.num_rows:  # only run rows: queries the qrels do not know are skipped
+        qrels = _checked_side(table.filter(judged), QRELS, fields[0])
+        run = _checked_side(table.filter(pc.invert(judged)), RUN, fields[1])
+        del table, judged
+        if not qrels.num_rows:  # only run rows: queries the qrels do not know are skipped
             return
-        qrels = _with_labels_query(qrels_rows, labels).select([_QUERY, _DOC, _VALUE])
-        qrels = qrels.rename_columns(["query_id", "doc_id", "relevance"])
-        run = table.filter(pc.invert(judged)).select([_QUERY, _DOC, _VALUE])
-        run = run.rename_columns(["query_id", "doc_id", "score"])
+        qrels = _with_labels_query(qrels, labels)
         reserved = _LABELS_QUERY
-        del table, qrels_rows
         computed = {spec: ir_measures.parse_measure(spec) for spec in names_of}
         names_by_measure = {str(m): names_of[spec] for spec, m in computed.items()}
         evaluator = GradedProvider().evaluator(list(computed.values()), qrels)
@@ -232,13 +256,31 @@ def _partition_evaluator(measures: list[GradedMeasure], names: list[str], labels
     return evaluate
 
 
+def _checked_side(rows: Any, layout: Layout, fields: tuple[str, str, str]) -> Any:
+    """One side's rows (Arrow, the internal schema) checked by the reading package as any Arrow input
+    (:func:`ir_measures_graded.io.columnar.checked_table`: ids as strings, values finite doubles, no
+    nulls); columns ``query_id``, ``doc_id`` and the layout's value. Messages name the user's column
+    and the row's query and doc: after the shuffle, a row's number says nothing."""
+    from ir_measures_graded.io.columnar import checked_table
+
+    what = f"{layout.kind} DataFrame"
+    columns = [rows.column(c) for c in (_QUERY, _DOC, _VALUE)]
+
+    def where(row: int) -> str:
+        named = [f"{role} {column[row].as_py()!r}" for role, column in zip(("query", "doc"), columns[:2], strict=False)
+                 if column[row].is_valid]
+        return f"{what} ({', '.join(named)})" if named else what
+
+    return checked_table(columns, what, list(fields), where).rename_columns(["query_id", "doc_id", layout.value])
+
+
 def _with_labels_query(qrels: Any, labels: list[float]) -> Any:
-    """``qrels`` (Arrow, the internal schema) with the collection-labels query appended."""
+    """``qrels`` (Arrow: query_id, doc_id, relevance) with the collection-labels query appended."""
     import pyarrow as pa
 
     n = len(labels)
     extra = pa.table([pa.array([_LABELS_QUERY] * n, pa.string()), pa.array([str(i) for i in range(n)], pa.string()),
-                      pa.array(labels, pa.float64()), pa.array([True] * n, pa.bool_())], schema=qrels.schema)
+                      pa.array(labels, pa.float64())], schema=qrels.schema)
     return pa.concat_tables([qrels, extra])
 
 
@@ -265,12 +307,13 @@ def _evaluated(measures: list[ir_measures.Measure | str], qrels: DataFrame, run:
     """``(measures as given, as computed, the qrels' labels, mapInArrow result)``."""
     originals = _parse(measures)
     computed = [_as_graded(m) for m in originals]
-    judged, rows = _union(qrels, run, *columns)
-    with _clear_errors():  # the first job: bad qrels are reported by the workers' checks
+    judged, by_query = rows_by_query(qrels, run, columns, partitions)
+    with _clear_errors():  # the first job (read from a text file, qrels are parsed in the workers)
         labels = _labels(judged)
-    by_query = rows.repartition(partitions, _QUERY) if partitions else rows.repartition(_QUERY)
     schema = "measure string, threshold long, total double, n long, weight double" if aggregate else _RESULT_SCHEMA
-    evaluate = _partition_evaluator(computed, [str(m) for m in originals], labels, aggregate)
+    query_col, doc_col, relevance_col, score_col = columns
+    fields = ((query_col, doc_col, relevance_col), (query_col, doc_col, score_col))
+    evaluate = _partition_evaluator(computed, [str(m) for m in originals], labels, aggregate, fields)
     return originals, computed, labels, by_query.mapInArrow(evaluate, schema)
 
 
@@ -283,8 +326,8 @@ def calc_per_query(measures: Iterable[ir_measures.Measure | str], qrels: DataFra
 
     As ``ir_measures.calc_per_query``: a qrels query missing from the run scores 0, a run query
     missing from the qrels is skipped. ``measure`` is the measure's ``str``. ``partitions`` sets
-    the number of query partitions (default: ``spark.sql.shuffle.partitions``); each partition's
-    rows are evaluated at once in one Python worker.
+    the number of query partitions (default: ``spark.sql.shuffle.partitions``, which adaptive
+    execution may merge); each partition's rows are evaluated at once in one Python worker.
     """
     from pyspark.sql import functions as F
 
@@ -303,18 +346,17 @@ def calc_aggregate(measures: Iterable[ir_measures.Measure | str], qrels: DataFra
     ``muAP(levels='collection')`` the paper's collection-level reading (Figs. 6-8): for each
     threshold t, MAP^t is the mean AP^t over the queries with a judgment at or above t, and µMAP the
     mean of the MAP^t weighted as the measure's ``weights`` says. While its job runs, Arrow batches
-    of 100,000 rows are used unless ``spark.sql.execution.arrow.maxRecordsPerBatch`` was changed.
+    of 100,000 rows are used unless ``spark.sql.execution.arrow.maxRecordsPerBatch`` was changed, and
+    adaptive execution merges query partitions up to 16 MiB (``spark.sql.adaptive.advisoryPartitionSizeInBytes``,
+    unless changed) so that Python workers have partitions of about a million rows.
     """
-    from pyspark.sql import functions as F
-
     columns = (query_col, doc_col, relevance_col, score_col)
     originals, computed, _, parts = _evaluated(list(measures), qrels, run, columns, partitions, aggregate=True)
-    with _clear_errors(), _large_arrow_batches(parts.sparkSession):
-        totals = parts.groupBy("measure", "threshold").agg(F.sum("total").alias("total"), F.sum("n").alias("n"),
-                                                           F.max("weight").alias("weight"))
-        partials: dict[str, list] = {}
-        for r in totals.collect():
-            partials.setdefault(r["measure"], []).append((r["threshold"], r["total"], r["n"], r["weight"]))
+    with _clear_errors(), _job_settings(parts.sparkSession):
+        rows = parts.collect()  # per partition, a few rows per measure: no shuffle to sum them first
+    partials: dict[str, list] = {}
+    for r in rows:
+        partials.setdefault(r["measure"], []).append((r["threshold"], r["total"], r["n"], r["weight"]))
     result = {}
     for original, measure in zip(originals, computed, strict=True):
         aggregate = measure.aggregator()  # the measure's own aggregate, from the partitions' partial sums
@@ -323,21 +365,29 @@ def calc_aggregate(measures: Iterable[ir_measures.Measure | str], qrels: DataFra
     return result
 
 
-_ARROW_BATCH = "spark.sql.execution.arrow.maxRecordsPerBatch"
+#: Settings while our jobs run, where the session has Spark's default: ``(Spark's default, ours)``.
+_JOB_SETTINGS = {
+    # a worker takes a whole partition anyway, and fewer batches cost less to build
+    "spark.sql.execution.arrow.maxRecordsPerBatch": ("10000", "100000"),
+    # Adaptive execution merges the query partitions up to this size: at Spark's 64 MiB, 10M run rows
+    # made 3 partitions, one left alone on 2 cores. At 16 MiB (about a million rows, a few hundred
+    # MiB in a worker) there are more than the cores (more workers evaluating at once, waves even
+    # out), and a partition's size stays bounded however large the input.
+    "spark.sql.adaptive.advisoryPartitionSizeInBytes": ("67108864b", "16m"),
+}
 
 
 @contextmanager
-def _large_arrow_batches(spark: SparkSession, rows: int = 100_000) -> Iterator[None]:
-    """Arrow batches of ``rows`` rows (Spark's default is 10,000) while our job runs, unless the user
-    chose a size: a worker takes a whole partition anyway, and fewer batches cost less to build."""
-    default = spark.conf.get(_ARROW_BATCH, "10000") == "10000"
-    if default:
-        spark.conf.set(_ARROW_BATCH, str(rows))
+def _job_settings(spark: SparkSession) -> Iterator[None]:
+    """:data:`_JOB_SETTINGS` while our job runs, except those the user chose."""
+    ours = [key for key, (default, _) in _JOB_SETTINGS.items() if spark.conf.get(key, default) == default]
+    for key in ours:
+        spark.conf.set(key, _JOB_SETTINGS[key][1])
     try:
         yield
     finally:
-        if default:
-            spark.conf.set(_ARROW_BATCH, "10000")
+        for key in ours:
+            spark.conf.unset(key)
 
 
 @contextmanager
@@ -412,21 +462,54 @@ def _read(spark: SparkSession, path: str, layout: Layout) -> DataFrame:
         if not os.path.exists(path):
             raise GradedInputError(f"{layout.kind} file not found: {path}")
         path = os.path.abspath(path)  # the JVM's working folder need not be ours
-    source = spark.read.parquet(path) if _is_parquet(path) else spark.read.text(path)
-    # rows (lines) before each partition, so that messages name the file's line or row
-    counts = dict(source.groupBy(F.spark_partition_id().alias("p")).count().collect())
-    offsets = [0] * (max(counts, default=-1) + 1)
-    for p in range(1, len(offsets)):
-        offsets[p] = offsets[p - 1] + counts.get(p - 1, 0)
+    if _is_parquet(path):
+        return _read_parquet(spark, path, layout)
+    source = spark.read.text(path)
+    offsets, _ = _partition_offsets(source)  # lines before each partition: messages name the file's line
+
     def parsed(offsets: list[int] | None) -> DataFrame:
-        if _is_parquet(path):
-            return checked(source, path, layout, offsets=offsets)
         return source.mapInArrow(_text_parser(path, layout, offsets),
                                  f"query_id string, doc_id string, {layout.value} double")
 
-    with _clear_errors():  # bad input is reported here, naming the file's line (or row), not in a later job
+    with _clear_errors():  # bad input is reported here, naming the file's line, not in a later job
         parsed(offsets).select(F.count(F.lit(1))).collect()
     return parsed(None)  # later jobs may number partitions otherwise (a union): no line numbers needed there
+
+
+def _read_parquet(spark: SparkSession, path: str, layout: Layout) -> DataFrame:
+    """The file's columns, checked as the reading package checks Parquet, with its messages: the
+    columns and their types on the driver, from the schema; the rows by one aggregation in the JVM,
+    and only where it finds a null or a non-finite value, by the reading package's checks in the
+    workers, naming the file's row. Later jobs read the file's columns as they are (no Python pass
+    before the shuffle; the evaluating workers check every row again anyway)."""
+    from pyspark.sql import functions as F
+
+    from ir_measures_graded.io.columnar import check_columns, source_name
+
+    source = spark.read.parquet(path)
+    cols = ("query_id", "doc_id", layout.value)
+    check_columns(path, layout, source.columns, list(cols))
+    _check_types(source, layout, cols, source_name(layout, path))
+    query, doc, value = (F.col(c) for c in cols)
+    bad = query.isNull() | doc.isNull() | value.isNull() | F.isnan(value) | (F.abs(value) == float("inf"))
+    offsets, bad_rows = _partition_offsets(source, bad)
+    if bad_rows:
+        with _clear_errors():
+            _checked_file(source, path, layout, offsets).select(F.count(F.lit(1))).collect()
+    return source.select(*cols)
+
+
+def _partition_offsets(source: DataFrame, bad: Any = None) -> tuple[list[int], int]:
+    """``(rows before each partition, rows where ``bad`` holds)``, by one aggregation in the JVM."""
+    from pyspark.sql import functions as F
+
+    flagged = F.sum(bad.cast("int")) if bad is not None else F.lit(0)
+    rows = source.groupBy(F.spark_partition_id().alias("p")).agg(F.count(F.lit(1)), flagged).collect()
+    counts = {r[0]: r[1] for r in rows}
+    offsets = [0] * (max(counts, default=-1) + 1)
+    for p in range(1, len(offsets)):
+        offsets[p] = offsets[p - 1] + counts.get(p - 1, 0)
+    return offsets, sum(r[2] or 0 for r in rows)
 
 
 def _text_parser(path: str, layout: Layout, offsets: list[int]):
@@ -488,7 +571,7 @@ class SparkEngine:
             run = read_run(spark, path)
             per_query = []
             if request.by_query:
-                with _clear_errors(), _large_arrow_batches(spark):
+                with _clear_errors(), _job_settings(spark):
                     rows = [(str(r[0]), r["measure"], r["value"]) for r in
                             calc_per_query(measures, qrels, run).toLocalIterator()]
                 rows.sort(key=lambda row: (position[row[1]], row[0]))

@@ -7,10 +7,8 @@ strings), values any integer or float type; nulls and non-finite values are refu
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import IO, Any
-
-import numpy as np
 
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io import columns as validated
@@ -93,6 +91,7 @@ def record_blocks(batches: Iterable[Any], name: str, layout: Layout, source: lis
     import pyarrow as pa
 
     source = source or ["query_id", "doc_id", layout.value]
+    what = source_name(layout, name)
     row = first_row
     for i, batch in enumerate(batches):
         if i == 0:
@@ -100,35 +99,46 @@ def record_blocks(batches: Iterable[Any], name: str, layout: Layout, source: lis
         if progress is not None:
             progress.update(batch.nbytes)
         table = pa.Table.from_batches([batch])
-        query = _string_column(table.column(source[0]), name, layout, source[0])
-        doc = _string_column(table.column(source[1]), name, layout, source[1])
-        value = _value_column(table.column(source[2]), name, layout, source[2], row)
-        yield Block(pa.table({"query_id": query, "doc_id": doc, "value": pa.array(value)}), row, unit="row")
+        columns = [table.column(field) for field in source]
+        yield Block(checked_table(columns, what, source, lambda r, first=row: f"{what}: row {first + r}"), row,
+                    unit="row")
         row += batch.num_rows
 
 
+def checked_table(columns: list[Any], what: str, fields: list[str], where: Callable[[int], str]) -> Any:
+    """Three Arrow columns (query, doc, value) checked as every Arrow input is: ids strings (integers
+    become their decimal strings), values finite numbers as float64, no nulls. A table ``query_id``,
+    ``doc_id``, ``value``.
+
+    ``what`` names the input, ``fields`` the columns, ``where(row)`` a row (a number in a file; a
+    query and doc in rows shuffled by Spark).
+    """
+    import pyarrow as pa
+
+    query = _string_column(columns[0], what, fields[0], where)
+    doc = _string_column(columns[1], what, fields[1], where)
+    value = validated.arrow_values(columns[2], what, fields[2], where)
+    return pa.table({"query_id": query, "doc_id": doc, "value": pa.array(value)})
+
+
 def check_columns(name: str, layout: Layout, found: list[str], source: list[str]) -> None:
-    validated.check_columns(found, source, _source(layout, name), "; name them with the column options")
+    validated.check_columns(found, source, source_name(layout, name), "; name them with the column options")
 
 
-def _source(layout: Layout, name: str) -> str:
-    """How messages name what is read: ``run file PATH``, or ``run DataFrame`` for a Spark DataFrame."""
-    return name if name == f"{layout.kind} DataFrame" else f"{layout.kind} file {name}"
+def source_name(layout: Layout, name: str) -> str:
+    """How messages name what is read: ``run file PATH``; ``run DataFrame`` for a Spark DataFrame and
+    ``run`` for batches in memory, as given."""
+    return name if name in (layout.kind, f"{layout.kind} DataFrame") else f"{layout.kind} file {name}"
 
 
-def _string_column(column: Any, name: str, layout: Layout, field: str) -> Any:
+def _string_column(column: Any, what: str, field: str, where: Callable[[int], str]) -> Any:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    column = arrow_ids(column, _source(layout, name), field)
+    column = arrow_ids(column, what, field)
     if pa.types.is_dictionary(column.type):
         column = column.cast(column.type.value_type)
     row = first_missing(column)
     if row is not None:
-        raise GradedInputError(f"{_source(layout, name)}: row {row}: {field} is missing (null)")
+        raise GradedInputError(f"{where(row)}: {field} is missing (null)")
     return pc.cast(column, pa.string()).combine_chunks()
-
-
-def _value_column(column: Any, name: str, layout: Layout, field: str, first_row: int) -> np.ndarray:
-    return validated.arrow_values(column, _source(layout, name), field,
-                                  lambda row: f"{name}: row {first_row + row}")
