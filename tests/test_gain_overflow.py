@@ -9,6 +9,7 @@ from fractions import Fraction
 import ir_measures
 import pytest
 
+import ir_measures_graded as g
 from ir_measures_graded import meanNDCG, meanNDCNG, nDCNG
 from ir_measures_graded.sample import graded_sample
 
@@ -84,3 +85,20 @@ def test_ordinary_labels_unchanged_and_normalised_forms_safe():
     big = {"q": {d: 1e6 * label for d, label in qrels["q"].items()}}
     assert per_query(meanNDCNG, big, run)["q"] == per_query(meanNDCNG, qrels, run)["q"]
     assert math.isfinite(per_query(nDCNG(norm="collection"), big, run)["q"])
+
+
+def test_measures_with_other_gains_on_one_judgments_do_not_share_a_shift():
+    # exponents beyond 512 are shifted per query; a shift belongs to its gains (600 -> 1200 needs its own)
+    qrels = {"q": {"a": 600.0, "b": 1.0}}
+    run = {"q": {"b": 2.0, "a": 1.0}}
+    plain, mapped = g.meanNDCG @ 2, g.meanNDCG(gains={600: 1200}) @ 2
+    values = ir_measures.calc_aggregate([plain, mapped], qrels, run)
+    assert values[plain] == pytest.approx(0.5 / math.log2(3)) and values[mapped] == pytest.approx(0.5 / math.log2(3))
+
+
+def test_mean_ndcg_beyond_the_ranking_by_hand():
+    # depths past the ranking's end keep its DCG: one relevant document ranked first scores 1 at every depth
+    one = {"q": {"a": 1}}
+    assert ir_measures.calc_aggregate([g.meanNDCG @ 3], one, {"q": {"a": 1.0}})[g.meanNDCG @ 3] == 1.0
+    # no relevant document: 0 at every depth, past the ranking's end too
+    assert ir_measures.calc_aggregate([g.meanNDCG @ 3], {"q": {"a": 0}}, {"q": {"a": 1.0}})[g.meanNDCG @ 3] == 0.0

@@ -220,3 +220,16 @@ def test_number_map_prints_what_it_reads_back(normal, shown):
     m = NumberMap("d", "a")
     assert m.show(normal) == shown
     assert m.normalise(shown.strip("'") if shown.startswith("'") else ast.literal_eval(shown)) == normal
+
+
+@pytest.mark.parametrize("value, shown", [(0.0, "0"), (0.5, "0.5"), (3.0, "3"), (1000.0, "1000"), (-1.0, "'-1'"),
+                                          (2.0**60, "1.152921504606847e+18"), (1e-3, "0.001")])
+def test_show_number_prints_what_parse_measure_reads_back(value, shown):
+    assert params.show_number(value) == shown
+
+
+def test_measure_names_print_their_numbers_plainly():
+    from ir_measures_graded import muAP, nDCNG
+
+    assert str(nDCNG(norm=1000)) == "nDCNG(norm=1000)" and str(muAP(floor=0.5)) == "muAP(floor=0.5)"
+    assert Levels().show((-1.0, 2.0)) == "'-1,2'" and Levels().show("query") == "'query'"

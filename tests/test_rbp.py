@@ -138,3 +138,14 @@ def test_gains_mapping_and_a_numeric_norm_by_hand():
     assert str(error.value) == ("gRBP(norm=1.5): a gain reaches 1.33333 > 1 with norm=1.5: RBP's gains lie in [0, 1], "
                                 "so norm must be at least the highest (label - floor) of the qrels (or use "
                                 "norm='collection')")
+
+
+def test_cutoff_residual_and_a_judged_query_without_rows_by_hand():
+    qrels = {"q": {"a": 2, "b": 1}, "r": {"x": 2}}  # r: judged, never ranked
+    run = {"q": {"a": 3.0, "u": 2.0, "b": 1.0}}  # a (1), u unjudged, b (1/2); norm: the collection's top 2
+    values = per_query([gRBP @ 2, gRBP, gRBP_residual @ 2, gRBP_residual], qrels, run)
+    assert values[gRBP @ 2] == pytest.approx({"q": 0.2 * 1.0, "r": 0.0}, abs=1e-15)
+    assert values[gRBP] == pytest.approx({"q": 0.2 * (1.0 + 0.64 * 0.5), "r": 0.0}, abs=1e-15)
+    # residual: the unjudged u (p^1) and everything below the depth evaluated (p^d)
+    assert values[gRBP_residual @ 2] == pytest.approx({"q": 0.2 * 0.8 + 0.8 ** 2, "r": 1.0}, abs=1e-15)
+    assert values[gRBP_residual] == pytest.approx({"q": 0.2 * 0.8 + 0.8 ** 3, "r": 1.0}, abs=1e-15)
