@@ -184,8 +184,9 @@ class GainFunction:
         what = "2^(label - floor)" if self.norm is None else f"(label - floor) / norm with norm={self.norm!r}"
         hint = ("give a norm ('query' or 'collection') or rescale the labels" if self.norm is None
                 else "use norm='query' or 'collection', or rescale the labels")
-        return (f"{self.measure}: " if self.measure else "") + (f"the gain {what} of label {float(label)!r} with floor={self.floor!r} is beyond float64's range "
-                f"(about 1.8e308): {hint}")
+        named = f"{self.measure}: " if self.measure else ""
+        return (f"{named}the gain {what} of label {float(label)!r} with floor={self.floor!r} is beyond float64's "
+                f"range (about 1.8e308): {hint}")
 
     def __call__(self, query: np.ndarray, label: np.ndarray) -> np.ndarray:
         e = self._exponent(query, label)
