@@ -112,14 +112,19 @@ def mean_ndcg(
         has_rows = length > 0
         dcg_full[has_rows] = dcg_at_row[ptr[1:][has_rows] - 1]
         n_ideal = np.diff(ideal_ptr)
-        inv_cum = segment_cumsum(1.0 / ideal_cum, ideal_ptr)
-        # sum of 1/IDCG@i over the ideal ranks i in (a, b], for each query in q
+        # IDCGs in units of the query's top gain (its first ideal DCG): >= 1, so 1/IDCG cannot
+        # overflow however small the gains (a subnormal gain's reciprocal is beyond float64)
+        top = np.ones(n_queries)
+        top[n_ideal > 0] = ideal_cum[ideal_ptr[:-1][n_ideal > 0]]
+        scaled_cum = ideal_cum / np.repeat(top, n_ideal)
+        inv_cum = segment_cumsum(1.0 / scaled_cum, ideal_ptr)
+        # sum of top/IDCG@i over the ideal ranks i in (a, b], for each query in q
         a = np.minimum(length[q], n_ideal[q])
         b = np.minimum(depth[q], n_ideal[q])
         inside = ideal_at(ideal_ptr, inv_cum, q, b) - ideal_at(ideal_ptr, inv_cum, q, a)
-        idcg_full = ideal_at(ideal_ptr, ideal_cum, q, n_ideal[q])
+        idcg_full = ideal_at(ideal_ptr, scaled_cum, q, n_ideal[q])
         beyond = np.maximum(depth[q] - np.maximum(length[q], n_ideal[q]), 0)
         with np.errstate(divide="ignore", invalid="ignore"):
             tail_sum = inside + np.where(idcg_full > 0, beyond / idcg_full, 0.0)
-        total[q] += dcg_full[q] * tail_sum
+        total[q] += (dcg_full[q] / top[q]) * tail_sum
     return np.divide(total, depth, out=np.zeros(n_queries), where=depth > 0)
