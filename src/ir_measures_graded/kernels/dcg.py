@@ -20,7 +20,7 @@ def exponential_gain(exponent: np.ndarray, shift: np.ndarray | None = None) -> n
     Unshifted, ``2^e - 1`` is ``expm1(e ln 2)``: ``exp2(e) - 1`` would lose the digits of a small
     exponent (``e = 1e-17`` gives 0; a normaliser far above the labels makes every exponent small).
     """
-    if shift is None:
+    if shift is None or not shift.any():  # the usual case: no query's exponents need a shift
         return np.expm1(exponent * _LN2)
     gain = np.exp2(exponent - shift) - np.exp2(-shift)
     plain = shift == 0
