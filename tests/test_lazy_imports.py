@@ -3,9 +3,11 @@ pyterrier load only on a path that uses them (checked in fresh interpreters, via
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 HEAVY = ("pandas", "pyarrow", "ir_datasets", "pyterrier", "polars", "tqdm", "matplotlib")
@@ -54,3 +56,31 @@ def test_lazy_names_resolve():
     assert callable(ir_measures_graded.by_level) and callable(ir_measures_graded.scan_run)
     with pytest.raises(AttributeError):
         ir_measures_graded.no_such_name  # noqa: B018
+
+
+@pytest.mark.slow  # subprocesses
+@pytest.mark.parametrize("kind", ["trec", "parquet"])
+def test_large_inputs_are_evaluated_without_pandas(tmp_path, kind):
+    """pyarrow imports pandas on its first to_numpy or pa.array (about 0.24 s): files too large for
+    the small-file reader, TREC text and Parquet, are read and evaluated without it."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(3)
+    qrels = [(f"q{q}", f"d{d}", int(rng.integers(0, 4))) for q in range(20) for d in range(0, 400, 7)]
+    run = [(f"q{q}", f"d{d}", float(rng.random())) for q in range(20) for d in range(300)]
+    if kind == "trec":
+        qrels_path, run_path = tmp_path / "qrels.txt", tmp_path / "run.txt"
+        qrels_path.write_text("".join(f"{q} 0 {d} {r}\n" for q, d, r in qrels))
+        run_path.write_text("".join(f"{q} Q0 {d} {i} {s!r} t\n" for i, (q, d, s) in enumerate(run)))
+    else:
+        qrels_path, run_path = tmp_path / "qrels.parquet", tmp_path / "run.parquet"
+        pq.write_table(pa.table(dict(zip(["query_id", "doc_id", "relevance"], zip(*qrels, strict=True), strict=True))), qrels_path)
+        pq.write_table(pa.table(dict(zip(["query_id", "doc_id", "score"], zip(*run, strict=True), strict=True))), run_path)
+    code = ("import sys\nfrom ir_measures_graded.cli import main\n"
+            f"status = main([{str(qrels_path)!r}, {str(run_path)!r}, 'muMAP', 'nDCNG@10', 'AP', '-q'])\n"
+            "print(status, 'pyarrow' in sys.modules, 'pandas' in sys.modules)")
+    env = dict(os.environ, IR_MEASURES_GRADED_SMALL_FILE_BYTES="0")  # the large-file reader, whatever the size
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
+    assert out.splitlines()[-1] == "0 True False"
+    assert len(out.splitlines()) == 3 * 20 + 3 + 1  # every query of every measure, the summary, the probe

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+from ir_measures_graded.arrow import to_numpy
 from ir_measures_graded.prepare import Judgments, Ranking
 
 if TYPE_CHECKING:
@@ -110,14 +111,14 @@ def _evaluate_batch(batch: QueryBatch, measures: Sequence[Evaluated], judgments:
 
     query = pc.dictionary_encode(batch.table.column("query_id")).combine_chunks()
     docs = batch.table.column("doc_id").combine_chunks()
-    query_codes = query.indices.to_numpy().astype(np.int64)
+    query_codes = to_numpy(query.indices).astype(np.int64)
     hashes = string_hashes(docs)
     pair = first_duplicate_strings(query_codes, docs, hashes)
     if pair is not None:
         first, second = (int(batch.lines[r]) for r in pair)
         raise duplicate_error("run", query.dictionary[int(query_codes[pair[0]])].as_py(), docs[pair[0]].as_py(),
                               first, second, name, batch.unit)
-    score = batch.table.column("value").to_numpy()
+    score = to_numpy(batch.table.column("value"))
     ranking = Ranking.from_codes(query_codes, query.dictionary, None, docs, score, judgments, hashes)
     here = ranking.present
     for i, q, value in evaluate(measures, judgments, ranking):

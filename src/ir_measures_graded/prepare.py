@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ir_measures_graded import kernels
+from ir_measures_graded.arrow import from_numpy, to_numpy
 from ir_measures_graded.io.small import TextTable
 
 if TYPE_CHECKING:  # the column readers load with pyarrow, when an input needs them (not for small TREC files)
@@ -77,7 +78,6 @@ class Judgments:
     @classmethod
     def from_columns(cls, cols: Columns) -> Judgments:
         """Built once per qrels from their validated columns; reused for every run."""
-        import pyarrow as pa
 
         from ir_measures_graded.io.ids import string_hashes
 
@@ -94,7 +94,7 @@ class Judgments:
         if np.array_equal(per_row, np.arange(len(per_row))):  # one id per row, in order: no copy
             doc_ids = cols.doc_ids
         else:
-            doc_ids = cols.doc_ids.take(pa.array(per_row))
+            doc_ids = cols.doc_ids.take(from_numpy(per_row))
         del per_row
         keys = _join_keys(query, hashes if hashes is not None else string_hashes(doc_ids))
         del hashes
@@ -137,7 +137,6 @@ class Judgments:
             return label
         if isinstance(self.doc_ids, np.ndarray):  # judgments from_text: exact codes, numpy only
             return self._exact_labels(label, query, doc_codes, doc_ids)
-        import pyarrow as pa
         import pyarrow.compute as pc
 
         from ir_measures_graded.io.ids import string_hashes
@@ -162,8 +161,8 @@ class Judgments:
                 return label
             rows = self._key_rows[at]
             match = self.query[rows] == query[pending]
-            match &= pc.equal(doc_ids.take(pa.array(doc_codes[pending])),
-                              self.doc_ids.take(pa.array(rows))).to_numpy(zero_copy_only=False)
+            match &= to_numpy(pc.equal(doc_ids.take(from_numpy(doc_codes[pending])),
+                                       self.doc_ids.take(from_numpy(rows))))
             label[pending[match]] = self.label[rows[match]]
             pending = pending[~match]
             pos[pending] += 1
@@ -193,13 +192,13 @@ class Judgments:
         import pyarrow as pa
 
         rows = self._key_rows[lo:hi][np.isin(self._keys[lo:hi], keys[pending])]
-        run_side = pa.table({"q": query[pending], "d": doc_ids.take(pa.array(doc_codes[pending])).cast(pa.large_string()),
+        run_side = pa.table({"q": query[pending], "d": doc_ids.take(from_numpy(doc_codes[pending])).cast(pa.large_string()),
                              "i": pending})
         judged = pa.table({"q": self.query[rows].astype(query.dtype),
-                           "d": self.doc_ids.take(pa.array(rows)).cast(pa.large_string()), "r": rows})
+                           "d": self.doc_ids.take(from_numpy(rows)).cast(pa.large_string()), "r": from_numpy(rows)})
         joined = run_side.join(judged, keys=["q", "d"], join_type="inner")
-        at = joined.column("i").to_numpy()
-        label[at] = self.label[joined.column("r").to_numpy()]
+        at = to_numpy(joined.column("i"))
+        label[at] = self.label[to_numpy(joined.column("r"))]
 
     def cached(self, key: tuple, compute: Any) -> Any:
         """``compute()`` once per key: qrels-side quantities shared by every run an evaluator scores.

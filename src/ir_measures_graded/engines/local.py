@@ -17,6 +17,7 @@ from typing import Any
 import ir_measures
 import numpy as np
 
+from ir_measures_graded.arrow import from_numpy
 from ir_measures_graded.engines import Request, RunResult, name_tags, run_tag
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.small import TextTable, read_small
@@ -217,7 +218,6 @@ def dict_of_dict(obj: Any, value_field: str) -> dict:
         return obj
     if isinstance(obj, TextTable):
         return obj.dict_of_dict(integral=value_field == "relevance" and validated.integral_labels(obj.value))
-    import pyarrow as pa
 
     kind = "qrels" if value_field == "relevance" else "run"
     cols = (validated.qrels_columns if kind == "qrels" else validated.run_columns)(obj, encode_docs=False)
@@ -227,7 +227,7 @@ def dict_of_dict(obj: Any, value_field: str) -> dict:
         order = np.argsort(cols.query_codes, kind="stable")
         per_row, values = cols.doc_codes[order], cols.values[order]
     identity = np.array_equal(per_row, np.arange(len(per_row)))
-    docs = (cols.doc_ids if identity else cols.doc_ids.take(pa.array(per_row))).to_pylist()
+    docs = (cols.doc_ids if identity else cols.doc_ids.take(from_numpy(per_row))).to_pylist()
     if kind == "qrels" and len(values) and validated.integral_labels(values):
         values = values.astype(np.int64)
     values = values.tolist()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import IO, Any
 
+from ir_measures_graded.arrow import from_numpy
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io import columns as validated
 from ir_measures_graded.io.ids import arrow_ids, first_missing
@@ -118,7 +119,7 @@ def checked_table(columns: list[Any], what: str, fields: list[str], where: Calla
     query = _string_column(columns[0], what, fields[0], where)
     doc = _string_column(columns[1], what, fields[1], where)
     value = validated.arrow_values(columns[2], what, fields[2], where)
-    return pa.table({"query_id": query, "doc_id": doc, "value": pa.array(value)})
+    return pa.table({"query_id": query, "doc_id": doc, "value": from_numpy(value)})
 
 
 def check_columns(name: str, layout: Layout, found: list[str], source: list[str]) -> None:

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ir_measures_graded.arrow import from_numpy, is_arrow, to_numpy
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.ids import (
     duplicate_error,
@@ -118,7 +119,7 @@ def _columns(obj: Any, kind: str, value_field: str, encode_docs: bool = True) ->
 
     query_codes, query_dict = encode_ids(qid, kind, "query_id", unique)
     doc_codes, doc_ids = encode_ids(did, kind, "doc_id", unique, encode=encode_docs)
-    query_ids = query_dict.to_numpy(zero_copy_only=False).astype(object)
+    query_ids = np.array(query_dict.to_pylist(), dtype=object)
     if extra_queries:
         known = set(query_ids.tolist())
         extra = [q for q in dict.fromkeys(id_strings(extra_queries, kind, "query_id")) if q not in known]
@@ -285,14 +286,15 @@ def arrow_values(col: Any, what: str, field: str, where: Any) -> np.ndarray:
     if not (pa.types.is_integer(col.type) or pa.types.is_floating(col.type) or pa.types.is_decimal(col.type)):
         raise GradedInputError(f"{what}: column {field!r} holds {col.type}, expected numbers")
     if col.null_count:
-        row = int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
+        row = int(np.flatnonzero(to_numpy(col.is_null()))[0])
         raise GradedInputError(f"{where(row)}: {field} is missing (null)")
-    values = col.cast(pa.float64()).to_numpy()
+    values = to_numpy(col.cast(pa.float64()))
     return _finite(np.asarray(values, dtype=np.float64), None, field, where)
+
 
 def integral_labels(values: Any) -> bool:
     """Every label a whole number below 2**53 (exact as int64 and as float64): what trec_eval takes."""
-    values = np.asarray(values, dtype=np.float64)
+    values = np.asarray(to_numpy(values) if is_arrow(values) else values, dtype=np.float64)
     return bool(np.all(values == np.round(values)) and (not len(values) or np.abs(values).max() < INT64_SAFE))
 
 
@@ -316,9 +318,8 @@ def _reject_duplicates(columns: Columns, kind: str) -> np.ndarray | None:
 
 
 def _arrow_indices(codes: np.ndarray) -> Any:
-    import pyarrow as pa
 
-    return pa.array(codes)
+    return from_numpy(codes)
 
 
 def _plain(value: Any) -> Any:

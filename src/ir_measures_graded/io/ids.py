@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ir_measures_graded.arrow import to_numpy
 from ir_measures_graded.errors import GradedInputError
 
 HASH_CHUNK = 1 << 18  # strings hashed at a time
@@ -44,12 +45,12 @@ def encode_ids(col: Any, kind: str, field: str, unique: bool = False, encode: bo
         return np.arange(len(array), dtype=np.int64), array.cast(pa.string())
     if not given:
         array = pc.dictionary_encode(array)
-    codes = array.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    codes = to_numpy(array.indices).astype(np.int64)
     distinct = array.dictionary.cast(pa.string())
     # A given dictionary may repeat an id (categories 1 and '1'; our readers' dictionaries never do).
     again = pc.dictionary_encode(distinct) if given and not unique else None
     if again is not None and len(again.dictionary) != len(distinct):
-        codes = again.indices.to_numpy(zero_copy_only=False).astype(np.int64)[codes]
+        codes = to_numpy(again.indices).astype(np.int64)[codes]
         distinct = again.dictionary
     return codes, distinct
 
@@ -94,7 +95,7 @@ def first_missing(col: Any) -> int | None:
     """The first null row of an Arrow array, or None."""
     if not col.null_count:
         return None
-    return int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
+    return int(np.flatnonzero(to_numpy(col.is_null()))[0])
 
 
 def _pandas_ids(col: Any, kind: str, field: str) -> Any:
@@ -159,7 +160,7 @@ def first_duplicate_strings(query_codes: np.ndarray, doc_ids: Any,
         return None
     import pyarrow.compute as pc
 
-    doc_codes = pc.dictionary_encode(doc_ids).indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    doc_codes = to_numpy(pc.dictionary_encode(doc_ids).indices).astype(np.int64)
     return first_duplicate(query_codes, doc_codes)
 
 

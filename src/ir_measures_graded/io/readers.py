@@ -16,6 +16,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
+from ir_measures_graded.arrow import empty, from_numpy, to_numpy
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.columnar import columnar_blocks, columnar_format
 from ir_measures_graded.io.columns import CHECKED_KEY, UNIQUE_KEY, fingerprint, integral_labels
@@ -45,11 +46,10 @@ def read_run(path: str | os.PathLike, columns: Mapping[str, str] | None = None) 
 def read_qrels_table(path: str | os.PathLike, columns: Mapping[str, str] | None = None) -> pa.Table:
     """Qrels as an Arrow table: ``query_id`` (dictionary-encoded), ``doc_id`` (strings), ``relevance``."""
     table = _read_whole(path, QRELS, columns)
-    values = table.column("relevance").to_numpy()
+    values = to_numpy(table.column("relevance"))
     if len(values) and integral_labels(values):
-        import pyarrow as pa
 
-        table = table.set_column(2, "relevance", pa.array(values.astype(np.int64))).replace_schema_metadata(
+        table = table.set_column(2, "relevance", from_numpy(values.astype(np.int64))).replace_schema_metadata(
             table.schema.metadata)
     return table
 
@@ -122,15 +122,15 @@ def _read_whole(path: str | os.PathLike, layout: Layout, columns: Mapping[str, s
 
     blocks = list(iter_blocks(path, layout, columns, progress=progress))
     if not blocks:
-        return pa.table({"query_id": pa.array([], pa.string()).dictionary_encode(),
-                         "doc_id": pa.array([], pa.string()),
-                         layout.value: pa.array([], pa.float64())})
+        return pa.table({"query_id": empty(pa.string()).dictionary_encode(),
+                         "doc_id": empty(pa.string()),
+                         layout.value: empty(pa.float64())})
     table = pa.concat_tables([b.table for b in blocks]).combine_chunks()
     spans = [(b.table.num_rows, b.first_line, b.lines, b.unit) for b in blocks]
     del blocks
     query = pc.dictionary_encode(table.column("query_id")).combine_chunks()
     doc = table.column("doc_id").combine_chunks()  # one string per row: no hash table of millions of ids
-    pair = first_duplicate_strings(query.indices.to_numpy(zero_copy_only=False).astype(np.int64), doc)
+    pair = first_duplicate_strings(to_numpy(query.indices).astype(np.int64), doc)
     if pair is not None:
         first, second = (_line_of_row(spans, row) for row in pair)
         raise duplicate_error(layout.kind, table.column("query_id")[pair[0]].as_py(),

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from ir_measures_graded.arrow import from_numpy, from_strings, to_numpy
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.columnar import record_blocks
 from ir_measures_graded.io.readers import is_stream, iter_blocks
@@ -175,11 +176,11 @@ def _tuple_blocks(run: Iterator) -> Iterator[Block]:
 def _block_table(cols: Any) -> Any:
     import pyarrow as pa
 
-    codes = pa.array(cols.query_codes)
+    codes = from_numpy(cols.query_codes)
     per_row = np.array_equal(cols.doc_codes, np.arange(len(cols.doc_codes)))
-    return pa.table({"query_id": pa.array(cols.query_ids.tolist(), pa.string()).take(codes),
-                     "doc_id": cols.doc_ids if per_row else cols.doc_ids.take(pa.array(cols.doc_codes)),
-                     "value": pa.array(cols.values)})
+    return pa.table({"query_id": from_strings(cols.query_ids.tolist()).take(codes),
+                     "doc_id": cols.doc_ids if per_row else cols.doc_ids.take(from_numpy(cols.doc_codes)),
+                     "value": from_numpy(cols.values)})
 
 
 # --- batches of whole queries ---------------------------------------------------------------------
@@ -206,7 +207,7 @@ def query_batches(blocks: Iterator[Block], min_rows: int = 0) -> Iterator[QueryB
         unit = block.unit
         table = block.table if carry is None else pa.concat_tables([carry, block.table]).combine_chunks()
         lines = lines if carry_lines is None else np.concatenate([carry_lines, lines])
-        codes = pc.dictionary_encode(table.column("query_id")).combine_chunks().indices.to_numpy()
+        codes = to_numpy(pc.dictionary_encode(table.column("query_id")).combine_chunks().indices)
         change = np.flatnonzero(codes[1:] != codes[:-1])
         if not len(change) or table.num_rows < min_rows:  # one query so far, or too few rows: read on
             carry, carry_lines = table, lines
@@ -267,14 +268,14 @@ def _rows_of(blocks: Iterator[Block], queries: set[str]) -> QueryBatch:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    wanted = pa.array(sorted(queries), pa.string())
+    wanted = from_strings(sorted(queries))
     tables, lines, unit = [], [], "line"
     for block in blocks:
         unit = block.unit
         keep = pc.is_in(block.table.column("query_id"), value_set=wanted)
-        rows = np.flatnonzero(keep.to_numpy(zero_copy_only=False))
+        rows = np.flatnonzero(to_numpy(keep))
         if len(rows):
-            tables.append(block.table.take(pa.array(rows)))
+            tables.append(block.table.take(from_numpy(rows)))
             lines.append(block.lines[rows] if block.lines is not None else block.first_line + rows)
     table = pa.concat_tables(tables).combine_chunks()
     return QueryBatch(table, np.concatenate(lines), unit)
@@ -294,7 +295,7 @@ class _Spool:
         for block in blocks:
             n = block.table.num_rows
             lines = block.lines if block.lines is not None else block.first_line + np.arange(n, dtype=np.int64)
-            table = block.table.append_column("line", pa.array(lines))
+            table = block.table.append_column("line", from_numpy(lines))
             if self._writer is None:
                 self._writer = pa.ipc.new_stream(self._file, table.schema)
                 self._unit = block.unit
@@ -311,7 +312,7 @@ class _Spool:
         self._file.flush()
         with pa.memory_map(self._file.name) as source:
             for batch in pa.ipc.open_stream(source):
-                lines = batch.column("line").to_numpy()
+                lines = to_numpy(batch.column("line"))
                 yield Block(pa.Table.from_batches([batch.drop_columns(["line"])]), int(lines[0]), lines, self._unit)
 
     def close(self) -> None:

@@ -17,6 +17,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
+from ir_measures_graded.arrow import from_numpy, one_binary, to_numpy
 from ir_measures_graded.errors import GradedInputError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -100,7 +101,7 @@ def parse_block(block: bytes, name: str, layout: Layout, first_line: int) -> tup
     table = _parse_fast(block, layout)
     if table is None:
         return _parse_split(block, name, layout, first_line)
-    values = table.column(2).to_numpy()
+    values = to_numpy(table.column(2))
     if not np.isfinite(values).all():
         _raise_line(name, layout, block, first_line, int(np.flatnonzero(~np.isfinite(values))[0]),
                     f"column {layout.index(layout.value) + 1} is not a finite number")
@@ -153,7 +154,7 @@ def _parse_split(block: bytes, name: str, layout: Layout, first_line: int) -> tu
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    lines = pc.split_pattern(pa.array([block], pa.large_binary()), b"\n").values
+    lines = pc.split_pattern(one_binary(block), b"\n").values
     if block.endswith(b"\n"):
         lines = lines.slice(0, len(lines) - 1)
     try:
@@ -169,20 +170,20 @@ def _parse_split(block: bytes, name: str, layout: Layout, first_line: int) -> tu
         raise  # pragma: no cover - Arrow and Python disagree on UTF-8
     text = pc.ascii_trim_whitespace(text)  # else leading/trailing whitespace splits off empty fields
     parts = pc.ascii_split_whitespace(text)
-    counts = np.array(pc.list_value_length(parts).to_numpy(zero_copy_only=False))
-    counts[pc.binary_length(text).to_numpy(zero_copy_only=False) == 0] = 0  # blank lines
+    counts = np.array(to_numpy(pc.list_value_length(parts)))
+    counts[to_numpy(pc.binary_length(text)) == 0] = 0  # blank lines
     rows = np.flatnonzero(counts > 0)
     wrong = rows[counts[rows] != layout.n_fields]
     if len(wrong):
         i = int(wrong[0])
         _raise_line(name, layout, block, first_line, i, f"expected {layout.n_fields} columns, found {counts[i]}")
-    parts = parts.take(pa.array(rows))
+    parts = parts.take(from_numpy(rows))
     query = pc.list_element(parts, layout.index("query_id")).cast(pa.string())
     doc = pc.list_element(parts, layout.index("doc_id")).cast(pa.string())
     tokens = pc.list_element(parts, layout.index(layout.value))
     at = layout.index(layout.value) + 1
     try:
-        values = pc.cast(tokens, pa.float64()).to_numpy(zero_copy_only=False)
+        values = to_numpy(pc.cast(tokens, pa.float64()))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         bad = _first_failing(tokens, lambda part: pc.cast(part, pa.float64()))
         _raise_line(name, layout, block, first_line, int(rows[bad]),
@@ -191,7 +192,7 @@ def _parse_split(block: bytes, name: str, layout: Layout, first_line: int) -> tu
     if not finite.all():
         bad = int(np.flatnonzero(~finite)[0])
         _raise_line(name, layout, block, first_line, int(rows[bad]), f"column {at} is not a finite number")
-    table = pa.table({"query_id": query, "doc_id": doc, "value": pa.array(values)})
+    table = pa.table({"query_id": query, "doc_id": doc, "value": from_numpy(values)})
     return Block(table, first_line, lines=first_line + rows), len(lines)
 
 

@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from ir_measures_graded.arrow import from_numpy, to_numpy
+
 
 def descending_score_key(score: np.ndarray) -> np.ndarray:
     """uint32 keys that sort ascending exactly as the scores, read as float32, sort descending.
@@ -52,8 +54,7 @@ def _name_rank(doc_ids: Any, codes: np.ndarray) -> np.ndarray:
     """Dense rank of the doc ids ``doc_ids[codes]`` in byte order (``strcmp``, as code points for str)."""
     if isinstance(doc_ids, np.ndarray):
         return np.unique(doc_ids[codes], return_inverse=True)[1].ravel().astype(np.int64)
-    import pyarrow as pa
     import pyarrow.compute as pc
 
-    names = doc_ids.take(pa.array(codes))
-    return pc.rank(names, sort_keys="ascending", tiebreaker="dense").to_numpy().astype(np.int64)
+    names = doc_ids.take(from_numpy(codes))
+    return to_numpy(pc.rank(names, sort_keys="ascending", tiebreaker="dense")).astype(np.int64)
