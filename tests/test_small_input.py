@@ -16,7 +16,15 @@ import numpy as np
 import pytest
 
 from ir_measures_graded import cli
-from ir_measures_graded.io.small import ENV, decimals, read_small, split_fields
+from ir_measures_graded.io.small import (
+    ENV,
+    PADDING,
+    decimals,
+    distinct,
+    fixed_width,
+    read_small,
+    split_fields,
+)
 from ir_measures_graded.io.trec import QRELS, RUN
 
 DATA = Path(__file__).resolve().parents[1] / "src" / "ir_measures_graded" / "data"
@@ -26,7 +34,8 @@ STANDARD = ["AP", "nDCG@10", "P@5"]
 
 
 def write_collection(folder: Path, seed: int, *, queries: int = 12, docs: int = 40, decimals_: int = 1,
-                     sep: str = " ", real_labels: bool = False, shuffle: bool = False) -> tuple[Path, Path]:
+                     sep: str = " ", real_labels: bool = False, shuffle: bool = False,
+                     short_ids: bool = False) -> tuple[Path, Path]:
     """Random qrels and run: scores with few decimals (ties), numeric and text doc ids of several
     widths, queries only in the run and only in the qrels, optionally a run whose queries interleave."""
     rng = np.random.default_rng(seed)
@@ -34,6 +43,9 @@ def write_collection(folder: Path, seed: int, *, queries: int = 12, docs: int = 
     for q in range(queries):
         pool = [f"{rng.integers(0, 1000)}" if rng.random() < 0.5 else f"doc-{rng.integers(0, 10**6)}"
                 for _ in range(docs * 2)]
+        if short_ids:  # at most 8 bytes, prefixes of one another: ids compared as integers
+            pool = [f"{'d' * int(rng.integers(0, 2))}{rng.integers(0, 10 ** int(rng.integers(1, 8)))}"
+                    for _ in range(docs * 2)]
         pool = list(dict.fromkeys(pool))
         if q != queries - 1:  # the last query: judged, not retrieved
             scores = np.round(rng.normal(size=docs) * 3, decimals_)
@@ -48,6 +60,11 @@ def write_collection(folder: Path, seed: int, *, queries: int = 12, docs: int = 
     qrels_path.write_text("".join(sep.join((q, "0", d, v)) + "\n" for q, d, v in qrels))
     run_path.write_text("".join(sep.join((q, "Q0", d, str(i + 1), s, "tag")) + "\n" for i, (q, d, s) in enumerate(run)))
     return qrels_path, run_path
+
+
+def padded_fields(data: bytes, n_fields: int):
+    """:func:`split_fields` on ``data`` as :func:`read_small` reads a file: followed by zeros."""
+    return split_fields(bytearray(data) + bytearray(PADDING), len(data), n_fields)
 
 
 def output(argv: list[str], capsys, monkeypatch, large: bool) -> tuple[int, str, str]:
@@ -65,6 +82,7 @@ CASES = {
     "paper example": lambda tmp: (DATA / "paper_example.qrels", DATA / "paper_example.run"),
     "ties, mixed ids": lambda tmp: write_collection(tmp, 1),
     "many ties": lambda tmp: write_collection(tmp, 2, decimals_=0),
+    "many ties, short ids": lambda tmp: write_collection(tmp, 6, decimals_=0, short_ids=True),
     "tab separated": lambda tmp: write_collection(tmp, 3, sep="\t"),
     "interleaved queries": lambda tmp: write_collection(tmp, 4, shuffle=True),
     "exponents and long decimals": lambda tmp: write_collection(tmp, 5, decimals_=17),
@@ -152,11 +170,33 @@ def test_decimals_are_the_correctly_rounded_doubles():
     tokens += [repr(float(x)) for x in rng.normal(size=300) * 10.0 ** rng.integers(-300, 300, 300)]
     tokens += ["-0", "-0.0", "0.5", ".5", "5.", "-.5", "+5", "1E5", "007.250", "123456789012345", "1234567890123456789"]
     data = "".join(f"q {t}\n" for t in tokens).encode()
-    raw, ends = split_fields(data, 2)
+    raw, ends = padded_fields(data, 2)
     starts = ends[:, 0] + 1
     got = decimals(raw, starts, ends[:, 1] - starts)
     want = np.array([float(t) for t in tokens])
     assert np.array_equal(got.view(np.uint64), want.view(np.uint64))  # bit for bit, -0.0 included
     for bad in ("nan", "inf", "-", ".", "1.2.3", "1_0", "1e999"):
-        raw, ends = split_fields(f"q {bad}\n".encode(), 2)
+        raw, ends = padded_fields(f"q {bad}\n".encode(), 2)
         assert decimals(raw, ends[:, 0] + 1, ends[:, 1] - ends[:, 0] - 1) is None, bad
+
+
+@pytest.mark.parametrize("width", [1, 3, 8, 9, 20])
+def test_distinct_ids_sorted_by_their_bytes(width):
+    """Codes index the distinct ids sorted by bytes (the tie-break order), short ids as integers or not."""
+    rng = np.random.default_rng(width)
+    ids = np.array([bytes(rng.choice(list(b"09AZaz-_."), size=int(rng.integers(1, width + 1))).tolist())
+                    for _ in range(500)], dtype=f"S{width}")
+    unique, codes = distinct(ids)
+    want_unique, want_codes = np.unique(ids, return_inverse=True)
+    assert unique.tolist() == want_unique.tolist() and codes.tolist() == want_codes.ravel().tolist()
+
+
+def test_fixed_width_fields_end_at_their_separator():
+    data = b"q1 0 a 1\nq22 0 bbbbbbbbbbbb 2\nq3 0 cc 33\n"
+    raw, ends = padded_fields(data, 4)
+    starts = ends[:, 1] + 1
+    assert fixed_width(raw, starts, ends[:, 2] - starts).tolist() == [b"a", b"bbbbbbbbbbbb", b"cc"]
+    first = np.concatenate(([0], ends[:-1, -1] + 1))
+    assert fixed_width(raw, first, ends[:, 0] - first).tolist() == [b"q1", b"q22", b"q3"]
+    starts = ends[:, 2] + 1  # the last field of the last line: its window runs into the padding
+    assert decimals(raw, starts, ends[:, 3] - starts).tolist() == [1.0, 2.0, 33.0]

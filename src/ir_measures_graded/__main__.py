@@ -2,7 +2,7 @@
 
 import sys
 
-from ir_measures_graded.cli import main
+from ir_measures_graded.cli import console
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(console())

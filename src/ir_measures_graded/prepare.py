@@ -173,9 +173,15 @@ class Judgments:
 
     def _exact_labels(self, label: np.ndarray, query: np.ndarray, doc_codes: np.ndarray | None,
                       doc_ids: np.ndarray) -> np.ndarray:
-        """:meth:`labels_of` for judgments :meth:`from_text` and a run's doc ids as bytes (numpy)."""
-        at = np.searchsorted(self.doc_ids, doc_ids)
-        judged = np.where(self.doc_ids[np.minimum(at, len(self.doc_ids) - 1)] == doc_ids, at, -1)
+        """:meth:`labels_of` for judgments :meth:`from_text` and a small file's run: ``doc_ids`` its distinct
+        doc ids as bytes, sorted (:class:`.io.small.TextTable`)."""
+        # Both are sorted distinct bytes: each judged id is looked up among the run's (usually fewer
+        # lookups, and fewer byte comparisons, than the other way round).
+        judged = np.full(len(doc_ids), -1, dtype=np.int64)  # per distinct run doc id: its judged code
+        if len(doc_ids):
+            at = np.searchsorted(doc_ids, self.doc_ids)
+            hit = np.flatnonzero(doc_ids[np.minimum(at, len(doc_ids) - 1)] == self.doc_ids)
+            judged[at[hit]] = hit
         judged = judged if doc_codes is None else judged[doc_codes]
         rows = np.flatnonzero(judged >= 0)
         keys = (query[rows].astype(np.uint64) << np.uint64(32)) | judged[rows].astype(np.uint64)
@@ -232,7 +238,7 @@ class Ranking:
     def from_run(cls, run: Any, judgments: Judgments) -> Ranking:
         if isinstance(run, TextTable):  # a small TREC file read by io.small (numpy only)
             return cls.from_codes(run.query_codes, run.query_strings(), run.doc_codes, run.doc_ids, run.value,
-                                  judgments)
+                                  judgments, codes_in_id_order=True)
         from ir_measures_graded.io.columns import run_columns
 
         cols = run_columns(run, encode_docs=False)
@@ -243,10 +249,12 @@ class Ranking:
 
     @classmethod
     def from_codes(cls, query_codes: np.ndarray, query_ids: Any, doc_codes: np.ndarray | None, doc_ids: Any,
-                   score: np.ndarray, judgments: Judgments, doc_hashes: np.ndarray | None = None) -> Ranking:
+                   score: np.ndarray, judgments: Judgments, doc_hashes: np.ndarray | None = None,
+                   codes_in_id_order: bool = False) -> Ranking:
         """Rows ``(query_ids[query_codes[i]], doc_ids[doc_codes[i]], score[i])`` ranked: one sort.
 
         ``doc_codes`` None: ``doc_ids`` holds one doc id per row (no dictionary needed).
+        ``codes_in_id_order``: ``doc_ids`` is sorted by its bytes, so ties are broken on the codes.
         """
         # Queries the qrels do not know are skipped, as trec_eval does.
         query = judgments.codes_of(query_ids)[query_codes]
@@ -255,7 +263,7 @@ class Ranking:
         if query.min(initial=0) < 0:
             keep = np.flatnonzero(query >= 0)
             query, doc_codes, score = query[keep], doc_codes[keep], score[keep]
-        order = kernels.ranking_order(query, score, doc_codes, doc_ids)
+        order = kernels.ranking_order(query, score, doc_codes, None if codes_in_id_order else doc_ids)
         query, doc_codes = query[order], doc_codes[order]
         score_key = kernels.descending_score_key(score)[order]
         del order

@@ -13,6 +13,7 @@ gives one line on stderr and exit status 2, never a traceback.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -21,7 +22,18 @@ from typing import TextIO
 from ir_measures_graded.cli.args import PROG, UsageError, build_parser, check_options, split_inputs
 from ir_measures_graded.errors import GradedInputError
 
-__all__ = ["main", "run", "UsageError", "PROG"]
+__all__ = ["main", "console", "run", "UsageError", "PROG"]
+
+
+def console() -> int:
+    """The console script and ``python -m ir_measures_graded``: :func:`main`, after which the process ends.
+
+    What is left is frozen first: the interpreter's collection passes at exit then do not walk
+    every object of the imported modules again (about a tenth of a small evaluation's time).
+    """
+    status = main()
+    gc.freeze()
+    return status
 
 
 def main(argv: Sequence[str] | None = None) -> int:

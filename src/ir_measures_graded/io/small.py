@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
 #: 0 sends every file to the large-file reader).
 SMALL_FILE_BYTES = 8 << 20
 ENV = "IR_MEASURES_GRADED_SMALL_FILE_BYTES"
+PADDING = 4096  # zero bytes read after a file: a field's window (see windows) never runs past them
 _POW10 = 10.0 ** np.arange(23)  # exact doubles: a mantissa below 2**53 over one of them is correctly rounded
 
 
@@ -79,9 +80,11 @@ def read_small(path: str | os.PathLike, layout: Layout) -> TextTable | None:
         return None
     if not stat.S_ISREG(info.st_mode) or not 0 < info.st_size <= limit():
         return None
+    data = bytearray(info.st_size + PADDING)  # zeros after the data: see split_fields
     with open(path, "rb") as handle:
-        data = handle.read()
-    fields = split_fields(data, layout.n_fields)
+        if handle.readinto(memoryview(data)[:info.st_size]) != info.st_size or handle.read(1):
+            return None  # the file changed size while it was read: leave it to the large-file reader
+    fields = split_fields(data, info.st_size, layout.n_fields)
     if fields is None:
         return None
     raw, ends = fields
@@ -89,37 +92,49 @@ def read_small(path: str | os.PathLike, layout: Layout) -> TextTable | None:
     if values is None:
         return None
     query_codes, query_ids = first_seen(fixed_width(raw, *field(ends, layout.index("query_id"))))
-    doc_ids, doc_codes = np.unique(fixed_width(raw, *field(ends, layout.index("doc_id"))), return_inverse=True)
-    doc_codes = doc_codes.ravel().astype(np.int64)
-    keys = query_codes * len(doc_ids) + doc_codes
-    keys.sort()
-    if (keys[1:] == keys[:-1]).any():  # a (query, doc) given twice: the large-file reader names the lines
-        return None
+    doc_ids, doc_codes = distinct(fixed_width(raw, *field(ends, layout.index("doc_id"))))
+    if repeated_pair(query_codes, len(query_ids), doc_codes, len(doc_ids)):
+        return None  # a (query, doc) given twice: the large-file reader names the lines
     return TextTable(query_codes, query_ids, doc_codes, doc_ids, values)
 
 
-def split_fields(data: bytes, n_fields: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """``(bytes, ends)``: the position of the separator after every field, a ``(lines, n_fields)``
-    array; None unless the file is in the common layout."""
-    if not data.endswith(b"\n") or b"\r" in data or data.startswith(b"\xef\xbb\xbf"):
+def repeated_pair(query_codes: np.ndarray, n_queries: int, doc_codes: np.ndarray, n_docs: int) -> bool:
+    """Does a (query, doc) pair occur twice? A bitmap of all pairs when it is at most a few bytes per
+    row (the common case: few queries), else one sort."""
+    keys = query_codes * n_docs + doc_codes
+    if n_queries * n_docs <= 64 * len(keys):
+        seen = np.zeros(n_queries * n_docs, dtype=bool)
+        seen[keys] = True
+        return int(np.count_nonzero(seen)) != len(keys)
+    keys.sort()
+    return bool((keys[1:] == keys[:-1]).any())
+
+
+def split_fields(data: bytearray, size: int, n_fields: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(bytes, ends)``: the file's bytes as numpy (``data[:size]``, followed by :data:`PADDING`
+    zeros) and the position of the separator after every field, a ``(lines, n_fields)`` array; None
+    unless the file is in the common layout (or a field is longer than the padding)."""
+    if not size or data[size - 1] != 10 or b"\r" in data or data.startswith(b"\xef\xbb\xbf"):
         return None
     has_space, has_tab = b" " in data, b"\t" in data
     if has_space == has_tab:  # both (mixed spacing) or neither (one field per line)
         return None
     raw = np.frombuffer(data, dtype=np.uint8)
-    if raw.max() >= 128:  # not ASCII: UTF-8 is checked by the large-file reader
-        return None
-    separator = np.flatnonzero(raw <= 32)  # space, tab, newline or another control byte
+    # One pass finds separators (space, tab, newline, other control bytes: below 33) and bytes that
+    # are not printable ASCII (127 and above, which wrap to 94 and above): neither is inside a field.
+    separator = np.flatnonzero((raw[:size] - np.uint8(33)) >= np.uint8(94))
     n_lines = data.count(b"\n")
     if len(separator) != n_lines * n_fields:
         return None
     kinds = raw[separator].reshape(n_lines, n_fields)
     if not ((kinds[:, -1] == 10).all() and (kinds[:, :-1] == (32 if has_space else 9)).all()):
+        return None  # also: DEL or a non-ASCII byte (UTF-8 is checked by the large-file reader)
+    gaps = np.diff(separator)
+    if not (gaps > 1).all() or separator[0] == 0:  # an empty field: two separators in a row
         return None
-    ends = separator.reshape(n_lines, n_fields)
-    if not (np.diff(separator) > 1).all() or separator[0] == 0:  # an empty field: two separators in a row
+    if max(int(gaps.max(initial=0)), int(separator[0])) > PADDING:
         return None
-    return raw, ends
+    return raw, separator.reshape(n_lines, n_fields)
 
 
 def field(ends: np.ndarray, index: int) -> tuple[np.ndarray, np.ndarray]:
@@ -134,12 +149,47 @@ def field(ends: np.ndarray, index: int) -> tuple[np.ndarray, np.ndarray]:
     return start, end - start
 
 
+def windows(raw: np.ndarray, starts: np.ndarray, width: int) -> np.ndarray:
+    """``(fields, width)`` bytes: ``width`` bytes from each start (``raw`` padded, as :func:`split_fields` gives it)."""
+    return np.lib.stride_tricks.sliding_window_view(raw, width)[starts]
+
+
 def fixed_width(raw: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """The fields as a fixed-width bytes array (``S<longest>``, shorter ones padded with NUL)."""
     width = int(lengths.max())
-    columns = np.arange(width)
-    at = np.minimum(starts[:, None] + columns, len(raw) - 1)
-    return np.where(columns < lengths[:, None], raw[at], 0).astype(np.uint8).view(f"S{width}").ravel()
+    chars = windows(raw, starts, width)
+    chars *= np.arange(width) < lengths[:, None]
+    return chars.view(f"S{width}").ravel()
+
+
+def distinct(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(distinct, codes)``: the distinct ids sorted by their bytes, and each row's index into them.
+
+    Ids of at most 8 bytes are sorted as big-endian integers (the same order as their bytes, NUL
+    padding included), which is faster than comparing bytes.
+    """
+    as_int = integers(ids)
+    if as_int is None or not len(ids):
+        unique, codes = np.unique(ids, return_inverse=True)
+        return unique, codes.ravel().astype(np.int64)
+    order = np.argsort(as_int)
+    ranked = as_int[order]
+    new = np.empty(len(ids), dtype=bool)
+    new[0] = True
+    np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
+    codes = np.empty(len(ids), dtype=np.int64)
+    codes[order] = np.cumsum(new) - 1
+    return ids[order[new]], codes
+
+
+def integers(ids: np.ndarray) -> np.ndarray | None:
+    """Ids of at most 8 bytes as uint64 that sort and compare as their bytes do; None for longer ids."""
+    width = ids.dtype.itemsize
+    if width > 8:
+        return None
+    padded = np.zeros((len(ids), 8), dtype=np.uint8)
+    padded[:, :width] = ids.view(np.uint8).reshape(len(ids), width)
+    return padded.view(">u8").ravel().astype(np.uint64)
 
 
 def decimals(raw: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray | None:
@@ -153,7 +203,7 @@ def decimals(raw: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.nda
     width = int(lengths.max())
     position = np.arange(width)[:, None]  # character positions down, fields across: numpy runs along the fields
     inside = position < lengths
-    chars = np.where(inside, raw[np.minimum(starts + position, len(raw) - 1)], 0)
+    chars = np.where(inside, windows(raw, starts, width).T, 0)
     negative = chars[0] == ord("-")
     digit = inside & (chars >= ord("0")) & (chars <= ord("9"))
     dot = chars == ord(".")

@@ -23,13 +23,14 @@ def descending_score_key(score: np.ndarray) -> np.ndarray:
     return ~ascending
 
 
-def ranking_order(query: np.ndarray, score: np.ndarray, doc_codes: np.ndarray, doc_ids: Any) -> np.ndarray:
+def ranking_order(query: np.ndarray, score: np.ndarray, doc_codes: np.ndarray, doc_ids: Any | None) -> np.ndarray:
     """Permutation that ranks rows: by ``query`` ascending, then score descending, then doc id descending.
 
     Scores are compared as float32, because trec_eval reads them into a C ``float``; two scores
     that differ only beyond float32 precision are a tie. Ties are broken by the doc id string in
     descending order (trec_eval's ``strcmp(docno2, docno1)``). ``doc_ids[doc_codes[i]]`` is row
-    ``i``'s doc id (``doc_ids`` a numpy array of str or a pyarrow string array); ``query`` holds non-negative integers below 2**32. One integer sort orders
+    ``i``'s doc id (``doc_ids`` a numpy array of str or a pyarrow string array; None: the codes are
+    in the ids' byte order); ``query`` holds non-negative integers below 2**32. One integer sort orders
     (query, score); strings are compared only inside tie groups, which are usually few and small.
     """
     key = (query.astype(np.uint64) << np.uint64(32)) | descending_score_key(score).astype(np.uint64)
@@ -46,7 +47,8 @@ def ranking_order(query: np.ndarray, score: np.ndarray, doc_codes: np.ndarray, d
     starts_group = ~np.concatenate(([False], tie_with_next))[tied]
     group = np.cumsum(starts_group)
     rows = order[tied]
-    order[tied] = rows[np.lexsort((-_name_rank(doc_ids, doc_codes[rows]), group))]
+    names = doc_codes[rows] if doc_ids is None else _name_rank(doc_ids, doc_codes[rows])
+    order[tied] = rows[np.lexsort((-names, group))]
     return order
 
 
