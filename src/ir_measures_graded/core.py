@@ -105,27 +105,22 @@ def _absent_values(measures: Sequence[Evaluated], judgments: Judgments, present:
 def _evaluate_batch(batch: QueryBatch, measures: Sequence[Evaluated], judgments: Judgments, values: np.ndarray,
                     present: np.ndarray, name: str) -> list[str]:
     """Evaluate one batch of whole queries into ``values``; returns the batch's distinct query ids."""
-    import pyarrow.compute as pc
+    from ir_measures_graded.io.ids import duplicate_error, first_duplicate_strings
 
-    from ir_measures_graded.io.ids import duplicate_error, first_duplicate_strings, string_hashes
-
-    query = pc.dictionary_encode(batch.table.column("query_id")).combine_chunks()
-    docs = batch.table.column("doc_id").combine_chunks()
-    query_codes = to_numpy(query.indices).astype(np.int64)
-    hashes = string_hashes(docs)
+    query_ids, query_codes, docs, hashes = batch.query_ids, batch.query_codes, batch.doc_ids, batch.doc_hashes
     pair = first_duplicate_strings(query_codes, docs, hashes)
     if pair is not None:
         first, second = (int(batch.lines[r]) for r in pair)
-        raise duplicate_error("run", query.dictionary[int(query_codes[pair[0]])].as_py(), docs[pair[0]].as_py(),
+        raise duplicate_error("run", query_ids[int(query_codes[pair[0]])].as_py(), docs[pair[0]].as_py(),
                               first, second, name, batch.unit)
     score = to_numpy(batch.table.column("value"))
-    ranking = Ranking.from_codes(query_codes, query.dictionary, None, docs, score, judgments, hashes)
+    ranking = Ranking.from_codes(query_codes, query_ids, None, docs, score, judgments, hashes)
     here = ranking.present
     for i, q, value in evaluate(measures, judgments, ranking):
         if here[q]:  # a measure may also yield queries the batch lacks (their value comes at the end)
             values[i, q] = value
     present |= here
-    return query.dictionary.to_pylist()
+    return query_ids.to_pylist()
 
 
 def metrics(measures: Sequence[ir_measures.Measure], judgments: Judgments,

@@ -112,9 +112,10 @@ class BatchSource:
             self.spool.close()
 
     def batches(self, min_rows: int = 0) -> Iterator[QueryBatch]:
-        """Batches of whole queries (read one step ahead in a thread), each of at least ``min_rows`` rows."""
+        """Batches of whole queries, each of at least ``min_rows`` rows, read, cut and encoded one
+        step ahead in a thread (while the caller evaluates the one before)."""
         blocks = self.make_blocks() if self.spool is None else self.spool.tee(self.make_blocks())
-        return query_batches(prefetch(blocks), min_rows=min_rows)
+        return prefetch(query_batches(blocks, min_rows=min_rows))
 
     def rows_of(self, queries: set[str]) -> QueryBatch:
         """Every row of ``queries`` (a second pass over the input, or over the spool)."""
@@ -187,11 +188,27 @@ def _block_table(cols: Any) -> Any:
 
 @dataclass
 class QueryBatch:
-    """Rows of whole queries (up to queries seen again later): the unit evaluated at once."""
+    """Rows of whole queries (up to queries seen again later): the unit evaluated at once, with what
+    evaluating it starts from (encoded where the batch is made: in the reading thread)."""
 
     table: Any  # query_id, doc_id (strings), value (float64)
     lines: np.ndarray  # line (text) or row (other inputs) of each row, for messages
     unit: str  # "line" or "row"
+    query_ids: Any  # distinct query ids (Arrow strings)
+    query_codes: np.ndarray  # int64 per row: index into query_ids
+    doc_ids: Any  # per row (Arrow strings)
+    doc_hashes: np.ndarray  # per row: string_hashes(doc_ids)
+
+    @classmethod
+    def of(cls, table: Any, lines: np.ndarray, unit: str) -> QueryBatch:
+        import pyarrow.compute as pc
+
+        from ir_measures_graded.io.ids import string_hashes
+
+        query = pc.dictionary_encode(table.column("query_id")).combine_chunks()
+        docs = table.column("doc_id").combine_chunks()
+        return cls(table, lines, unit, query.dictionary, to_numpy(query.indices).astype(np.int64), docs,
+                   string_hashes(docs))
 
 
 def query_batches(blocks: Iterator[Block], min_rows: int = 0) -> Iterator[QueryBatch]:
@@ -213,10 +230,10 @@ def query_batches(blocks: Iterator[Block], min_rows: int = 0) -> Iterator[QueryB
             carry, carry_lines = table, lines
             continue
         cut = int(change[-1]) + 1
-        yield QueryBatch(table.slice(0, cut), lines[:cut], unit)
+        yield QueryBatch.of(table.slice(0, cut), lines[:cut], unit)
         carry, carry_lines = table.slice(cut), lines[cut:]
     if carry is not None and carry.num_rows:
-        yield QueryBatch(carry, carry_lines, unit)
+        yield QueryBatch.of(carry, carry_lines, unit)
 
 
 def prefetch(items: Iterator[Any], depth: int = 1) -> Iterator[Any]:
@@ -278,7 +295,7 @@ def _rows_of(blocks: Iterator[Block], queries: set[str]) -> QueryBatch:
             tables.append(block.table.take(from_numpy(rows)))
             lines.append(block.lines[rows] if block.lines is not None else block.first_line + rows)
     table = pa.concat_tables(tables).combine_chunks()
-    return QueryBatch(table, np.concatenate(lines), unit)
+    return QueryBatch.of(table, np.concatenate(lines), unit)
 
 
 class _Spool:
