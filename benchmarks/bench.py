@@ -388,7 +388,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "ir_measures_graded-bench",
                         help="folder for the generated files and the trec_eval build (kept between runs)")
     parser.add_argument("--trec-eval", metavar="PATH", help="a trec_eval binary (else built from shared/tools)")
-    parser.add_argument("--repeats", type=int, help="pairs per small-file ratio (default 5, --full 7)")
+    parser.add_argument("--repeats", type=int, help="pairs per small-file ratio (default 9, --full 21)")
     parser.add_argument("--scale-repeats", type=int, default=3, help="pairs against trec_eval (default 3)")
     parser.add_argument("--write", type=int, metavar="QUERIES", help=argparse.SUPPRESS)  # internal: see collection()
     args = parser.parse_args(argv)
@@ -398,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     args.scale = args.scale or (FULL_SCALE if args.full else QUICK_SCALE)
     args.api = args.api or list(FULL_API if args.full else QUICK_API)
-    args.repeats = args.repeats or (7 if args.full else 5)
+    args.repeats = args.repeats or (21 if args.full else 9)
     trec_eval = trec_eval_binary(args.trec_eval, args.cache)
 
     start = time.perf_counter()

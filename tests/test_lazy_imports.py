@@ -84,3 +84,28 @@ def test_large_inputs_are_evaluated_without_pandas(tmp_path, kind):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
     assert out.splitlines()[-1] == "0 True False"
     assert len(out.splitlines()) == 3 * 20 + 3 + 1  # every query of every measure, the summary, the probe
+
+
+@pytest.mark.slow  # a subprocess
+def test_spark_workers_evaluate_without_pandas():
+    """pyspark's mapInArrow workers load pyarrow and numpy, not pandas: our evaluating function (per
+    query and partial aggregates) does not load it either (about 0.25 s in every worker process)."""
+    code = """
+import sys
+import numpy as np
+import pyarrow as pa
+from ir_measures_graded.arrow import from_numpy
+from ir_measures_graded.engines import spark as S
+from ir_measures_graded import muMAP, nDCNG
+rng = np.random.default_rng(0)
+n = 2000
+table = pa.table({S._QUERY: from_numpy(rng.integers(0, 20, n)), S._DOC: from_numpy(np.arange(n)),
+                  S._VALUE: from_numpy(rng.random(n)), S._JUDGED: from_numpy(rng.random(n) < 0.3)})
+fields = (("query_id", "doc_id", "relevance"), ("query_id", "doc_id", "score"))
+for aggregate in (True, False):
+    evaluate = S._partition_evaluator([muMAP, nDCNG @ 10], ["muMAP", "nDCNG@10"], [0.0, 1.0], aggregate, fields)
+    print(sum(batch.num_rows for batch in evaluate(iter(table.to_batches(500)))))
+print('pandas' in sys.modules)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out[-1] == "False" and int(out[0]) > 0 and int(out[1]) == 2 * 20

@@ -37,7 +37,9 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import ir_measures
+import numpy as np
 
+from ir_measures_graded.arrow import empty, from_numpy, from_strings
 from ir_measures_graded.engines import Request, RunResult, name_tags, run_tag
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.columns import check_columns
@@ -188,8 +190,8 @@ def _partition() -> int:
 def _empty(layout: Layout) -> Any:
     import pyarrow as pa
 
-    return pa.RecordBatch.from_arrays([pa.array([], pa.string()), pa.array([], pa.string()),
-                                       pa.array([], pa.float64())], names=["query_id", "doc_id", layout.value])
+    return pa.RecordBatch.from_arrays([empty(pa.string()), empty(pa.string()), empty(pa.float64())],
+                                      names=["query_id", "doc_id", layout.value])
 
 
 # A query made of one judgment per label of the collection, added to every partition's qrels: the
@@ -250,8 +252,8 @@ def _partition_evaluator(measures: list[GradedMeasure], names: list[str], labels
                 measure_names.append(name)
                 values.append(float(metric.value))
         yield pa.RecordBatch.from_arrays(
-            [pa.array(query_ids, pa.string()), pa.array(measure_names, pa.string()),
-             pa.array(values, pa.float64())], names=["q", "measure", "value"])
+            [from_strings(query_ids), from_strings(measure_names), from_numpy(np.array(values, dtype=np.float64))],
+            names=["q", "measure", "value"])
 
     return evaluate
 
@@ -279,8 +281,8 @@ def _with_labels_query(qrels: Any, labels: list[float]) -> Any:
     import pyarrow as pa
 
     n = len(labels)
-    extra = pa.table([pa.array([_LABELS_QUERY] * n, pa.string()), pa.array([str(i) for i in range(n)], pa.string()),
-                      pa.array(labels, pa.float64())], schema=qrels.schema)
+    extra = pa.table([from_strings([_LABELS_QUERY] * n), from_strings([str(i) for i in range(n)]),
+                      from_numpy(np.array(labels, dtype=np.float64))], schema=qrels.schema)
     return pa.concat_tables([qrels, extra])
 
 
@@ -297,8 +299,9 @@ def _partial_aggregates(evaluator: Any, run: Any, names_by_measure: dict[str, li
             for name in names_by_measure[key]]
     columns = list(zip(*rows, strict=True)) if rows else [[], [], [], [], []]
     return pa.RecordBatch.from_arrays(
-        [pa.array(columns[0], pa.string()), pa.array(columns[1], pa.int64()), pa.array(columns[2], pa.float64()),
-         pa.array(columns[3], pa.int64()), pa.array(columns[4], pa.float64())],
+        [from_strings(list(columns[0])), from_numpy(np.array(columns[1], dtype=np.int64)),
+         from_numpy(np.array(columns[2], dtype=np.float64)), from_numpy(np.array(columns[3], dtype=np.int64)),
+         from_numpy(np.array(columns[4], dtype=np.float64))],
         names=["measure", "threshold", "total", "n", "weight"])
 
 
@@ -518,7 +521,6 @@ def _text_parser(path: str, layout: Layout, offsets: list[int]):
 
     def parse(batches: Iterator[Any]) -> Iterator[Any]:
         import numpy as np
-        import pyarrow as pa
         import pyarrow.compute as pc
 
         from ir_measures_graded.io.trec import parse_block
@@ -529,7 +531,7 @@ def _text_parser(path: str, layout: Layout, offsets: list[int]):
             if not n:
                 continue
             # the lines as one block of text, each ending in a newline (no Python string per line)
-            text = pc.binary_join_element_wise(batch.column(0), pa.array([""] * n, pa.string()), "\n")
+            text = pc.binary_join_element_wise(batch.column(0), from_strings([""] * n), "\n")
             ends = np.frombuffer(text.buffers()[1], dtype=np.int32)[text.offset:text.offset + n + 1]
             data = text.buffers()[2].to_pybytes()[int(ends[0]):int(ends[-1])]
             if line == 1 and data.startswith(b"\xef\xbb\xbf"):  # a byte order mark is not part of the first id
