@@ -28,8 +28,10 @@ from ir_measures_graded.integration import install, uninstall
 from ir_measures_graded.measures import *  # noqa: F403 - every measure and alias (see measures/__init__.py)
 from ir_measures_graded.provider import GradedEvaluator, GradedProvider
 
-if TYPE_CHECKING:  # loaded on first use, see _LAZY (and __version__, read from the metadata on first use)
-    __version__: str
+#: The package's version (pyproject.toml reads it from here).
+__version__ = "0.1.0"
+
+if TYPE_CHECKING:  # loaded on first use, see _LAZY
     from ir_measures_graded import report
     from ir_measures_graded.io import read_qrels, read_qrels_table, read_run, read_run_table, scan_run
     from ir_measures_graded.per_level import by_level, by_threshold
@@ -53,11 +55,6 @@ _LAZY = {
 def __getattr__(name: str) -> Any:
     if name == "report":  # the report package, callable: ir_measures_graded.report(qrels, runs, measures)
         return importlib.import_module("ir_measures_graded.report")
-    if name == "__version__":  # read from the installed metadata on first use (importlib.metadata is slow to import)
-        from importlib.metadata import version
-
-        globals()["__version__"] = version("ir-measures-graded")
-        return globals()["__version__"]
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

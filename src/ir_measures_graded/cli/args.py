@@ -29,13 +29,13 @@ class UsageError(Exception):
 
 
 class _Version(argparse.Action):
-    """``--version``: the package metadata is read only when asked for (reading it costs an import)."""
+    """``--version``: ours and ir_measures'."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
                  option_string: str | None = None) -> None:
-        from importlib.metadata import version
+        import ir_measures_graded
 
-        sys.stdout.write(f"{parser.prog} {version('ir-measures-graded')} (ir_measures {ir_measures.__version__})\n")
+        sys.stdout.write(f"{parser.prog} {ir_measures_graded.__version__} (ir_measures {ir_measures.__version__})\n")
         parser.exit()
 
 
