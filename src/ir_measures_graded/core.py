@@ -105,10 +105,10 @@ def _absent_values(measures: Sequence[Evaluated], judgments: Judgments, present:
 def _evaluate_batch(batch: QueryBatch, measures: Sequence[Evaluated], judgments: Judgments, values: np.ndarray,
                     present: np.ndarray, name: str) -> list[str]:
     """Evaluate one batch of whole queries into ``values``; returns the batch's distinct query ids."""
-    from ir_measures_graded.io.ids import duplicate_error, first_duplicate_strings
+    from ir_measures_graded.io.ids import duplicate_error
 
     query_ids, query_codes, docs, hashes = batch.query_ids, batch.query_codes, batch.doc_ids, batch.doc_hashes
-    pair = first_duplicate_strings(query_codes, docs, hashes)
+    pair = batch.duplicate
     if pair is not None:
         first, second = (int(batch.lines[r]) for r in pair)
         raise duplicate_error("run", query_ids[int(query_codes[pair[0]])].as_py(), docs[pair[0]].as_py(),

@@ -189,7 +189,8 @@ def _block_table(cols: Any) -> Any:
 @dataclass
 class QueryBatch:
     """Rows of whole queries (up to queries seen again later): the unit evaluated at once, with what
-    evaluating it starts from (encoded where the batch is made: in the reading thread)."""
+    evaluating it starts from (encoded and checked for duplicates where the batch is made: in the
+    reading thread)."""
 
     table: Any  # query_id, doc_id (strings), value (float64)
     lines: np.ndarray  # line (text) or row (other inputs) of each row, for messages
@@ -198,17 +199,19 @@ class QueryBatch:
     query_codes: np.ndarray  # int64 per row: index into query_ids
     doc_ids: Any  # per row (Arrow strings)
     doc_hashes: np.ndarray  # per row: string_hashes(doc_ids)
+    duplicate: tuple[int, int] | None  # the rows of the first (query, doc) given twice in the batch
 
     @classmethod
     def of(cls, table: Any, lines: np.ndarray, unit: str) -> QueryBatch:
         import pyarrow.compute as pc
 
-        from ir_measures_graded.io.ids import string_hashes
+        from ir_measures_graded.io.ids import first_duplicate_strings, string_hashes
 
         query = pc.dictionary_encode(table.column("query_id")).combine_chunks()
         docs = table.column("doc_id").combine_chunks()
-        return cls(table, lines, unit, query.dictionary, to_numpy(query.indices).astype(np.int64), docs,
-                   string_hashes(docs))
+        codes, hashes = to_numpy(query.indices).astype(np.int64), string_hashes(docs)
+        return cls(table, lines, unit, query.dictionary, codes, docs, hashes,
+                   first_duplicate_strings(codes, docs, hashes))
 
 
 def query_batches(blocks: Iterator[Block], min_rows: int = 0) -> Iterator[QueryBatch]:
