@@ -38,6 +38,18 @@ def test_file_benchmark_prints_every_target_of_issue_22(tmp_path):
     assert len(run) == 20_000 and run[0].split()[1] == "Q0" and len(run[0].split()) == 6
 
 
+def test_phase_profile_counts_every_line_and_every_phase(tmp_path):
+    out = subprocess.run([sys.executable, str(BENCHMARKS / "phases.py"), "--queries", "6", "--cache", str(tmp_path)],
+                         capture_output=True, text=True, check=True).stdout
+    assert out.startswith("6,000 run lines, 900 judgments")
+    rows = [line.split(" | ") for line in out.splitlines() if line.startswith("| ") and "seconds" not in line]
+    phases = [row[0].lstrip("| ") for row in rows]
+    assert phases == ["imports", "qrels: read", "qrels: judgments prepared", "run: blocks parsed",
+                      "run: batches cut, query ids encoded, doc ids hashed, duplicates checked",
+                      "per batch: ranking sort", "per batch: labels joined", "per batch: measures"]
+    assert all(float(row[1]) >= 0 for row in rows)
+
+
 def test_in_process_benchmark_runs_at_tiny_size_and_prints_every_contender():
     out = subprocess.run([sys.executable, str(BENCHMARKS / "in_process.py"), "--queries", "20", "--docs", "30",
                           "--judged", "12", "--real-levels", "20", "--repeats", "1"],
