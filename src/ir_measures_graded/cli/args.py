@@ -9,8 +9,8 @@ import sys
 
 import ir_measures
 
-from ir_measures_graded.measures import MEASURES, GradedMeasure
-from ir_measures_graded.measures.base import ALL_NAME, all_measures
+from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.measures import MEASURES, GradedMeasure, base
 from ir_measures_graded.measures.thresholded import ThresholdedMeasure
 
 PROG = "ir-measures-graded"
@@ -183,41 +183,12 @@ def measure_texts(text: str) -> list[str]:
 
 
 def parse_measures(text: str) -> list[ir_measures.Measure]:
-    result = []
-    for token in measure_texts(text):
-        if token == ALL_NAME:  # every measure of this package at its defaults
-            result.extend(all_measures())
-            continue
-        try:
-            measure = ir_measures.parse_measure(token)
-        except NameError:
-            raise UsageError(f"unknown measure: {token}{suggest(token)}") from None
-        except (ValueError, SyntaxError) as ex:
-            raise UsageError(f"cannot parse measure {token!r}: {ex}{minus_hint(token)}") from None
-        measure.validate_params()
-        result.append(measure)
-    return result
-
-
-def suggest(token: str) -> str:
-    import difflib  # only for an unknown measure name
-
-    name = re.split(r"[(@]", token, maxsplit=1)[0]
-    close = difflib.get_close_matches(name, list(ir_measures.measures.registry), n=3, cutoff=0.5)
-    close += [n for n in ir_measures.measures.registry if n.lower() == name.lower() and n not in close]
-    return f" (did you mean {', '.join(close)}?)" if close else ""
-
-
-def minus_hint(token: str) -> str:
-    """ir_measures' parser reads no minus sign; our measures take the number as a string instead."""
-    match = re.search(r"(\w+)\s*=\s*(-[\d.eE+]+)", token)
-    if not match:
-        return ""
-    name, value = match.groups()
-    if name in ("floor", "levels"):
-        return f" (the measure parser reads no minus sign: write {name}='{value}', quoted)"
-    return " (the measure parser reads no minus sign)"
-
+    """The measures of one command-line argument (see :func:`measure_texts`)."""
+    texts = measure_texts(text)
+    try:
+        return base.parse_measures(texts) if texts else []
+    except GradedInputError as ex:
+        raise UsageError(str(ex)) from None
 
 
 def check_options(args: argparse.Namespace, measures: list[ir_measures.Measure]) -> None:

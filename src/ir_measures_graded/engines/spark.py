@@ -45,6 +45,7 @@ from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.columns import check_columns
 from ir_measures_graded.io.trec import QRELS, RUN, Layout
 from ir_measures_graded.measures import MEASURES, GradedMeasure, muAP, muP, nDCNG
+from ir_measures_graded.measures.base import parse_measures
 
 if TYPE_CHECKING:  # pyspark is optional: imported where a function needs it
     from pyspark.sql import DataFrame, SparkSession
@@ -78,11 +79,6 @@ def _as_graded(measure: ir_measures.Measure) -> GradedMeasure:
         f"{measure} is not available on the Spark engine; it computes every measure of this package "
         f"({', '.join(MEASURES)}; every parameter) and AP, P@k, nDCG@k (dcg='log2') with trec_eval's conventions"
     )
-
-
-def _parse(measures: Iterable[ir_measures.Measure | str]) -> list[ir_measures.Measure]:
-    parsed = [ir_measures.parse_measure(m) if isinstance(m, str) else m for m in measures]
-    return list(dict.fromkeys(parsed))  # the user's order, each measure once
 
 
 def _labels(judged: DataFrame) -> list[float]:
@@ -308,7 +304,7 @@ def _partial_aggregates(evaluator: Any, run: Any, names_by_measure: dict[str, li
 def _evaluated(measures: list[ir_measures.Measure | str], qrels: DataFrame, run: DataFrame, columns: tuple,
                partitions: int | None, aggregate: bool) -> tuple[list, list[GradedMeasure], list[float], DataFrame]:
     """``(measures as given, as computed, the qrels' labels, mapInArrow result)``."""
-    originals = _parse(measures)
+    originals = parse_measures(measures, at_least_one=False)  # as ir_measures: none gives {}
     computed = [_as_graded(m) for m in originals]
     judged, by_query = rows_by_query(qrels, run, columns, partitions)
     with _clear_errors():  # the first job (read from a text file, qrels are parsed in the workers)

@@ -13,7 +13,8 @@ so they compose with ``@``, ``(...)``, ``parse_measure`` and mixed measure lists
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Callable, Iterable, Iterator
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +42,55 @@ def all_measures(cutoff: int = ALL_CUTOFF) -> list[GradedMeasure]:
     line, as trec_eval's ``-m all_trec``); one that requires a cutoff at ``@cutoff``."""
     return [m @ cutoff if getattr(m.SUPPORTED_PARAMS.get("cutoff"), "required", False) else m
             for m in MEASURES.values()]
+
+
+def parse_measures(given: Iterable[measures.Measure | str], at_least_one: bool = True) -> list[measures.Measure]:
+    """Measures given as objects or as their names, as every entry point takes them (the command
+    line, meta-evaluation, the report, Spark): names parsed by ``ir_measures.parse_measure``,
+    :data:`ALL_NAME` expanded to :func:`all_measures`, every measure's parameters checked, each
+    measure once, in the order given.
+
+    A name that does not parse is a :class:`GradedInputError` naming it (close names suggested for
+    an unknown one); so is an empty list, unless ``at_least_one`` is false.
+    """
+    import ir_measures
+
+    parsed: list[measures.Measure] = []
+    for item in given:
+        if item == ALL_NAME:  # every measure of this package at its defaults
+            parsed.extend(all_measures())
+            continue
+        try:
+            measure = ir_measures.parse_measure(item) if isinstance(item, str) else item
+        except NameError:
+            raise GradedInputError(f"unknown measure: {item}{_close_names(item)}") from None
+        except (ValueError, SyntaxError) as ex:
+            raise GradedInputError(f"cannot parse measure {item!r}: {ex}{_minus_hint(item)}") from None
+        measure.validate_params()
+        parsed.append(measure)
+    if at_least_one and not parsed:
+        raise GradedInputError("no measure given")
+    return list(dict.fromkeys(parsed))
+
+
+def _close_names(name: str) -> str:
+    import difflib  # only for an unknown measure name
+
+    name = re.split(r"[(@]", name, maxsplit=1)[0]
+    close = difflib.get_close_matches(name, list(measures.registry), n=3, cutoff=0.5)
+    close += [n for n in measures.registry if n.lower() == name.lower() and n not in close]
+    return f" (did you mean {', '.join(close)}?)" if close else ""
+
+
+def _minus_hint(text: str) -> str:
+    """ir_measures' parser reads no minus sign; our measures take the number as a string instead."""
+    match = re.search(r"(\w+)\s*=\s*(-[\d.eE+]+)", text)
+    if not match:
+        return ""
+    name, value = match.groups()
+    if name in ("floor", "levels"):
+        return f" (the measure parser reads no minus sign: write {name}='{value}', quoted)"
+    return " (the measure parser reads no minus sign)"
 
 
 class GradedMeasure(measures.Measure):

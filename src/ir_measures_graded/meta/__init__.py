@@ -52,15 +52,9 @@ BOOTSTRAP_SAMPLES = 10_000
 
 
 def _measures(measures: Iterable[Any]) -> list:
-    import ir_measures
+    from ir_measures_graded.measures.base import parse_measures
 
-    from ir_measures_graded.measures.base import ALL_NAME, all_measures
-
-    parsed = [p for m in measures for p in (all_measures() if m == ALL_NAME else
-                                           [ir_measures.parse_measure(m) if isinstance(m, str) else m])]
-    if not parsed:
-        raise GradedInputError("no measure given")
-    return list(dict.fromkeys(parsed))
+    return parse_measures(measures)
 
 
 def _qrels_frame(qrels: Any) -> pd.DataFrame:

@@ -31,6 +31,7 @@ from typing import Any
 import pandas as pd
 
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.measures.base import parse_measures
 from ir_measures_graded.report import build
 from ir_measures_graded.report.build import Source
 
@@ -110,7 +111,7 @@ def report(
                           "(from the clone: pip install '.[report]')")
     if not 0 < alpha < 1:
         raise GradedInputError(f"alpha must be between 0 and 1, got {alpha}")
-    measures = build.parse_measures(measures)
+    measures = parse_measures(measures)
     qrels_frame, qrels_source = build.load_qrels(qrels)
     run_frames, run_sources = build.load_runs(runs)
     names = list(run_frames)

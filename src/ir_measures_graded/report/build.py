@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.measures.base import parse_measures
 
 
 @dataclass(frozen=True)
@@ -143,20 +144,6 @@ def resolve_baseline(baseline: str | None, names: Sequence[str], sources: Sequen
     return found[0]
 
 
-def parse_measures(measures: Iterable[Any]) -> list[ir_measures.Measure]:
-    parsed = []  # our names parse: importing any module of the package has installed them
-    for m in measures:
-        try:
-            measure = ir_measures.parse_measure(m) if isinstance(m, str) else m
-        except (NameError, ValueError, SyntaxError) as ex:
-            raise GradedInputError(f"cannot parse measure {m!r}: {ex}") from None
-        measure.validate_params()
-        parsed.append(measure)
-    if not parsed:
-        raise GradedInputError("no measure given")
-    return list(dict.fromkeys(parsed))
-
-
 def check_labels(qrels: pd.DataFrame, measures: Sequence[ir_measures.Measure]) -> None:
     """Real-valued labels only for this package's measures (trec_eval's need integers)."""
     from ir_measures_graded.measures import GradedMeasure
@@ -208,7 +195,7 @@ def threshold_measures(measures: Sequence[ir_measures.Measure],
     from ir_measures_graded.measures.thresholded import ThresholdedMeasure
 
     if thresholds is not None:
-        chosen = parse_measures(thresholds) if list(thresholds) else []
+        chosen = parse_measures(thresholds, at_least_one=False)
         wrong = [str(m) for m in chosen if not isinstance(m, ThresholdedMeasure)]
         if wrong:
             raise GradedInputError(f"thresholds: {', '.join(wrong)} cannot be broken down per threshold; "

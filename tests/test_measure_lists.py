@@ -1,0 +1,60 @@
+"""Measure lists are read in one place (:func:`ir_measures_graded.measures.base.parse_measures`) by
+every entry point: the command line, meta-evaluation, the report and Spark. Names and objects
+parse alike, ``all`` expands everywhere, each measure comes once in the order given, and a bad
+name gets the same one-line message wherever it is given."""
+
+from __future__ import annotations
+
+import ir_measures
+import pandas as pd
+import pytest
+
+from ir_measures_graded import meta, muMAP, nDCNG
+from ir_measures_graded.cli import main
+from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.measures.base import ALL_NAME, all_measures, parse_measures
+
+QRELS = pd.DataFrame({"query_id": ["1", "1", "2"], "doc_id": ["a", "b", "a"], "relevance": [2, 0, 1]})
+RUNS = {"x": pd.DataFrame({"query_id": ["1", "1", "2"], "doc_id": ["a", "b", "a"], "score": [2.0, 1.0, 1.0]})}
+
+
+def test_names_and_objects_parse_alike_once_each_in_order():
+    got = parse_measures(["nDCNG@10", muMAP, "AP", "muMAP", nDCNG @ 10])
+    assert got == [nDCNG @ 10, muMAP, ir_measures.AP]
+    assert parse_measures([ALL_NAME, "AP"]) == [*all_measures(), ir_measures.AP]
+
+
+@pytest.mark.parametrize("given, message", [
+    ("muMAPP", "unknown measure: muMAPP (did you mean muMAP, muAP, muP?)"),
+    ("nDCNG(floor=-1)@5", "cannot parse measure 'nDCNG(floor=-1)@5'"),
+])
+def test_a_bad_name_gets_one_message_at_every_entry_point(given, message, tmp_path, capsys):
+    with pytest.raises(GradedInputError) as raised:
+        parse_measures([given])
+    assert str(raised.value).startswith(message)
+    with pytest.raises(GradedInputError) as from_meta:
+        meta.per_query(QRELS, RUNS, [given])
+    assert str(from_meta.value) == str(raised.value)
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text("1 0 a 2\n")
+    run.write_text("1 Q0 a 1 2.0 t\n")
+    assert main([str(qrels), str(run), given]) == 2
+    assert capsys.readouterr().err == f"ir-measures-graded: error: {' '.join(str(raised.value).split())}\n"
+
+
+def test_a_negative_number_gets_the_quoting_hint():
+    with pytest.raises(GradedInputError, match=r"write floor='-1', quoted"):
+        parse_measures(["nDCNG(floor=-1)@5"])
+
+
+def test_parameters_are_checked_and_an_empty_list_is_refused_unless_allowed():
+    with pytest.raises(ValueError):
+        parse_measures([nDCNG(dcg="nope") @ 5])
+    with pytest.raises(GradedInputError, match="no measure given"):
+        parse_measures([])
+    assert parse_measures([], at_least_one=False) == []
+
+
+def test_meta_takes_all():
+    table = meta.per_query(QRELS, RUNS, [ALL_NAME])
+    assert set(table["measure"]) == {str(m) for m in all_measures()}
