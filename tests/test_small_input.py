@@ -200,3 +200,35 @@ def test_fixed_width_fields_end_at_their_separator():
     assert fixed_width(raw, first, ends[:, 0] - first).tolist() == [b"q1", b"q22", b"q3"]
     starts = ends[:, 2] + 1  # the last field of the last line: its window runs into the padding
     assert decimals(raw, starts, ends[:, 3] - starts).tolist() == [1.0, 2.0, 33.0]
+
+
+@pytest.mark.parametrize("queries, docs_per_query", [(3, 50), (400, 10)])  # a bitmap of all pairs; one sort
+def test_repeated_pairs_found_either_way(queries, docs_per_query):
+    from ir_measures_graded.io.small import repeated_pair
+
+    rng = np.random.default_rng(queries)
+    query = np.repeat(np.arange(queries), docs_per_query)
+    doc = rng.permutation(queries * docs_per_query)  # every pair distinct, docs spread over all queries
+    assert not repeated_pair(query, queries, doc, len(doc))
+    other_query = doc.copy()
+    other_query[-1] = doc[0]  # a doc of the first query also in the last one: no repeat
+    assert not repeated_pair(query, queries, other_query, len(doc))
+    doc[-1] = doc[-2]  # the last query has one doc twice
+    assert repeated_pair(query, queries, doc, len(doc))
+
+
+@pytest.mark.parametrize("line", [
+    "q1 Q0 " + "d" * (PADDING + 1) + " 1 1.5 t\n",  # a field longer than the zeros read after the file
+    "q1 Q0 d\x7f 1 1.5 t\n",  # DEL: not printable ASCII
+    "q1 Q0 d\u00e9 1 1.5 t\n",  # UTF-8
+])
+def test_what_the_small_reader_leaves_to_the_large_one(line, tmp_path, capsys, monkeypatch):
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    doc = line.split()[2]
+    qrels.write_text(f"q1 0 {doc} 2\nq1 0 other 1\n")
+    run.write_text(line + "q1 Q0 other 2 1.0 t\n")
+    assert read_small(run, RUN) is None and read_small(qrels, QRELS) is None
+    argv = [str(qrels), str(run), "muMAP", "nDCNG@10", "-q", "-p", "-1"]
+    small = output(argv, capsys, monkeypatch, large=False)
+    assert small == output(argv, capsys, monkeypatch, large=True)
+    assert small[0] == 0 and "q1\tmuAP\t1.0" in small[1]  # the doc, judged 2, is ranked first
