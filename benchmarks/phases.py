@@ -19,6 +19,7 @@ confirmed on the strings), the measures.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import time
@@ -54,6 +55,7 @@ def main() -> None:
     import ir_measures_graded
     from ir_measures_graded import core, kernels
     from ir_measures_graded.arrow import to_numpy
+    from ir_measures_graded.io.ids import name_ranks
     from ir_measures_graded.io.readers import iter_blocks, read_qrels_table
     from ir_measures_graded.io.stream import ROWS_PER_QUERY, query_batches
     from ir_measures_graded.io.trec import BLOCK_SIZE, RUN
@@ -93,7 +95,7 @@ def main() -> None:
         score = to_numpy(batch.table.column("value"))
         keep = np.flatnonzero(query >= 0)
         query, score = query[keep], score[keep]
-        order = kernels.ranking_order(query, score, keep, batch.doc_ids)
+        order = kernels.ranking_order(query, score, keep, functools.partial(name_ranks, batch.doc_ids))
         query, docs, score_key = query[order], keep[order], kernels.descending_score_key(score)[order]
         t = lap("per batch: ranking sort", t)
         label = judgments.labels_of(query, docs, batch.doc_ids, batch.doc_hashes)

@@ -23,13 +23,11 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from ir_measures_graded import measures as _measures
+from ir_measures_graded._version import __version__
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.integration import install, uninstall
 from ir_measures_graded.measures import *  # noqa: F403 - every measure and alias (see measures/__init__.py)
 from ir_measures_graded.provider import GradedEvaluator, GradedProvider
-
-#: The package's version (pyproject.toml reads it from here).
-__version__ = "0.1.0"
 
 if TYPE_CHECKING:  # loaded on first use, see _LAZY
     from ir_measures_graded import report

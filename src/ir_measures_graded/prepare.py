@@ -7,6 +7,7 @@ of the caller's data: nothing here modifies the inputs.
 
 from __future__ import annotations
 
+import functools
 import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -15,6 +16,7 @@ import numpy as np
 
 from ir_measures_graded import kernels
 from ir_measures_graded.arrow import from_numpy, to_numpy
+from ir_measures_graded.io.ids import name_ranks
 from ir_measures_graded.io.small import TextTable
 
 if TYPE_CHECKING:  # the column readers load with pyarrow, when an input needs them (not for small TREC files)
@@ -263,7 +265,8 @@ class Ranking:
         if query.min(initial=0) < 0:
             keep = np.flatnonzero(query >= 0)
             query, doc_codes, score = query[keep], doc_codes[keep], score[keep]
-        order = kernels.ranking_order(query, score, doc_codes, None if codes_in_id_order else doc_ids)
+        order = kernels.ranking_order(query, score, doc_codes,
+                                      None if codes_in_id_order else functools.partial(name_ranks, doc_ids))
         query, doc_codes = query[order], doc_codes[order]
         score_key = kernels.descending_score_key(score)[order]
         del order

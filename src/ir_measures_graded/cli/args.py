@@ -33,9 +33,9 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
                  option_string: str | None = None) -> None:
-        import ir_measures_graded
+        from ir_measures_graded._version import __version__
 
-        sys.stdout.write(f"{parser.prog} {ir_measures_graded.__version__} (ir_measures {ir_measures.__version__})\n")
+        sys.stdout.write(f"{parser.prog} {__version__} (ir_measures {ir_measures.__version__})\n")
         parser.exit()
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ir_measures_graded.arrow import to_numpy
+from ir_measures_graded.arrow import from_numpy, to_numpy
 from ir_measures_graded.errors import GradedInputError
 
 HASH_CHUNK = 1 << 18  # strings hashed at a time
@@ -126,6 +126,18 @@ def _pandas_ids(col: Any, kind: str, field: str) -> Any:
     first = col.iloc[0] if len(col) else None
     _check_id(first.item() if isinstance(first, np.generic) else first, kind, field, 0)
     raise GradedInputError(f"{kind} column {field} has dtype {dtype}; ids must be strings (or integers)")
+
+
+def name_ranks(doc_ids: Any, codes: np.ndarray) -> np.ndarray:
+    """Dense rank of the doc ids ``doc_ids[codes]`` in byte order (``strcmp``; code points for str):
+    how :func:`..kernels.ranking_order` breaks score ties. ``doc_ids``: a numpy array or a pyarrow
+    string array."""
+    if isinstance(doc_ids, np.ndarray):
+        return np.unique(doc_ids[codes], return_inverse=True)[1].ravel().astype(np.int64)
+    import pyarrow.compute as pc
+
+    names = doc_ids.take(from_numpy(codes))
+    return to_numpy(pc.rank(names, sort_keys="ascending", tiebreaker="dense")).astype(np.int64)
 
 
 def first_duplicate(query_codes: np.ndarray, doc_codes: np.ndarray) -> tuple[int, int] | None:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 import numpy as np
-
-from ir_measures_graded.arrow import from_numpy, to_numpy
 
 
 def descending_score_key(score: np.ndarray) -> np.ndarray:
@@ -23,15 +21,17 @@ def descending_score_key(score: np.ndarray) -> np.ndarray:
     return ~ascending
 
 
-def ranking_order(query: np.ndarray, score: np.ndarray, doc_codes: np.ndarray, doc_ids: Any | None) -> np.ndarray:
+def ranking_order(query: np.ndarray, score: np.ndarray, doc_codes: np.ndarray,
+                  name_rank: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
     """Permutation that ranks rows: by ``query`` ascending, then score descending, then doc id descending.
 
     Scores are compared as float32, because trec_eval reads them into a C ``float``; two scores
     that differ only beyond float32 precision are a tie. Ties are broken by the doc id string in
-    descending order (trec_eval's ``strcmp(docno2, docno1)``). ``doc_ids[doc_codes[i]]`` is row
-    ``i``'s doc id (``doc_ids`` a numpy array of str or a pyarrow string array; None: the codes are
-    in the ids' byte order); ``query`` holds non-negative integers below 2**32. One integer sort orders
-    (query, score); strings are compared only inside tie groups, which are usually few and small.
+    descending order (trec_eval's ``strcmp(docno2, docno1)``): ``name_rank(codes)`` is the dense
+    rank, in that order, of the doc ids of ``codes`` (:func:`..io.ids.name_ranks`); None: the codes
+    themselves are in the ids' byte order. ``query`` holds non-negative integers below 2**32. One
+    integer sort orders (query, score); ids are compared only inside tie groups, which are usually
+    few and small.
     """
     key = (query.astype(np.uint64) << np.uint64(32)) | descending_score_key(score).astype(np.uint64)
     order = np.argsort(key)
@@ -47,16 +47,6 @@ def ranking_order(query: np.ndarray, score: np.ndarray, doc_codes: np.ndarray, d
     starts_group = ~np.concatenate(([False], tie_with_next))[tied]
     group = np.cumsum(starts_group)
     rows = order[tied]
-    names = doc_codes[rows] if doc_ids is None else _name_rank(doc_ids, doc_codes[rows])
+    names = doc_codes[rows] if name_rank is None else name_rank(doc_codes[rows])
     order[tied] = rows[np.lexsort((-names, group))]
     return order
-
-
-def _name_rank(doc_ids: Any, codes: np.ndarray) -> np.ndarray:
-    """Dense rank of the doc ids ``doc_ids[codes]`` in byte order (``strcmp``, as code points for str)."""
-    if isinstance(doc_ids, np.ndarray):
-        return np.unique(doc_ids[codes], return_inverse=True)[1].ravel().astype(np.int64)
-    import pyarrow.compute as pc
-
-    names = doc_ids.take(from_numpy(codes))
-    return to_numpy(pc.rank(names, sort_keys="ascending", tiebreaker="dense")).astype(np.int64)
