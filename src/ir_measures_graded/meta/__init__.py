@@ -36,6 +36,7 @@ import pandas as pd
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.columns import integral_labels
 from ir_measures_graded.measures import GradedMeasure
+from ir_measures_graded.measures.base import parse_measures
 from ir_measures_graded.meta import statistics
 from ir_measures_graded.meta.transforms import Transform, parse_transform
 
@@ -49,12 +50,6 @@ TESTS = statistics.PAIRED_TESTS + statistics.MULTI_TESTS
 FAMILIES = ("runs", "all")
 #: Resamples of compare_runs' bootstrap interval when ``permutations=None`` (an exact randomization test).
 BOOTSTRAP_SAMPLES = 10_000
-
-
-def _measures(measures: Iterable[Any]) -> list:
-    from ir_measures_graded.measures.base import parse_measures
-
-    return parse_measures(measures)
 
 
 def _qrels_frame(qrels: Any) -> pd.DataFrame:
@@ -74,7 +69,7 @@ def per_query(qrels: Any, runs: Mapping[str, Any], measures: Iterable[Any]) -> p
     """
     import ir_measures
 
-    measures = _measures(measures)
+    measures = parse_measures(measures)
     frame = _qrels_frame(qrels)
     query_ids = pd.unique(frame["query_id"].astype(str))
     labels = frame["relevance"].to_numpy(dtype=np.float64)
@@ -164,7 +159,7 @@ def scale_dependence(
     runs on the original and on the transformed labels (1 = same order), ``max_abs_delta`` (the
     largest change of a run's score), ``same_ranking`` and ``note`` (why a value is missing).
     """
-    measures = _measures(measures)
+    measures = parse_measures(measures)
     frame = _qrels_frame(qrels)
     transforms = default_transforms(frame) if transforms is None else transforms
     labels = frame["relevance"].to_numpy(dtype=np.float64)
@@ -504,7 +499,7 @@ def meta_evaluate(
     """The three checks on one collection — scale dependence, stability and discriminative power
     (``test`` between every pair of runs) —, every run against ``baseline`` (default: the first run;
     see :func:`compare_runs`) and the topic-set size (see :func:`topic_set_sizes`)."""
-    measures = _measures(measures)
+    measures = parse_measures(measures)
     if len(runs) < 2:
         raise GradedInputError(f"meta-evaluation compares runs: give at least two (got {len(runs)})")
     table = per_query(qrels, runs, measures)
