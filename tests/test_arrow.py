@@ -10,7 +10,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ir_measures_graded.arrow import empty, from_numpy, from_strings, is_arrow, one_binary, to_numpy
+from ir_measures_graded.arrow import (
+    empty,
+    empty_strings,
+    from_numpy,
+    from_strings,
+    is_arrow,
+    one_binary,
+    to_numpy,
+)
 
 TYPES = [pa.int8(), pa.int16(), pa.int32(), pa.int64(), pa.uint8(), pa.uint32(), pa.uint64(),
          pa.float16(), pa.float32(), pa.float64(), pa.bool_()]
@@ -50,6 +58,9 @@ def test_from_numpy_round_trips():
 def test_strings_binary_and_empty():
     assert from_strings(["q1", "", "é"]).to_pylist() == ["q1", "", "é"]
     assert from_strings([]).to_pylist() == []
+    assert empty_strings(3).to_pylist() == ["", "", ""] and empty_strings(0).to_pylist() == []
+    joined = pc.binary_join_element_wise(pa.array(["a", "bc"]), empty_strings(2), "\n")
+    assert joined.to_pylist() == ["a\n", "bc\n"]
     assert pc.split_pattern(one_binary(b"a\nb"), b"\n").values.to_pylist() == [b"a", b"b"]
     assert empty(pa.float64()).type == pa.float64() and len(empty(pa.string())) == 0
     assert is_arrow(pa.array([1])) and is_arrow(pa.chunked_array([[1]])) and not is_arrow(np.arange(2))

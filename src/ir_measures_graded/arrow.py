@@ -16,7 +16,7 @@ import numpy as np
 if TYPE_CHECKING:  # pyarrow loads when an Arrow array is converted: small TREC files never need it
     import pyarrow as pa
 
-__all__ = ["is_arrow", "to_numpy", "from_numpy", "from_strings", "one_binary", "empty"]
+__all__ = ["is_arrow", "to_numpy", "from_numpy", "from_strings", "empty_strings", "one_binary", "empty"]
 
 
 def is_arrow(obj: Any) -> bool:
@@ -82,6 +82,14 @@ def from_strings(values: list[str]) -> pa.Array:
     np.cumsum([len(value) for value in encoded], out=offsets[1:])
     return pa.Array.from_buffers(pa.string(), len(encoded), [None, pa.py_buffer(offsets),
                                                              pa.py_buffer(b"".join(encoded))])
+
+
+def empty_strings(n: int) -> pa.Array:
+    """``n`` empty strings (one offsets buffer of zeros, no Python object per string)."""
+    import pyarrow as pa
+
+    offsets = np.zeros(n + 1, dtype=np.int32)
+    return pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(b"")])
 
 
 def one_binary(data: bytes) -> pa.Array:

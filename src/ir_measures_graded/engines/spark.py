@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 import ir_measures
 import numpy as np
 
-from ir_measures_graded.arrow import empty, from_numpy, from_strings
+from ir_measures_graded.arrow import empty, empty_strings, from_numpy, from_strings
 from ir_measures_graded.engines import Request, RunResult, name_tags, run_tag
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.columns import check_columns
@@ -527,7 +527,7 @@ def _text_parser(path: str, layout: Layout, offsets: list[int]):
             if not n:
                 continue
             # the lines as one block of text, each ending in a newline (no Python string per line)
-            text = pc.binary_join_element_wise(batch.column(0), from_strings([""] * n), "\n")
+            text = pc.binary_join_element_wise(batch.column(0), empty_strings(n), "\n")
             ends = np.frombuffer(text.buffers()[1], dtype=np.int32)[text.offset:text.offset + n + 1]
             data = text.buffers()[2].to_pybytes()[int(ends[0]):int(ends[-1])]
             if line == 1 and data.startswith(b"\xef\xbb\xbf"):  # a byte order mark is not part of the first id
