@@ -17,11 +17,12 @@ Times are wall-clock medians over ``--repeats`` runs in one warm session (readin
 final numbers); peak memories are resident-set high-water marks sampled every 0.1 s over the
 contender's process tree: the driver (this Python process), the JVM, and the Python workers (sum).
 
-Where our time goes (in ours' process, same session): (1) reading both Parquet files and shuffling
-their rows by query on the JVM as ours does (the engine's own ``rows_by_query``: the columns it
-needs, ids as the files' integers, values as doubles, a judged flag), ending in a count; (2) the
-same rows also handed to Python workers as Arrow batches, each worker only counting them; ours end
-to end minus (2) is the evaluation in the workers (and the small job collecting the qrels' labels).
+Where our time goes (in ours' process, same session): (1) reading both Parquet files, grouping each
+side's rows by query into arrays and joining the sides on the JVM as ours does (the engine's own
+``rows_by_query``: the columns it needs, ids as the files' integers, values as doubles), ending in
+a sum of the arrays' sizes; (2) the same rows also handed to Python workers as Arrow batches, each
+worker only counting them; ours end to end minus (2) is the evaluation in the workers (and the
+small job collecting the qrels' labels).
 
 Scaling (``--scaling``): ours and MLlib's RankingEvaluator on ``local[1]`` and ``local[2]`` at the
 base size x1, x2, x4 (one process per master; one warm-up, then one timed run per cell), and from
@@ -219,24 +220,27 @@ def stages(folder: Path, repeats: int) -> dict[str, float]:
     """Median seconds of the JVM-only part and of handing the rows to Python workers (see the docstring)."""
     from pyspark.sql import functions as F
 
+    from ir_measures_graded.engines.spark import _job_settings
+
     spark = _session()
-    spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "100000")  # as ours sets while it runs
     sent = ", ".join(f"{f.name} {f.dataType.simpleString()}" for f in _rows_by_query(folder).schema)
     jobs = {
-        "read + shuffle by query (JVM)": lambda: _rows_by_query(folder).count(),
+        # the arrays' sizes need the arrays: a count alone would let Spark drop them from the plan
+        "read, group by query into arrays, join the sides (JVM)":
+            lambda: _rows_by_query(folder).select((F.size("qrels_d") + F.size("run_d")).alias("n")).agg(F.sum("n")).collect(),
         f"+ rows to Python workers ({sent}), each only counting them":
             lambda: _rows_by_query(folder).mapInArrow(_count_rows, "n long").agg(F.sum("n")).collect(),
     }
     result = {}
-    for name, job in jobs.items():
-        job()  # warm-up
-        times = []
-        for _ in range(repeats):
-            start = time.perf_counter()
-            job()
-            times.append(time.perf_counter() - start)
-        result[name] = statistics.median(times)
-    spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "10000")
+    with _job_settings(spark):  # the Arrow batches of ours
+        for name, job in jobs.items():
+            job()  # warm-up
+            times = []
+            for _ in range(repeats):
+                start = time.perf_counter()
+                job()
+                times.append(time.perf_counter() - start)
+            result[name] = statistics.median(times)
     return result
 
 

@@ -286,6 +286,19 @@ def test_hashes_depend_on_every_byte_and_on_length():
     assert string_hashes(pa.array(ids, pa.large_string())).tolist() == hashes.tolist()
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(max_codepoint=0x3FF), max_size=8).filter(lambda t: len(t.encode()) <= 8),
+                min_size=1, max_size=40))
+def test_ids_of_one_word_hash_as_in_the_general_path(ids):
+    """Ids of at most 8 bytes take a shortcut; a longer id in the same array sends all through the
+    general path: each id must hash the same either way (the two sides of a join may differ)."""
+    import pyarrow as pa
+
+    from ir_measures_graded.io.ids import string_hashes
+
+    assert string_hashes(pa.array(ids)).tolist() == string_hashes(pa.array([*ids, "a longer id"]))[:-1].tolist()
+
+
 def test_the_join_is_exact_when_every_hash_collides(monkeypatch):
     import ir_measures_graded.io.columns
     import ir_measures_graded.io.ids

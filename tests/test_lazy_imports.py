@@ -94,13 +94,21 @@ def test_spark_workers_evaluate_without_pandas():
 import sys
 import numpy as np
 import pyarrow as pa
-from ir_measures_graded.arrow import from_numpy
+from ir_measures_graded.arrow import empty, from_numpy
 from ir_measures_graded.engines import spark as S
 from ir_measures_graded import muMAP, nDCNG
 rng = np.random.default_rng(0)
-n = 2000
-table = pa.table({S._QUERY: from_numpy(rng.integers(0, 20, n)), S._DOC: from_numpy(np.arange(n)),
-                  S._VALUE: from_numpy(rng.random(n)), S._JUDGED: from_numpy(rng.random(n) < 0.3)})
+
+def arrays(n, per_query):  # per query (0..19): its doc ids and values, as rows_by_query makes them
+    offsets = from_numpy(np.concatenate([[0], np.cumsum(np.full(20, per_query))]).astype(np.int32))
+    return [pa.ListArray.from_arrays(offsets, from_numpy(column)) for column in (np.arange(n), rng.random(n))]
+
+qrels_d, qrels_v = arrays(600, 30)
+run_d, run_v = arrays(2000, 100)
+none = pa.ListArray.from_arrays(from_numpy(np.zeros(21, dtype=np.int32)),
+                                pa.StructArray.from_arrays([empty(pa.int64()), empty(pa.float64())], names=["d", "v"]))
+table = pa.table({S._QUERY: from_numpy(np.arange(20)), "qrels_d": qrels_d, "qrels_v": qrels_v, "qrels_null": none,
+                  "run_d": run_d, "run_v": run_v, "run_null": none})
 fields = (("query_id", "doc_id", "relevance"), ("query_id", "doc_id", "score"))
 for aggregate in (True, False):
     evaluate = S._partition_evaluator([muMAP, nDCNG @ 10], ["muMAP", "nDCNG@10"], [0.0, 1.0], aggregate, fields)

@@ -455,7 +455,10 @@ def test_integer_ids_from_parquet_give_the_local_engines_values_per_query(spark,
                                  (lambda p: graded_spark.read_qrels(spark, p), lambda p: graded_spark.read_run(spark, p))):
         spark_qrels, spark_run = read_qrels(str(tmp_path / "qrels.parquet")), read_run(str(tmp_path / "run.parquet"))
         _, by_query = graded_spark.rows_by_query(spark_qrels, spark_run, ("query_id", "doc_id", "relevance", "score"))
-        assert by_query.dtypes == [("q", "bigint"), ("d", "bigint"), ("v", "double"), ("j", "boolean")]
+        nulls = "array<struct<d:bigint,v:double>>"
+        assert by_query.dtypes == [("q", "bigint"), ("qrels_d", "array<bigint>"), ("qrels_v", "array<double>"),
+                                   ("qrels_null", nulls), ("run_d", "array<bigint>"), ("run_v", "array<double>"),
+                                   ("run_null", nulls)]
         got = graded_spark.calc_per_query(OUR_MEASURES, spark_qrels, spark_run)
         assert dict(got.dtypes)["query_id"] == "bigint"
         assert_same_per_query(expected, got.toPandas().astype({"query_id": str}))
@@ -473,7 +476,9 @@ def test_ids_are_shuffled_in_the_narrowest_type_both_sides_share(spark, qrels_ty
 
     spark_qrels, spark_run = frame(qrels, qrels_type, "relevance"), frame(run, run_type, "score")
     _, by_query = graded_spark.rows_by_query(spark_qrels, spark_run, ("query_id", "doc_id", "relevance", "score"))
-    assert dict(by_query.dtypes)["q"] == dict(by_query.dtypes)["d"] == shuffled
+    assert by_query.dtypes == [("q", shuffled), *((f"{side}_{column}", kind) for side in ("qrels", "run") for column, kind in
+                                                  (("d", f"array<{shuffled}>"), ("v", "array<double>"),
+                                                   ("null", f"array<struct<d:{shuffled},v:double>>")))]
     measures = [muMAP, nDCNG @ 5]
     got = graded_spark.calc_aggregate(measures, spark_qrels, spark_run)
     assert got == pytest.approx(ir_measures.calc_aggregate(measures, qrels.astype({"query_id": str, "doc_id": str}),
@@ -523,7 +528,7 @@ def test_a_parquet_files_bad_row_is_named_by_its_row_when_read(spark, tmp_path):
 
 def test_our_job_settings_are_the_sessions_again_afterwards(spark, collection):
     qrels, run = (spark.createDataFrame(f) for f in collection)
-    keys = ("spark.sql.execution.arrow.maxRecordsPerBatch", "spark.sql.adaptive.advisoryPartitionSizeInBytes")
+    keys = ("spark.sql.execution.arrow.maxBytesPerBatch", "spark.sql.adaptive.advisoryPartitionSizeInBytes")
     before = [spark.conf.get(key) for key in keys]
     spark.conf.set(keys[0], "5000")  # the user's choice is kept while the job runs
     try:
@@ -533,3 +538,23 @@ def test_our_job_settings_are_the_sessions_again_afterwards(spark, collection):
         spark.conf.unset(keys[0])
     graded_spark.calc_aggregate([muMAP], qrels, run)
     assert [spark.conf.get(key) for key in keys] == before
+
+
+def test_queries_evaluated_a_batch_at_a_time_give_the_single_machines_values(spark, collection):
+    """Workers evaluate each Arrow batch of whole queries as it arrives and sum a partition's
+    aggregates across its batches: with a few queries a batch, values are still one machine's."""
+    qrels, run = collection
+    qrels = qrels.assign(relevance=qrels["relevance"].map(FLOAT_LABELS).astype(float))
+    measures = [muMAP, muAP(levels="collection"), nDCNG(norm="collection") @ 10, GAP]
+    spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "7")
+    try:
+        spark_qrels, spark_run = spark.createDataFrame(qrels), spark.createDataFrame(run)
+        _, by_query = graded_spark.rows_by_query(spark_qrels, spark_run, ("query_id", "doc_id", "relevance", "score"), 2)
+        assert by_query.rdd.getNumPartitions() == 2  # so each worker's partition holds about 85 batches
+        got = graded_spark.calc_aggregate(measures, spark_qrels, spark_run, partitions=2)
+        per_query = graded_spark.calc_per_query(measures, spark_qrels, spark_run, partitions=2).toPandas()
+    finally:
+        spark.conf.unset("spark.sql.execution.arrow.maxRecordsPerBatch")
+    expected = ir_measures.calc_aggregate(measures, qrels, run)
+    assert got == pytest.approx(expected, abs=1e-12)
+    assert_same_per_query(single_machine(measures, qrels, run), per_query)

@@ -5,13 +5,14 @@
     run = spark_session.read.parquet("run.parquet")       # query_id, doc_id, score
     graded_spark.calc_aggregate([muMAP, nDCNG@10, AP, nDCG@10], qrels, run)
 
-What runs where. The rows never come to the driver: qrels and run rows are shuffled together by
-query (one hash partitioning, so each query's judgments and ranking sit in one partition), and each
-partition is evaluated inside a Python worker by this package's own single-machine evaluator
-(:class:`~ir_measures_graded.provider.GradedProvider`, over :func:`~ir_measures_graded.core.evaluate`)
-on Arrow data, so no Python object is made per row. Before the shuffle, rows stay in the JVM: only
-the columns needed, integer ids as integers (strings where either side has strings), values as
-doubles. Every row is checked by the reading package's own code (:mod:`ir_measures_graded.io`): in
+What runs where. The rows never come to the driver: in the JVM, each side's rows are grouped by
+query into arrays of ``(doc, value)`` (started on the map side, before the shuffle) and the two
+sides joined by query, so each query is one row holding its judgments and its ranking. Batches of
+these rows are evaluated, as they arrive, inside Python workers by this package's own
+single-machine evaluator (:class:`~ir_measures_graded.provider.GradedProvider`, over
+:func:`~ir_measures_graded.core.evaluate`) on Arrow data, so no Python object is made per row. Only
+the columns needed cross to Python: integer ids as integers (strings where either side has
+strings), values as doubles. Every row is checked by the reading package's own code (:mod:`ir_measures_graded.io`): in
 the workers that evaluate it, as any Arrow input (no null, finite values; column types from the
 schema on the driver); a TREC text file by its block parser and field layouts, and a Parquet file
 read by :func:`read_run` / :func:`read_qrels` with messages naming its row. What needs the whole collection
@@ -52,8 +53,9 @@ if TYPE_CHECKING:  # pyspark is optional: imported where a function needs it
 
 __all__ = ["calc_aggregate", "calc_per_query", "read_qrels", "read_run", "session", "SparkEngine"]
 
-# Columns of the internal union of qrels and run rows (one schema, so one shuffle co-locates them).
-_QUERY, _DOC, _VALUE, _JUDGED = "q", "d", "v", "j"
+# Columns of the internal schema: a row of either side, and the arrays of one query's rows.
+_QUERY, _DOC, _VALUE = "q", "d", "v"
+_JUDGED, _RETRIEVED = "qrels", "run"
 _RESULT_SCHEMA = "q string, measure string, value double"  # q: the id as a string
 
 
@@ -90,9 +92,9 @@ def _labels(judged: DataFrame) -> list[float]:
 
 # --- data -------------------------------------------------------------------------------------------
 
-def _union(qrels: DataFrame, run: DataFrame, query_col: str, doc_col: str, relevance_col: str,
+def _sides(qrels: DataFrame, run: DataFrame, query_col: str, doc_col: str, relevance_col: str,
            score_col: str) -> tuple[DataFrame, DataFrame]:
-    """``(judged, rows)``: qrels in the internal schema, and qrels and run rows in one frame.
+    """``(judged, retrieved)``: qrels and run rows in the internal schema (``q``, ``d``, ``v``).
 
     Nothing but a projection and casts, all in the JVM: the columns needed, ids of one type on both
     sides (integers stay integers; strings where either side has strings, as ids compare as
@@ -108,21 +110,47 @@ def _union(qrels: DataFrame, run: DataFrame, query_col: str, doc_col: str, relev
     query_type, doc_type = (_id_type(qrels.schema[col].dataType, run.schema[col].dataType)
                             for col in (query_col, doc_col))
 
-    def internal(frame: DataFrame, cols: tuple[str, str, str], judged: bool) -> DataFrame:
+    def internal(frame: DataFrame, cols: tuple[str, str, str]) -> DataFrame:
         return frame.select(F.col(cols[0]).cast(query_type).alias(_QUERY), F.col(cols[1]).cast(doc_type).alias(_DOC),
-                            F.col(cols[2]).cast("double").alias(_VALUE), F.lit(judged).alias(_JUDGED))
+                            F.col(cols[2]).cast("double").alias(_VALUE))
 
-    judged = internal(qrels, sides[0][2], True)
-    return judged, judged.unionByName(internal(run, sides[1][2], False))
+    return internal(qrels, sides[0][2]), internal(run, sides[1][2])
 
 
 def rows_by_query(qrels: DataFrame, run: DataFrame, columns: tuple[str, str, str, str],
                   partitions: int | None = None) -> tuple[DataFrame, DataFrame]:
-    """``(judged, by_query)``: the qrels in the internal schema, and qrels and run rows hash-partitioned
-    by query (``partitions`` of them, default ``spark.sql.shuffle.partitions``) — what the evaluating
-    workers receive, and what ``benchmarks/spark_bench.py`` times. ``columns``: query, doc, relevance, score."""
-    judged, rows = _union(qrels, run, *columns)
-    return judged, rows.repartition(partitions, _QUERY) if partitions else rows.repartition(_QUERY)
+    """``(judged, by_query)``: the qrels in the internal schema, and one row per query: ``q``, its
+    judgments as two arrays ``qrels_d`` and ``qrels_v`` (doc ids, labels), its ranked documents as
+    ``run_d`` and ``run_v`` (doc ids, scores), and each side's rows holding a null (bad input) in
+    ``qrels_null`` and ``run_null``; all null where that side lacks the query — what the
+    evaluating workers receive, and what
+    ``benchmarks/spark_bench.py`` times. ``columns``: query, doc, relevance, score; ``partitions``:
+    the number of query partitions (default: ``spark.sql.shuffle.partitions``).
+
+    Why arrays: Spark hands rows to Python workers one value at a time; a query's rows as two
+    arrays cross in about a third of the time of the same values as rows (10M run rows: 1.2 s
+    instead of 3.2 s on two cores), and the grouping starts on the map side, before the shuffle.
+    """
+    from pyspark.sql import functions as F
+
+    judged, retrieved = _sides(qrels, run, *columns)
+    if partitions:  # the grouping and the join below keep this partitioning: no other shuffle
+        judged, retrieved = (side.repartition(partitions, _QUERY) for side in (judged, retrieved))
+
+    def grouped(side: DataFrame, name: str) -> DataFrame:
+        # Two arrays, not one of (d, v) structs: a third less time to build and hand over. They pair
+        # up: the functions of one aggregation see the same rows in the same order and merge their
+        # partial arrays in the same order (checked by length in the workers). collect_list skips
+        # nulls, so rows with a null go, whole, to a third array (empty but for bad input), which
+        # the workers check first.
+        doc, value = F.col(_DOC), F.col(_VALUE)
+        complete = doc.isNotNull() & value.isNotNull()
+        return side.groupBy(_QUERY).agg(F.collect_list(F.when(complete, doc)).alias(f"{name}_{_DOC}"),
+                                        F.collect_list(F.when(complete, value)).alias(f"{name}_{_VALUE}"),
+                                        F.collect_list(F.when(~complete, F.struct(doc, value))).alias(f"{name}_null"))
+
+    # full: the run rows of a query the qrels lack are checked too (then skipped), as on one machine
+    return judged, grouped(judged, _JUDGED).join(grouped(retrieved, _RETRIEVED), _QUERY, "full_outer")
 
 
 def _id_type(*types: Any) -> str:
@@ -190,7 +218,7 @@ def _empty(layout: Layout) -> Any:
                                       names=["query_id", "doc_id", layout.value])
 
 
-# A query made of one judgment per label of the collection, added to every partition's qrels: the
+# A query made of one judgment per label of the collection, added to every batch's qrels: the
 # labels the single-machine code reads from the whole qrels (levels='collection', norm='collection',
 # GAP's grades) are then the same in every worker, and so are the values. Its id is reserved.
 _LABELS_QUERY = "\x00collection-labels"
@@ -198,7 +226,7 @@ _LABELS_QUERY = "\x00collection-labels"
 
 def _partition_evaluator(measures: list[GradedMeasure], names: list[str], labels: list[float], aggregate: bool,
                          fields: tuple[tuple[str, str, str], tuple[str, str, str]]):
-    """The function ``mapInArrow`` runs on each query-partitioned slice of qrels and run rows.
+    """The function ``mapInArrow`` runs on each partition of :func:`rows_by_query`'s rows (one per query).
 
     Every row is checked here first (:func:`_checked_side`), run rows of queries the qrels lack
     too; ``fields``: the user's qrels and run columns, for messages.
@@ -215,43 +243,50 @@ def _partition_evaluator(measures: list[GradedMeasure], names: list[str], labels
         names_of.setdefault(str(measure), []).append(name)
 
     def evaluate(batches: Iterator[Any]) -> Iterator[Any]:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-
         from ir_measures_graded.provider import GradedProvider
 
-        batches = list(batches)
-        if not batches:
-            return
-        table = pa.Table.from_batches(batches)
-        del batches
-        judged = table.column(_JUDGED)
-        qrels = _checked_side(table.filter(judged), QRELS, fields[0])
-        run = _checked_side(table.filter(pc.invert(judged)), RUN, fields[1])
-        del table, judged
-        if not qrels.num_rows:  # only run rows: queries the qrels do not know are skipped
-            return
-        qrels = _with_labels_query(qrels, labels)
-        reserved = _LABELS_QUERY
         computed = {spec: ir_measures.parse_measure(spec) for spec in names_of}
         names_by_measure = {str(m): names_of[spec] for spec, m in computed.items()}
-        evaluator = GradedProvider().evaluator(list(computed.values()), qrels)
-        if aggregate:
-            yield _partial_aggregates(evaluator, run, names_by_measure, reserved)
-            return
-        query_ids, measure_names, values = [], [], []
-        for metric in evaluator.iter_calc(run):
-            if metric.query_id == reserved:
+        aggregators = {str(m): m.aggregator() for m in computed.values()} if aggregate else {}
+        evaluated = False
+        # Each row holds a whole query, so every batch is evaluated as it comes: the JVM builds the
+        # next batch meanwhile, and a worker holds one batch, not its partition.
+        for batch in batches:
+            qrels = _checked_side(_rows(batch, _JUDGED), QRELS, fields[0])
+            run = _checked_side(_rows(batch, _RETRIEVED), RUN, fields[1])
+            if not qrels.num_rows:  # only run rows: queries the qrels do not know are skipped
                 continue
-            for name in names_by_measure[str(metric.measure)]:
-                query_ids.append(metric.query_id)
-                measure_names.append(name)
-                values.append(float(metric.value))
-        yield pa.RecordBatch.from_arrays(
-            [from_strings(query_ids), from_strings(measure_names), from_numpy(np.array(values, dtype=np.float64))],
-            names=["q", "measure", "value"])
+            evaluator = GradedProvider().evaluator(list(computed.values()), _with_labels_query(qrels, labels))
+            metrics = (m for m in evaluator.iter_calc(run) if m.query_id != _LABELS_QUERY)
+            if aggregate:
+                for metric in metrics:
+                    aggregators[str(metric.measure)].add(metric.value)
+                evaluated = True
+            else:
+                yield _per_query(metrics, names_by_measure)
+        if evaluated:
+            yield _partial_aggregates(aggregators, names_by_measure)
 
     return evaluate
+
+
+def _rows(batch: Any, side: str) -> Any:
+    """One side's rows (Arrow: ``q``, ``d``, ``v``) from a batch of :func:`rows_by_query`'s per-query
+    arrays: rows with a null first (so that they are the ones reported), then the others."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    docs, values, incomplete = (batch.column(f"{side}_{name}") for name in (_DOC, _VALUE, "null"))
+    if pc.equal(pc.list_value_length(docs), pc.list_value_length(values)).false_count:
+        raise RuntimeError(f"Spark gave a query's {side} doc ids and values in arrays of different lengths")
+    query = batch.column(_QUERY)
+    rows = pa.table([query.take(pc.list_parent_indices(docs)), docs.flatten(), values.flatten()],
+                    names=[_QUERY, _DOC, _VALUE])  # flatten: the elements of the valid (non-null) arrays
+    if not len(incomplete.flatten()):
+        return rows
+    nulls = incomplete.flatten()
+    return pa.concat_tables([pa.table([query.take(pc.list_parent_indices(incomplete)), nulls.field(_DOC),
+                                       nulls.field(_VALUE)], names=[_QUERY, _DOC, _VALUE]), rows])
 
 
 def _checked_side(rows: Any, layout: Layout, fields: tuple[str, str, str]) -> Any:
@@ -282,15 +317,26 @@ def _with_labels_query(qrels: Any, labels: list[float]) -> Any:
     return pa.concat_tables([qrels, extra])
 
 
-def _partial_aggregates(evaluator: Any, run: Any, names_by_measure: dict[str, list[str]], reserved: str) -> Any:
+def _per_query(metrics: Iterable[ir_measures.Metric], names_by_measure: dict[str, list[str]]) -> Any:
+    """Per-query values as ``(q, measure, value)`` rows, under every name the measure was asked by."""
+    import pyarrow as pa
+
+    query_ids, measure_names, values = [], [], []
+    for metric in metrics:
+        for name in names_by_measure[str(metric.measure)]:
+            query_ids.append(metric.query_id)
+            measure_names.append(name)
+            values.append(float(metric.value))
+    return pa.RecordBatch.from_arrays(
+        [from_strings(query_ids), from_strings(measure_names), from_numpy(np.array(values, dtype=np.float64))],
+        names=["q", "measure", "value"])
+
+
+def _partial_aggregates(aggregators: dict[str, Any], names_by_measure: dict[str, list[str]]) -> Any:
     """One partition's share of every aggregate: the measure's own aggregator's partial sums, as
     ``(measure, threshold, total, n, weight)`` rows (threshold -1: a plain mean)."""
     import pyarrow as pa
 
-    aggregators = {str(m): m.aggregator() for m in evaluator.measures}
-    for metric in evaluator.iter_calc(run):
-        if metric.query_id != reserved:
-            aggregators[str(metric.measure)].add(metric.value)
     rows = [(name, *part) for key, agg in aggregators.items() for part in agg.partials()
             for name in names_by_measure[key]]
     columns = list(zip(*rows, strict=True)) if rows else [[], [], [], [], []]
@@ -326,7 +372,7 @@ def calc_per_query(measures: Iterable[ir_measures.Measure | str], qrels: DataFra
     As ``ir_measures.calc_per_query``: a qrels query missing from the run scores 0, a run query
     missing from the qrels is skipped. ``measure`` is the measure's ``str``. ``partitions`` sets
     the number of query partitions (default: ``spark.sql.shuffle.partitions``, which adaptive
-    execution may merge); each partition's rows are evaluated at once in one Python worker.
+    execution may merge); a partition's queries are evaluated by one Python worker, a batch at a time.
     """
     from pyspark.sql import functions as F
 
@@ -345,9 +391,9 @@ def calc_aggregate(measures: Iterable[ir_measures.Measure | str], qrels: DataFra
     ``muAP(levels='collection')`` the paper's collection-level reading (Figs. 6-8): for each
     threshold t, MAP^t is the mean AP^t over the queries with a judgment at or above t, and µMAP the
     mean of the MAP^t weighted as the measure's ``weights`` says. While its job runs, Arrow batches
-    of 100,000 rows are used unless ``spark.sql.execution.arrow.maxRecordsPerBatch`` was changed, and
-    adaptive execution merges query partitions up to 16 MiB (``spark.sql.adaptive.advisoryPartitionSizeInBytes``,
-    unless changed) so that Python workers have partitions of about a million rows.
+    of whole queries are cut at 4 MiB unless ``spark.sql.execution.arrow.maxBytesPerBatch`` was
+    changed, and adaptive execution merges query partitions up to 16 MiB
+    (``spark.sql.adaptive.advisoryPartitionSizeInBytes``, unless changed).
     """
     columns = (query_col, doc_col, relevance_col, score_col)
     originals, computed, _, parts = _evaluated(list(measures), qrels, run, columns, partitions, aggregate=True)
@@ -366,12 +412,13 @@ def calc_aggregate(measures: Iterable[ir_measures.Measure | str], qrels: DataFra
 
 #: Settings while our jobs run, where the session has Spark's default: ``(Spark's default, ours)``.
 _JOB_SETTINGS = {
-    # a worker takes a whole partition anyway, and fewer batches cost less to build
-    "spark.sql.execution.arrow.maxRecordsPerBatch": ("10000", "100000"),
+    # A batch holds whole queries and is evaluated as it arrives: small batches let the JVM build the
+    # next one while the worker evaluates (10M run rows, local[2], paired in one session: 4.5 s at
+    # 2-8 MiB, 5.3 s at 32 MiB or at 100,000 queries a batch), and bound what a worker holds.
+    "spark.sql.execution.arrow.maxBytesPerBatch": ("67108864b", "4m"),
     # Adaptive execution merges the query partitions up to this size: at Spark's 64 MiB, 10M run rows
-    # made 3 partitions, one left alone on 2 cores. At 16 MiB (about a million rows, a few hundred
-    # MiB in a worker) there are more than the cores (more workers evaluating at once, waves even
-    # out), and a partition's size stays bounded however large the input.
+    # made 3 partitions, one left alone on 2 cores. At 16 MiB there are more than the cores (more
+    # workers evaluating at once, waves even out).
     "spark.sql.adaptive.advisoryPartitionSizeInBytes": ("67108864b", "16m"),
 }
 

@@ -20,7 +20,20 @@ def level_of_rows(
 
     A binary search per row inside its query's thresholds, all rows at once: time
     ``O(rows log thresholds)``, memory ``O(rows)``; the thresholds themselves are only indexed.
+    Only rows whose label reaches the lowest threshold of all are searched (in a ranking most are
+    unjudged).
     """
+    if len(thr_values) == 0:
+        return np.zeros(len(row_query), dtype=np.int64)
+    candidate = np.flatnonzero(row_label >= thr_values.min())  # NaN: never
+    if len(candidate) < len(row_query):
+        level = np.zeros(len(row_query), dtype=np.int64)
+        level[candidate] = _search(row_query[candidate], row_label[candidate], thr_ptr, thr_values)
+        return level
+    return _search(row_query, row_label, thr_ptr, thr_values)
+
+
+def _search(row_query: np.ndarray, row_label: np.ndarray, thr_ptr: np.ndarray, thr_values: np.ndarray) -> np.ndarray:
     lo = thr_ptr[row_query].astype(np.int64)  # first threshold not known to be reached
     hi = thr_ptr[row_query + 1].astype(np.int64)  # one past the last that may be reached
     longest = int(np.diff(thr_ptr).max(initial=0))
@@ -30,7 +43,7 @@ def level_of_rows(
         reached = open_ & (thr_values[np.minimum(mid, len(thr_values) - 1)] <= row_label)  # NaN: never
         lo = np.where(reached, mid + 1, lo)
         hi = np.where(open_ & ~reached, mid, hi)
-    return lo - thr_ptr[row_query]
+    return (lo - thr_ptr[row_query]).astype(np.int64, copy=False)
 
 
 def rows_reaching(row_query: np.ndarray, row_level: np.ndarray, thr_ptr: np.ndarray) -> np.ndarray:
