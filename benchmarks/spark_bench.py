@@ -209,18 +209,17 @@ def _rows_by_query(folder: Path):
     return rows_by_query(qrels, run, ("query_id", "doc_id", "relevance", "score"))[1]
 
 
-def _count_rows(batches):
-    import pyarrow as pa
-
-    n = sum(batch.num_rows for batch in batches)
-    yield pa.RecordBatch.from_arrays([pa.array([n], pa.int64())], names=["n"])
-
-
-def stages(folder: Path, repeats: int) -> dict[str, float]:
+def time_stages(folder: Path, repeats: int) -> dict[str, float]:
     """Median seconds of the JVM-only part and of handing the rows to Python workers (see the docstring)."""
     from pyspark.sql import functions as F
 
     from ir_measures_graded.engines.spark import _job_settings
+
+    def count_rows(batches):  # defined here, so that workers get it by value (they cannot import this script)
+        import pyarrow as pa
+
+        n = sum(batch.num_rows for batch in batches)
+        yield pa.RecordBatch.from_arrays([pa.array([n], pa.int64())], names=["n"])
 
     spark = _session()
     sent = ", ".join(f"{f.name} {f.dataType.simpleString()}" for f in _rows_by_query(folder).schema)
@@ -229,7 +228,7 @@ def stages(folder: Path, repeats: int) -> dict[str, float]:
         "read, group by query into arrays, join the sides (JVM)":
             lambda: _rows_by_query(folder).select((F.size("qrels_d") + F.size("run_d")).alias("n")).agg(F.sum("n")).collect(),
         f"+ rows to Python workers ({sent}), each only counting them":
-            lambda: _rows_by_query(folder).mapInArrow(_count_rows, "n long").agg(F.sum("n")).collect(),
+            lambda: _rows_by_query(folder).mapInArrow(count_rows, "n long").agg(F.sum("n")).collect(),
     }
     result = {}
     with _job_settings(spark):  # the Arrow batches of ours
@@ -244,7 +243,7 @@ def stages(folder: Path, repeats: int) -> dict[str, float]:
     return result
 
 
-def run_contender(name: str, folder: Path, repeats: int) -> dict:
+def run_contender(name: str, folder: Path, repeats: int, stages: bool = True) -> dict:
     """In this process: time ``name`` ``repeats`` times and record peak memories."""
     memory = PeakMemory()
     compute = globals()[name]
@@ -258,7 +257,7 @@ def run_contender(name: str, folder: Path, repeats: int) -> dict:
         values = compute(folder)
         times.append(time.perf_counter() - start)
     peak = memory.stop()
-    breakdown = stages(folder, repeats) if name == "ours" else {}
+    breakdown = time_stages(folder, repeats) if name == "ours" and stages else {}
     return {"name": name, "times": times, "values": values, "peak_mib": peak, "stages": breakdown}
 
 
@@ -284,7 +283,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=int, default=10_000)
     parser.add_argument("--docs", type=int, default=1_000, help="retrieved documents per query")
     parser.add_argument("--judged", type=int, default=60, help="judged documents per query")
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=3, help="timed runs per contender process (default 3)")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="processes per contender, run in turn with the others' (default 2); times pooled")
+    parser.add_argument("--no-stages", action="store_true", help=argparse.SUPPRESS)  # internal: skip the breakdown
     parser.add_argument("--master", default=MASTER, help=f"Spark master of the comparison (default {MASTER})")
     parser.add_argument("--contenders", default=",".join(CONTENDERS))
     parser.add_argument("--scaling", type=int, default=2_500, metavar="QUERIES",
@@ -297,12 +299,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scaling-run", nargs="+", help=argparse.SUPPRESS)  # internal: MASTER FOLDER...
     args = parser.parse_args(argv)
     if args.quick:
-        args.queries, args.docs, args.repeats, args.scaling = 1_000, 100, 1, 250
+        args.queries, args.docs, args.repeats, args.scaling, args.rounds = 1_000, 100, 1, 250, 1
         if args.contenders == ",".join(CONTENDERS):
             args.contenders = "ours,mllib_evaluator"
     MASTER = args.master
     if args.contender:
-        print(json.dumps(run_contender(args.contender, Path(args.data), args.repeats)))
+        print(json.dumps(run_contender(args.contender, Path(args.data), args.repeats, stages=not args.no_stages)))
         return 0
     if args.scaling_run:
         master, *folders = args.scaling_run
@@ -312,12 +314,20 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(tmp)
         make_data(folder, args.queries, args.docs, args.judged)
         print(f"{args.queries:,} queries x {args.docs:,} docs = {args.queries * args.docs:,} run rows, "
-              f"{args.judged} judged per query; Spark {MASTER}; median of {args.repeats}; "
+              f"{args.judged} judged per query; Spark {MASTER}; median of {args.rounds} x {args.repeats} runs "
+              f"({args.rounds} processes per contender, in turn); "
               f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores")
-        results = {}
-        for name in args.contenders.split(","):
-            results[name] = json.loads(_child(["--contender", name, "--data", str(folder), "--repeats",
-                                               str(args.repeats), "--master", MASTER]))
+        results: dict[str, dict] = {}
+        for round_ in range(args.rounds):  # contenders in turn, round after round: drifts hit all alike
+            for name in args.contenders.split(","):
+                got = json.loads(_child(["--contender", name, "--data", str(folder), "--repeats",
+                                         str(args.repeats), "--master", MASTER, *(["--no-stages"] if round_ else [])]))
+                if name not in results:
+                    results[name] = got
+                    continue
+                pooled = results[name]
+                pooled["times"] += got["times"]
+                pooled["peak_mib"] = {k: max(v, got["peak_mib"][k]) for k, v in pooled["peak_mib"].items()}
         report(results)
         if args.scaling:
             scaling_report(_scaling(folder, args), args)

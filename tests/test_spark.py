@@ -416,11 +416,14 @@ def test_spark_benchmark_runs_at_tiny_size(spark, tmp_path):
     assert ours.keys() == local.keys() and all(ours[k] == pytest.approx(local[k], abs=1e-12) for k in ours)
     by_metrics, by_evaluator = spark_bench.mllib_metrics(tmp_path), spark_bench.mllib_evaluator(tmp_path)
     assert by_metrics == pytest.approx(by_evaluator, abs=1e-12) and 0 < by_metrics["MAP"] < 1
-    # the script end to end (the contender without Spark, to stay quick): data, child process, table
+    stages = spark_bench.time_stages(tmp_path, 1)
+    assert len(stages) == 2 and all(seconds > 0 for seconds in stages.values())
+    # the script end to end (the contender without Spark, to stay quick): data, child processes, table
     out = subprocess.run([sys.executable, str(BENCH), "--queries", "20", "--docs", "10", "--judged", "4",
-                          "--repeats", "1", "--contenders", "single_machine", "--scaling", "0"],
+                          "--repeats", "1", "--rounds", "2", "--contenders", "single_machine", "--scaling", "0"],
                          capture_output=True, text=True, check=True).stdout
     assert "| single machine: muMAP + nDCNG@10 |" in out and "peak MiB JVM" in out
+    assert "median of 2 x 1 runs (2 processes per contender, in turn)" in out
 
 
 def test_every_registered_measure_at_its_defaults_and_tie_aware(spark):
