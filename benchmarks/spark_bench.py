@@ -13,8 +13,9 @@ Contenders, each in its own process (so peak memories are its own), on the same 
   ``pyspark.ml.evaluation.RankingEvaluator`` (``meanAveragePrecision``, ``ndcgAtK``);
 - single machine: ``pandas.read_parquet`` + ``ir_measures.calc_aggregate`` (no Spark).
 
-Times are wall-clock medians over ``--repeats`` runs in one warm session (reading Parquet to the
-final numbers); peak memories are resident-set high-water marks sampled every 0.1 s over the
+Times are wall-clock medians (reading Parquet to the final numbers) over ``--rounds`` processes per
+contender, run in turn with the other contenders' (so that a slow spell of a shared machine falls
+on all of them), each timing ``--repeats`` runs after one untimed warm-up; peak memories are resident-set high-water marks sampled every 0.1 s over the
 contender's process tree: the driver (this Python process), the JVM, and the Python workers (sum).
 
 Where our time goes (in ours' process, same session): (1) reading both Parquet files, grouping each
@@ -250,8 +251,7 @@ def run_contender(name: str, folder: Path, repeats: int, stages: bool = True) ->
     if name != "single_machine":
         _session()  # start-up is not timed
     times, values = [], {}
-    if repeats < 3:  # a median of 3 absorbs the first run's start-up of the Python workers; else warm up
-        compute(folder)
+    compute(folder)  # warm-up, not timed: Python workers start, the JVM compiles the plan's code
     for _ in range(repeats):
         start = time.perf_counter()
         values = compute(folder)
@@ -283,7 +283,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=int, default=10_000)
     parser.add_argument("--docs", type=int, default=1_000, help="retrieved documents per query")
     parser.add_argument("--judged", type=int, default=60, help="judged documents per query")
-    parser.add_argument("--repeats", type=int, default=3, help="timed runs per contender process (default 3)")
+    parser.add_argument("--repeats", type=int, default=5,
+                        help="timed runs per contender process, after one warm-up (default 5)")
     parser.add_argument("--rounds", type=int, default=2,
                         help="processes per contender, run in turn with the others' (default 2); times pooled")
     parser.add_argument("--no-stages", action="store_true", help=argparse.SUPPRESS)  # internal: skip the breakdown
