@@ -6,8 +6,8 @@
     graded_spark.calc_aggregate([muMAP, nDCNG@10, AP, nDCG@10], qrels, run)
 
 What runs where. The rows never come to the driver: in the JVM, each side's rows are grouped by
-query into arrays of ``(doc, value)`` (started on the map side, before the shuffle) and the two
-sides joined by query, so each query is one row holding its judgments and its ranking. Batches of
+query into two arrays, doc ids and values (started on the map side, before the shuffle), and the
+two sides joined by query, so each query is one row holding its judgments and its ranking. Batches of
 these rows are evaluated, as they arrive, inside Python workers by this package's own
 single-machine evaluator (:class:`~ir_measures_graded.provider.GradedProvider`, over
 :func:`~ir_measures_graded.core.evaluate`) on Arrow data, so no Python object is made per row. Only
@@ -123,8 +123,7 @@ def rows_by_query(qrels: DataFrame, run: DataFrame, columns: tuple[str, str, str
     judgments as two arrays ``qrels_d`` and ``qrels_v`` (doc ids, labels), its ranked documents as
     ``run_d`` and ``run_v`` (doc ids, scores), and each side's rows holding a null (bad input) in
     ``qrels_null`` and ``run_null``; all null where that side lacks the query — what the
-    evaluating workers receive, and what
-    ``benchmarks/spark_bench.py`` times. ``columns``: query, doc, relevance, score; ``partitions``:
+    evaluating workers receive, and what ``benchmarks/spark_bench.py`` times. ``columns``: query, doc, relevance, score; ``partitions``:
     the number of query partitions (default: ``spark.sql.shuffle.partitions``).
 
     Why arrays: Spark hands rows to Python workers one value at a time; a query's rows as two
@@ -282,9 +281,9 @@ def _rows(batch: Any, side: str) -> Any:
     query = batch.column(_QUERY)
     rows = pa.table([query.take(pc.list_parent_indices(docs)), docs.flatten(), values.flatten()],
                     names=[_QUERY, _DOC, _VALUE])  # flatten: the elements of the valid (non-null) arrays
-    if not len(incomplete.flatten()):
-        return rows
     nulls = incomplete.flatten()
+    if not len(nulls):
+        return rows
     return pa.concat_tables([pa.table([query.take(pc.list_parent_indices(incomplete)), nulls.field(_DOC),
                                        nulls.field(_VALUE)], names=[_QUERY, _DOC, _VALUE]), rows])
 
