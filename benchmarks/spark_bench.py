@@ -15,8 +15,9 @@ Contenders, each in its own process (so peak memories are its own), on the same 
 
 Times are wall-clock medians (reading Parquet to the final numbers) over ``--rounds`` processes per
 contender, run in turn with the other contenders' (so that a slow spell of a shared machine falls
-on all of them), each timing ``--repeats`` runs after one untimed warm-up; peak memories are resident-set high-water marks sampled every 0.1 s over the
-contender's process tree: the driver (this Python process), the JVM, and the Python workers (sum).
+on all of them), each timing ``--repeats`` runs after one untimed warm-up. Peak memories are
+resident-set high-water marks sampled every 0.1 s over the contender's process tree: the driver
+(this Python process), the JVM, and the Python workers (sum).
 
 Where our time goes (in ours' process, same session): (1) reading both Parquet files, grouping each
 side's rows by query into arrays and joining the sides on the JVM as ours does (the engine's own
