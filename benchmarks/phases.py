@@ -95,8 +95,9 @@ def main() -> None:
         score = to_numpy(batch.table.column("value"))
         keep = np.flatnonzero(query >= 0)
         query, score = query[keep], score[keep]
-        order = kernels.ranking_order(query, score, keep, functools.partial(name_ranks, batch.doc_ids))
-        query, docs, score_key = query[order], keep[order], kernels.descending_score_key(score)[order]
+        score_key = kernels.descending_score_key(score)
+        order = kernels.ranking_order(query, score_key, keep, functools.partial(name_ranks, batch.doc_ids))
+        query, docs, score_key = query[order], keep[order], score_key[order]
         t = lap("per batch: ranking sort", t)
         label = judgments.labels_of(query, docs, batch.doc_ids, batch.doc_hashes)
         t = lap("per batch: labels joined", t)

@@ -299,26 +299,38 @@ def test_ids_of_one_word_hash_as_in_the_general_path(ids):
     assert string_hashes(pa.array(ids)).tolist() == string_hashes(pa.array([*ids, "a longer id"]))[:-1].tolist()
 
 
-def test_the_join_is_exact_when_every_hash_collides(monkeypatch):
+@pytest.mark.parametrize("kind", ["strings", "integers"])
+def test_the_join_is_exact_when_every_hash_collides(monkeypatch, kind):
+    import pyarrow as pa
+
     import ir_measures_graded.io.columns
     import ir_measures_graded.io.ids
     import ir_measures_graded.prepare
 
-    def colliding(strings):
-        return np.zeros(len(strings), dtype=np.uint64)
+    def colliding(ids):
+        return np.zeros(len(ids), dtype=np.uint64)
 
-    # io.ids is where every caller finds it (prepare and core import it when called); io.columns holds its own name
-    for module in (ir_measures_graded.io.ids, ir_measures_graded.io.columns):
-        monkeypatch.setattr(module, "string_hashes", colliding)
-    assert not hasattr(ir_measures_graded.prepare, "string_hashes")
+    # io.ids is where every caller finds them (prepare and core import them when called); io.columns holds its own name
+    monkeypatch.setattr(ir_measures_graded.io.ids, "string_hashes", colliding)
+    monkeypatch.setattr(ir_measures_graded.io.ids, "id_hashes", colliding)
+    monkeypatch.setattr(ir_measures_graded.io.columns, "id_hashes", colliding)
+    assert not hasattr(ir_measures_graded.prepare, "id_hashes")
     n = 1500
-    docs = [f"doc-{i}" for i in range(n)]
+    docs = list(range(n)) if kind == "integers" else [f"doc-{i}" for i in range(n)]
     labels = {d: float(i % 4) for i, d in enumerate(docs)}
+    unjudged = n + 7 if kind == "integers" else "unjudged"
     qrels = {"q": labels, "r": {d: 1.0 for d in docs[:10]}}
-    run = {"q": {d: float(n - i) for i, d in enumerate(docs)} | {"unjudged": 0.5}, "r": {"doc-3": 1.0}}
+    run = {"q": {d: float(n - i) for i, d in enumerate(docs)} | {unjudged: 0.5}, "r": {docs[3]: 1.0}}
+    if kind == "integers":  # Arrow columns of integer doc ids stay integers in the core
+        def table(rows, value):
+            flat = [(q, d, v) for q, ds in rows.items() for d, v in ds.items()]
+            return pa.table({"query_id": [r[0] for r in flat], "doc_id": pa.array([r[1] for r in flat], pa.int64()),
+                             value: [r[2] for r in flat]})
+        qrels, run = table(qrels, "relevance"), table(run, "score")
     from ir_measures_graded.prepare import Judgments, Ranking
 
     judgments = Judgments.from_qrels(qrels)
+    assert pa.types.is_integer(judgments.doc_ids.type) == (kind == "integers")
     ranking = Ranking.from_run(run, judgments)
     got = {}
     assert len(ranking.query) == n + 2

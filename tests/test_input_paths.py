@@ -146,6 +146,35 @@ def test_in_memory_forms(collection, reference):
     assert per_query(qrels_dict, iter([ScoredDoc(*r) for r in run.itertuples(index=False)])) == reference
 
 
+def integer_ids(obj: dict) -> dict:
+    """The collection with doc ids 'd123' as the integer 123 (string order differs: '9' > '10')."""
+    return {q: {int(d[1:]): v for d, v in docs.items()} for q, docs in obj.items()}
+
+
+def test_integer_doc_ids_equal_their_decimal_strings(collection, tmp_path):
+    """Integer doc ids stay integers in the core: the values are those of their decimal strings,
+    with either side integers and the other strings, and through Parquet files."""
+    qrels_int, run_int = (integer_ids(side) for side in collection)
+    as_strings = [{q: {str(d): v for d, v in docs.items()} for q, docs in side.items()} for side in (qrels_int, run_int)]
+    reference = per_query(*as_strings)
+    assert len(reference) > 1000
+    qrels, run = (pa.Table.from_pandas(rows(side, value))
+                  for side, value in ((qrels_int, "relevance"), (run_int, "score")))
+    assert pa.types.is_integer(qrels.schema.field("doc_id").type)
+    strings = [t.set_column(1, "doc_id", t.column("doc_id").cast(pa.string())) for t in (qrels, run)]
+    int32 = qrels.set_column(1, "doc_id", qrels.column("doc_id").cast(pa.int32()))
+    forms = {"integers": (qrels, run), "int32 qrels": (int32, run), "integer qrels, string run": (qrels, strings[1]),
+             "string qrels, integer run": (strings[0], run), "run as batches": (qrels, run.to_reader(max_chunksize=33))}
+    for name, (q, r) in forms.items():
+        assert per_query(q, r) == reference, name
+    pq.write_table(qrels, tmp_path / "qrels.parquet", row_group_size=50)
+    pq.write_table(run, tmp_path / "run.parquet", row_group_size=50)
+    judged = read_qrels_table(tmp_path / "qrels.parquet")
+    assert per_query(judged, read_run_table(tmp_path / "run.parquet")) == reference
+    assert per_query(judged, scan_run(tmp_path / "run.parquet")) == reference
+    assert per_query(*as_strings[:1], run) == reference
+
+
 @pytest.mark.slow
 def test_cli_paths_agree(collection, reference, tmp_path):
     write_trec(tmp_path / "qrels", collection[0], "qrels")

@@ -30,10 +30,11 @@ def test_ranking_order_float32_ties_and_doc_id_descending():
     query = np.array([1, 0, 0, 0, 0, 1])
     score = np.array([5.0, 1.0, 1.0 + 1e-9, 2.0, 1.0, 0.0])  # rows 1, 2, 4 tie once read as float32
     doc_ids = np.array(["d10", "d9", "d2", "x", "d1", "y"], dtype=object)
-    order = kernels.ranking_order(query, score, np.arange(6), functools.partial(name_ranks, doc_ids))
+    key = kernels.descending_score_key(score)
+    order = kernels.ranking_order(query, key, np.arange(6), functools.partial(name_ranks, doc_ids))
     assert [doc_ids[i] for i in order] == ["x", "d9", "d2", "d1", "d10", "y"]
     in_byte_order = np.argsort(np.argsort(doc_ids.astype(str)))  # codes that sort as the ids do
-    assert kernels.ranking_order(query, score, in_byte_order).tolist() == order.tolist()
+    assert kernels.ranking_order(query, key, in_byte_order).tolist() == order.tolist()
 
 
 def test_level_of_rows_per_query_thresholds():

@@ -38,8 +38,9 @@ class Judgments:
     """
 
     query_ids: np.ndarray  # distinct query ids (str); a query's code is its index here
-    # doc id of every judgment row (pyarrow StringArray), in the rows' order; from_text: the distinct
-    # judged doc ids, sorted bytes (numpy), the keys then hold exact codes instead of hashes
+    # doc id of every judgment row (pyarrow StringArray, or Int64Array: see io.ids), in the rows'
+    # order; from_text: the distinct judged doc ids, sorted bytes (numpy), the keys then hold exact
+    # codes instead of hashes
     doc_ids: Any
     query: np.ndarray  # per judgment row, sorted: query code
     label: np.ndarray  # per judgment row: relevance label (float64)
@@ -81,7 +82,7 @@ class Judgments:
     def from_columns(cls, cols: Columns) -> Judgments:
         """Built once per qrels from their validated columns; reused for every run."""
 
-        from ir_measures_graded.io.ids import string_hashes
+        from ir_measures_graded.io.ids import id_hashes
 
         query, per_row, label, hashes = cols.query_codes, cols.doc_codes, cols.values, cols.doc_hashes
         if not np.all(query[1:] >= query[:-1]):  # not grouped by query yet
@@ -98,7 +99,7 @@ class Judgments:
         else:
             doc_ids = cols.doc_ids.take(from_numpy(per_row))
         del per_row
-        keys = _join_keys(query, hashes if hashes is not None else string_hashes(doc_ids))
+        keys = _join_keys(query, hashes if hashes is not None else id_hashes(doc_ids))
         del hashes
         key_rows = np.argsort(keys)
         keys = keys[key_rows]
@@ -131,7 +132,7 @@ class Judgments:
 
         ``doc_ids[doc_codes[i]]`` is row ``i``'s doc id (``doc_ids`` a pyarrow string array, or sorted
         bytes for judgments :meth:`from_text`;
-        ``doc_codes`` None: ``doc_ids`` has one entry per row). ``doc_hashes``: ``string_hashes(doc_ids)``
+        ``doc_codes`` None: ``doc_ids`` has one entry per row). ``doc_hashes``: ``id_hashes(doc_ids)``
         if already computed.
         """
         label = np.full(len(query), np.nan)
@@ -141,9 +142,13 @@ class Judgments:
             return self._exact_labels(label, query, doc_codes, doc_ids)
         import pyarrow.compute as pc
 
-        from ir_measures_graded.io.ids import string_hashes
+        from ir_measures_graded.io.ids import as_strings, id_hashes, is_integer
 
-        hashes = string_hashes(doc_ids) if doc_hashes is None else doc_hashes
+        if is_integer(doc_ids) != is_integer(self.doc_ids):  # integer ids meet string ids: as strings
+            if is_integer(self.doc_ids):
+                return self._with_string_ids().labels_of(query, doc_codes, doc_ids, doc_hashes)
+            doc_ids, doc_hashes = as_strings(doc_ids), None
+        hashes = id_hashes(doc_ids) if doc_hashes is None else doc_hashes
         if doc_codes is None:
             doc_codes = np.arange(len(query), dtype=np.int64)
         else:
@@ -191,6 +196,19 @@ class Judgments:
         found = self._keys[pos] == keys
         label[rows[found]] = self.label[self._key_rows[pos[found]]]
         return label
+
+    def _with_string_ids(self) -> Judgments:
+        """These judgments with integer doc ids as their decimal strings (built once), for runs of string ids."""
+        from ir_measures_graded.io.ids import as_strings, string_hashes
+
+        def build() -> Judgments:
+            doc_ids = as_strings(self.doc_ids)
+            keys = _join_keys(self.query, string_hashes(doc_ids))
+            key_rows = np.argsort(keys)
+            return Judgments(query_ids=self.query_ids, doc_ids=doc_ids, query=self.query, label=self.label,
+                             _keys=keys[key_rows], _key_rows=key_rows.astype(self._key_rows.dtype))
+
+        return self.cached(("string ids",), build)
 
     JOIN_TRIES = 4  # keys tried one after the other before the exact join takes over
 
@@ -265,10 +283,10 @@ class Ranking:
         if query.min(initial=0) < 0:
             keep = np.flatnonzero(query >= 0)
             query, doc_codes, score = query[keep], doc_codes[keep], score[keep]
-        order = kernels.ranking_order(query, score, doc_codes,
+        score_key = kernels.descending_score_key(score)
+        order = kernels.ranking_order(query, score_key, doc_codes,
                                       None if codes_in_id_order else functools.partial(name_ranks, doc_ids))
-        query, doc_codes = query[order], doc_codes[order]
-        score_key = kernels.descending_score_key(score)[order]
+        query, doc_codes, score_key = query[order], doc_codes[order], score_key[order]
         del order
         present = np.zeros(judgments.n_queries, dtype=bool)
         present[query] = True

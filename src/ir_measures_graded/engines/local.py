@@ -219,6 +219,8 @@ def dict_of_dict(obj: Any, value_field: str) -> dict:
     if isinstance(obj, TextTable):
         return obj.dict_of_dict(integral=value_field == "relevance" and validated.integral_labels(obj.value))
 
+    from ir_measures_graded.io.ids import as_strings
+
     kind = "qrels" if value_field == "relevance" else "run"
     cols = (validated.qrels_columns if kind == "qrels" else validated.run_columns)(obj, encode_docs=False)
     if np.all(cols.query_codes[1:] >= cols.query_codes[:-1]):  # grouped by query already
@@ -227,7 +229,7 @@ def dict_of_dict(obj: Any, value_field: str) -> dict:
         order = np.argsort(cols.query_codes, kind="stable")
         per_row, values = cols.doc_codes[order], cols.values[order]
     identity = np.array_equal(per_row, np.arange(len(per_row)))
-    docs = (cols.doc_ids if identity else cols.doc_ids.take(from_numpy(per_row))).to_pylist()
+    docs = as_strings(cols.doc_ids if identity else cols.doc_ids.take(from_numpy(per_row))).to_pylist()
     if kind == "qrels" and len(values) and validated.integral_labels(values):
         values = values.astype(np.int64)
     values = values.tolist()

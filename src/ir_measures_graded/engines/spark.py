@@ -251,8 +251,8 @@ def _partition_evaluator(measures: list[GradedMeasure], names: list[str], labels
         # Each row holds a whole query, so every batch is evaluated as it comes: the JVM builds the
         # next batch meanwhile, and a worker holds one batch, not its partition.
         for batch in batches:
-            qrels = _checked_side(_rows(batch, _JUDGED), QRELS, fields[0])
-            run = _checked_side(_rows(batch, _RETRIEVED), RUN, fields[1])
+            qrels = _checked_side(batch, _JUDGED, QRELS, fields[0])
+            run = _checked_side(batch, _RETRIEVED, RUN, fields[1])
             if not qrels.num_rows:  # only run rows: queries the qrels do not know are skipped
                 continue
             evaluator = GradedProvider().evaluator(list(computed.values()), _with_labels_query(qrels, labels))
@@ -275,10 +275,12 @@ def _rows(batch: Any, side: str) -> Any:
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    from ir_measures_graded.io.ids import as_strings
+
     docs, values, incomplete = (batch.column(f"{side}_{name}") for name in (_DOC, _VALUE, "null"))
     if pc.equal(pc.list_value_length(docs), pc.list_value_length(values)).false_count:
         raise RuntimeError(f"Spark gave a query's {side} doc ids and values in arrays of different lengths")
-    query = batch.column(_QUERY)
+    query = as_strings(batch.column(_QUERY))  # once per query, not per row
     rows = pa.table([query.take(pc.list_parent_indices(docs)), docs.flatten(), values.flatten()],
                     names=[_QUERY, _DOC, _VALUE])  # flatten: the elements of the valid (non-null) arrays
     nulls = incomplete.flatten()
@@ -288,22 +290,29 @@ def _rows(batch: Any, side: str) -> Any:
                                        nulls.field(_VALUE)], names=[_QUERY, _DOC, _VALUE]), rows])
 
 
-def _checked_side(rows: Any, layout: Layout, fields: tuple[str, str, str]) -> Any:
-    """One side's rows (Arrow, the internal schema) checked by the reading package as any Arrow input
-    (:func:`ir_measures_graded.io.columnar.checked_table`: ids as strings, values finite doubles, no
-    nulls); columns ``query_id``, ``doc_id`` and the layout's value. Messages name the user's column
-    and the row's query and doc: after the shuffle, a row's number says nothing."""
+def _checked_side(batch: Any, side: str, layout: Layout, fields: tuple[str, str, str]) -> Any:
+    """One side's rows (:func:`_rows` of a batch) checked by the reading package as any Arrow input
+    (:func:`ir_measures_graded.io.columnar.checked_table`: ids as strings but integer doc ids, which
+    stay int64, values finite doubles, no nulls); columns ``query_id``, ``doc_id`` and the layout's
+    value. Messages name the user's column and the row's query and doc: after the shuffle, a row's
+    number says nothing."""
+    import pyarrow as pa
+
     from ir_measures_graded.io.columnar import checked_table
 
     what = f"{layout.kind} DataFrame"
+    rows = _rows(batch, side)
     columns = [rows.column(c) for c in (_QUERY, _DOC, _VALUE)]
+    # messages show ids as the user's column holds them (_rows made the query ids strings)
+    integer_queries = pa.types.is_integer(batch.schema.field(_QUERY).type)
 
     def where(row: int) -> str:
-        named = [f"{role} {column[row].as_py()!r}" for role, column in zip(("query", "doc"), columns[:2], strict=False)
-                 if column[row].is_valid]
+        query, doc = (column[row].as_py() for column in columns[:2])
+        query = int(query) if integer_queries and query is not None else query
+        named = [f"{role} {value!r}" for role, value in (("query", query), ("doc", doc)) if value is not None]
         return f"{what} ({', '.join(named)})" if named else what
 
-    return checked_table(columns, what, list(fields), where).rename_columns(["query_id", "doc_id", layout.value])
+    return checked_table(columns, what, list(fields), where, integer_docs=True).rename_columns(["query_id", "doc_id", layout.value])
 
 
 def _with_labels_query(qrels: Any, labels: list[float]) -> Any:
@@ -311,8 +320,9 @@ def _with_labels_query(qrels: Any, labels: list[float]) -> Any:
     import pyarrow as pa
 
     n = len(labels)
-    extra = pa.table([from_strings([_LABELS_QUERY] * n), from_strings([str(i) for i in range(n)]),
-                      from_numpy(np.array(labels, dtype=np.float64))], schema=qrels.schema)
+    docs = from_numpy(np.arange(n, dtype=np.int64)).cast(qrels.schema.field("doc_id").type)
+    extra = pa.table([from_strings([_LABELS_QUERY] * n), docs, from_numpy(np.array(labels, dtype=np.float64))],
+                     schema=qrels.schema)
     return pa.concat_tables([qrels, extra])
 
 

@@ -106,18 +106,20 @@ def record_blocks(batches: Iterable[Any], name: str, layout: Layout, source: lis
         row += batch.num_rows
 
 
-def checked_table(columns: list[Any], what: str, fields: list[str], where: Callable[[int], str]) -> Any:
+def checked_table(columns: list[Any], what: str, fields: list[str], where: Callable[[int], str],
+                  integer_docs: bool = False) -> Any:
     """Three Arrow columns (query, doc, value) checked as every Arrow input is: ids strings (integers
     become their decimal strings), values finite numbers as float64, no nulls. A table ``query_id``,
     ``doc_id``, ``value``.
 
     ``what`` names the input, ``fields`` the columns, ``where(row)`` a row (a number in a file; a
-    query and doc in rows shuffled by Spark).
+    query and doc in rows shuffled by Spark). ``integer_docs``: integer doc ids stay integers (int64),
+    for a table evaluated at once (see :mod:`.ids`).
     """
     import pyarrow as pa
 
-    query = _string_column(columns[0], what, fields[0], where)
-    doc = _string_column(columns[1], what, fields[1], where)
+    query = _id_column(columns[0], what, fields[0], where)
+    doc = _id_column(columns[1], what, fields[1], where, integer_docs)
     value = validated.arrow_values(columns[2], what, fields[2], where)
     return pa.table({"query_id": query, "doc_id": doc, "value": from_numpy(value)})
 
@@ -132,14 +134,14 @@ def source_name(layout: Layout, name: str) -> str:
     return name if name in (layout.kind, f"{layout.kind} DataFrame") else f"{layout.kind} file {name}"
 
 
-def _string_column(column: Any, what: str, field: str, where: Callable[[int], str]) -> Any:
+def _id_column(column: Any, what: str, field: str, where: Callable[[int], str], integers: bool = False) -> Any:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    column = arrow_ids(column, what, field)
+    column = arrow_ids(column, what, field, integers)
     if pa.types.is_dictionary(column.type):
         column = column.cast(column.type.value_type)
     row = first_missing(column)
     if row is not None:
         raise GradedInputError(f"{where(row)}: {field} is missing (null)")
-    return pc.cast(column, pa.string()).combine_chunks()
+    return pc.cast(column, pa.int64() if pa.types.is_integer(column.type) else pa.string()).combine_chunks()

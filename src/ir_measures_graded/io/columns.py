@@ -30,9 +30,10 @@ from ir_measures_graded.io.ids import (
     duplicate_error,
     encode_ids,
     first_duplicate,
-    first_duplicate_strings,
+    first_duplicate_ids,
+    id_hashes,
     id_strings,
-    string_hashes,
+    id_text,
 )
 
 INT64_SAFE = 2.0**53  # integral labels below this are exact as int64 and as float64
@@ -63,9 +64,9 @@ class Columns:
     query_codes: np.ndarray  # int64, index into query_ids
     query_ids: np.ndarray  # object array of the distinct query ids (str)
     doc_codes: np.ndarray  # int64, index into doc_ids
-    doc_ids: Any  # pyarrow StringArray of the distinct doc ids
+    doc_ids: Any  # pyarrow StringArray of the distinct doc ids (Int64Array: see io.ids)
     values: np.ndarray  # float64: relevance labels (qrels) or scores (run)
-    doc_hashes: np.ndarray | None = None  # string_hashes of the doc id of each row, when computed
+    doc_hashes: np.ndarray | None = None  # id_hashes of the doc id of each row, when computed
 
     def __len__(self) -> int:
         return len(self.values)
@@ -126,7 +127,7 @@ def _columns(obj: Any, kind: str, value_field: str, encode_docs: bool = True) ->
         query_ids = np.concatenate([query_ids, np.asarray(extra, dtype=object)]) if extra else query_ids
 
     def where(row: int) -> str:
-        return f"{kind} row {row} (query {query_ids[query_codes[row]]!r}, doc {doc_ids[int(doc_codes[row])].as_py()!r})"
+        return f"{kind} row {row} (query {query_ids[query_codes[row]]!r}, doc {id_text(doc_ids, int(doc_codes[row]))!r})"
 
     values = values_of(val, kind, value_field, where)
     values.flags.writeable = False  # may be a view of the caller's column
@@ -306,14 +307,14 @@ def _reject_duplicates(columns: Columns, kind: str) -> np.ndarray | None:
     if len(columns.doc_ids) == len(columns.doc_codes) and len(columns.doc_ids) > 1:  # one id per row (or all distinct)
         identity = bool(np.all(columns.doc_codes == np.arange(len(columns.doc_codes))))
         per_row = columns.doc_ids if identity else columns.doc_ids.take(_arrow_indices(columns.doc_codes))
-        hashes = string_hashes(per_row)
-        pair = first_duplicate_strings(columns.query_codes, per_row, hashes)
+        hashes = id_hashes(per_row)
+        pair = first_duplicate_ids(columns.query_codes, per_row, hashes)
     else:
         pair = first_duplicate(columns.query_codes, columns.doc_codes)
     if pair is not None:
         first, second = pair
         raise duplicate_error(kind, columns.query_ids[columns.query_codes[first]],
-                              columns.doc_ids[int(columns.doc_codes[first])].as_py(), first, second)
+                              id_text(columns.doc_ids, int(columns.doc_codes[first])), first, second)
     return hashes
 
 

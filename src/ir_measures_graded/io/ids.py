@@ -1,6 +1,10 @@
-"""Identifiers: ids as strings, dictionary codes, 64-bit string hashes, and (query, doc) duplicates.
+"""Identifiers: ids as strings, dictionary codes, 64-bit id hashes, and (query, doc) duplicates.
 
 Ids are strings. Integer ids are accepted and compared as their decimal string (``1`` is ``'1'``).
+Per-row doc ids of Arrow integer columns stay int64 inside the core (:func:`encode_ids` with
+``encode=False``): casting millions of them to strings and hashing those is a fifth of evaluating
+them. Where they meet string ids (a judgment's, a tie's order, a message), they become their
+decimal strings (:func:`as_strings`), so they compare exactly as strings would.
 Ids of other types — floats (``1.0`` would never match ``'1'``), bools, bytes, tuples — are refused
 with a :class:`GradedInputError`. A (query, doc) pair given twice is refused everywhere with the one
 message of :func:`duplicate_error`.
@@ -32,7 +36,7 @@ def encode_ids(col: Any, kind: str, field: str, unique: bool = False, encode: bo
     if isinstance(col, list):
         array = pa.array(id_strings(col, kind, field), pa.string())
     elif isinstance(col, (pa.Array, pa.ChunkedArray)):
-        array = arrow_ids(col, kind, field)
+        array = arrow_ids(col, kind, field, integers=not encode)
     else:  # a pandas Series
         array = _pandas_ids(col, kind, field)
     if isinstance(array, pa.ChunkedArray):
@@ -42,7 +46,7 @@ def encode_ids(col: Any, kind: str, field: str, unique: bool = False, encode: bo
         raise GradedInputError(f"{kind} row {row}: {field} is missing (None/NaN/null)")
     given = pa.types.is_dictionary(array.type)
     if not given and not encode:
-        return np.arange(len(array), dtype=np.int64), array.cast(pa.string())
+        return np.arange(len(array), dtype=np.int64), array.cast(pa.int64() if is_integer(array) else pa.string())
     if not given:
         array = pc.dictionary_encode(array)
     codes = to_numpy(array.indices).astype(np.int64)
@@ -75,17 +79,18 @@ def _check_id(value: Any, kind: str, field: str, row: int) -> None:
                                f"strings (or integers){hint}")
 
 
-def arrow_ids(col: Any, what: str, field: str) -> Any:
+def arrow_ids(col: Any, what: str, field: str, integers: bool = False) -> Any:
     """An Arrow column of ids as strings: integers (and a dictionary of integers) become their
     decimal strings; anything else is refused. ``what`` names the input. The one id check of Arrow
-    data, in memory or read from Parquet / Arrow IPC."""
+    data, in memory or read from Parquet / Arrow IPC. ``integers``: a plain integer column stays
+    as it is (per-row doc ids, see the module's docstring)."""
     import pyarrow as pa
 
     value_type = col.type.value_type if pa.types.is_dictionary(col.type) else col.type
     if pa.types.is_string(value_type) or pa.types.is_large_string(value_type) or pa.types.is_string_view(value_type):
         return col
     if pa.types.is_integer(value_type) and not pa.types.is_dictionary(col.type):
-        return col.cast(pa.string())
+        return col if integers else col.cast(pa.string())
     if pa.types.is_integer(value_type):
         return col.cast(pa.dictionary(col.type.index_type, pa.string()))
     raise GradedInputError(f"{what}: column {field!r} holds {value_type}, expected strings (or integers)")
@@ -128,6 +133,25 @@ def _pandas_ids(col: Any, kind: str, field: str) -> Any:
     raise GradedInputError(f"{kind} column {field} has dtype {dtype}; ids must be strings (or integers)")
 
 
+def is_integer(ids: Any) -> bool:
+    """Whether a pyarrow array holds integer ids (kept as integers, see the module's docstring)."""
+    import pyarrow as pa
+
+    return pa.types.is_integer(ids.type)
+
+
+def as_strings(ids: Any) -> Any:
+    """A pyarrow array of ids as strings: integers become their decimal strings."""
+    import pyarrow as pa
+
+    return ids.cast(pa.string()) if is_integer(ids) else ids
+
+
+def id_text(ids: Any, row: int) -> str:
+    """The id at ``row`` of a pyarrow array, as the string it is compared as (for messages)."""
+    return str(ids[row].as_py())
+
+
 def name_ranks(doc_ids: Any, codes: np.ndarray) -> np.ndarray:
     """Dense rank of the doc ids ``doc_ids[codes]`` in byte order (``strcmp``; code points for str):
     how :func:`..kernels.ranking_order` breaks score ties. ``doc_ids``: a numpy array or a pyarrow
@@ -136,7 +160,7 @@ def name_ranks(doc_ids: Any, codes: np.ndarray) -> np.ndarray:
         return np.unique(doc_ids[codes], return_inverse=True)[1].ravel().astype(np.int64)
     import pyarrow.compute as pc
 
-    names = doc_ids.take(from_numpy(codes))
+    names = as_strings(doc_ids.take(from_numpy(codes)))  # integers too: 10 before 9, as strings
     return to_numpy(pc.rank(names, sort_keys="ascending", tiebreaker="dense")).astype(np.int64)
 
 
@@ -158,14 +182,14 @@ def first_duplicate(query_codes: np.ndarray, doc_codes: np.ndarray) -> tuple[int
     return int(order[dup[at]]), int(second[at])
 
 
-def first_duplicate_strings(query_codes: np.ndarray, doc_ids: Any,
+def first_duplicate_ids(query_codes: np.ndarray, doc_ids: Any,
                             doc_hashes: np.ndarray | None = None) -> tuple[int, int] | None:
-    """:func:`first_duplicate` for a per-row pyarrow string array of doc ids, without hashing them
-    into a dictionary: a 64-bit hash of each (query, doc) sorted once; only if two hashes are
-    equal are the ids encoded exactly."""
+    """:func:`first_duplicate` for a per-row pyarrow array of doc ids (strings or integers), without
+    hashing them into a dictionary: a 64-bit hash of each (query, doc) sorted once; only if two
+    hashes are equal are the ids encoded exactly."""
     if len(doc_ids) < 2:
         return None
-    hashes = string_hashes(doc_ids) if doc_hashes is None else doc_hashes
+    hashes = id_hashes(doc_ids) if doc_hashes is None else doc_hashes
     keys = hashes * np.uint64(0x9E3779B97F4A7C15) + query_codes.astype(np.uint64)
     keys.sort()
     if not (keys[1:] == keys[:-1]).any():
@@ -174,6 +198,21 @@ def first_duplicate_strings(query_codes: np.ndarray, doc_ids: Any,
 
     doc_codes = to_numpy(pc.dictionary_encode(doc_ids).indices).astype(np.int64)
     return first_duplicate(query_codes, doc_codes)
+
+
+def id_hashes(ids: Any) -> np.ndarray:
+    """A 64-bit hash of every id of a pyarrow array: :func:`string_hashes` for strings; for integer
+    ids, their value times an odd constant (a bijection: two integers never share a hash, and the
+    high bits, which the join keys keep, depend on every bit). The two kinds' hashes differ for the
+    same id (1 and '1'): only ids of one kind are ever compared by hash (see :func:`as_strings`)."""
+    import pyarrow as pa
+
+    if not is_integer(ids):
+        return string_hashes(ids)
+    if isinstance(ids, pa.ChunkedArray):
+        ids = ids.combine_chunks()
+    values = to_numpy(ids.cast(pa.int64())).view(np.uint64)
+    return values * np.uint64(0x9E3779B97F4A7C15)
 
 
 def string_hashes(strings: Any) -> np.ndarray:

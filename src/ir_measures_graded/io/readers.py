@@ -20,7 +20,7 @@ from ir_measures_graded.arrow import empty, from_numpy, to_numpy
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.columnar import columnar_blocks, columnar_format
 from ir_measures_graded.io.columns import CHECKED_KEY, UNIQUE_KEY, fingerprint, integral_labels
-from ir_measures_graded.io.ids import duplicate_error, first_duplicate_strings
+from ir_measures_graded.io.ids import duplicate_error, first_duplicate_ids
 from ir_measures_graded.io.trec import BLOCK_SIZE, QRELS, RUN, Block, Layout, display_name, text_blocks
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -130,7 +130,7 @@ def _read_whole(path: str | os.PathLike, layout: Layout, columns: Mapping[str, s
     del blocks
     query = pc.dictionary_encode(table.column("query_id")).combine_chunks()
     doc = table.column("doc_id").combine_chunks()  # one string per row: no hash table of millions of ids
-    pair = first_duplicate_strings(to_numpy(query.indices).astype(np.int64), doc)
+    pair = first_duplicate_ids(to_numpy(query.indices).astype(np.int64), doc)
     if pair is not None:
         first, second = (_line_of_row(spans, row) for row in pair)
         raise duplicate_error(layout.kind, table.column("query_id")[pair[0]].as_py(),

@@ -21,19 +21,20 @@ def descending_score_key(score: np.ndarray) -> np.ndarray:
     return ~ascending
 
 
-def ranking_order(query: np.ndarray, score: np.ndarray, doc_codes: np.ndarray,
+def ranking_order(query: np.ndarray, score_key: np.ndarray, doc_codes: np.ndarray,
                   name_rank: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
     """Permutation that ranks rows: by ``query`` ascending, then score descending, then doc id descending.
 
-    Scores are compared as float32, because trec_eval reads them into a C ``float``; two scores
-    that differ only beyond float32 precision are a tie. Ties are broken by the doc id string in
+    ``score_key``: :func:`descending_score_key` of the scores, which compares them as float32,
+    because trec_eval reads them into a C ``float``; two scores that differ only beyond float32
+    precision are a tie. Ties are broken by the doc id string in
     descending order (trec_eval's ``strcmp(docno2, docno1)``): ``name_rank(codes)`` is the dense
     rank, in that order, of the doc ids of ``codes`` (:func:`..io.ids.name_ranks`); None: the codes
     themselves are in the ids' byte order. ``query`` holds non-negative integers below 2**32. One
     integer sort orders (query, score); ids are compared only inside tie groups, which are usually
     few and small.
     """
-    key = (query.astype(np.uint64) << np.uint64(32)) | descending_score_key(score).astype(np.uint64)
+    key = (query.astype(np.uint64) << np.uint64(32)) | score_key.astype(np.uint64)
     order = np.argsort(key)
     key = key[order]
     tie_with_next = key[1:] == key[:-1]
