@@ -101,3 +101,45 @@ def test_binary_real_labels_mu_ap_equals_ap(collection):
     for (qid, measure), value in got.items():
         if measure == muAP:
             assert value == pytest.approx(got[(qid, ir_measures.AP)], abs=1e-9)
+
+
+def _with_collection_params():
+    """Every registered measure, and each with every parameter value that takes something from the
+    whole qrels, and some that do not (numbers in their place)."""
+    import registered
+    from ir_measures_graded import GAP, gERR, gRBP
+
+    variants = [muAP(levels="collection"), muAP(levels="collection-all"), muP(levels="collection") @ 3,
+                muAP(levels=(1, 2.5)), nDCNG(norm="collection") @ 5, meanNDCNG(norm="collection"), nDCNG(norm=7.0),
+                GAP(probs={1: 0.25, 3: 0.75}), gERR(norm="collection"), gERR(norm=9.0), gRBP(norm=9.0),
+                gRBP(norm="query")]
+    return [*registered.instances(cutoff=5), *variants]
+
+
+COLLECTION_PROBES = _with_collection_params()
+
+
+@settings(max_examples=60, deadline=None)
+@given(collections(labels=st.integers(0, 3)), st.sampled_from([(4.0,), (4.0, 0.5, 1.5), (0.25, 8.5)]))
+def test_a_measure_not_using_the_collection_ignores_other_queries_judgments(collection, extra_labels):
+    """``uses_collection()`` False means a query's value never depends on other queries' judgments
+    (the Spark engine then skips gathering the qrels' labels): a query with other labels added to
+    the qrels changes no other query's value. Those using the collection do change somewhere."""
+    qrels, run = collection
+    more = {**qrels, "extra": {f"x{i}": label for i, label in enumerate(extra_labels)}}
+    for measure in COLLECTION_PROBES:
+        if not measure.uses_collection():
+            assert others(values([measure], more, run)) == values([measure], qrels, run), measure
+
+
+def others(per_query: dict) -> dict:
+    return {key: value for key, value in per_query.items() if key[0] != "extra"}
+
+
+def test_the_probe_sees_measures_that_use_the_collection():
+    qrels = {"q0": {"a": 1, "b": 2}, "q1": {"c": 1}}
+    run = {"q0": {"a": 2.0, "b": 1.0, "z": 3.0}, "q1": {"c": 1.0, "a": 2.0}}
+    more = {**qrels, "extra": {"x": 4.0, "y": 0.5}}
+    changed = [str(m) for m in COLLECTION_PROBES if others(values([m], more, run)) != values([m], qrels, run)]
+    assert all(m.uses_collection() for m in COLLECTION_PROBES if str(m) in changed)
+    assert {"GAP", "gRBP", "muAP(levels='collection-all')", "nDCNG(norm='collection')@5"} <= set(changed), changed

@@ -145,6 +145,14 @@ class GradedMeasure(measures.Measure):
     def __getitem__(self, name: str) -> Any:
         return self.value(name)
 
+    def uses_collection(self) -> bool:
+        """Whether a query's value depends on other queries' judgments: a parameter takes something
+        from the whole qrels (``levels='collection'``, ``norm='collection'``, GAP's uniform grades).
+        Engines that evaluate queries apart (Spark) gather the qrels' labels only then; the tests
+        check, for every registered measure, that the values of the others never change with them."""
+        self.validate_params()
+        return any(param.of_collection(self._values[name]) for name, param in self.SUPPORTED_PARAMS.items())
+
     def relabelled(self, move: Callable[[float], float]) -> GradedMeasure:
         """This measure after a monotone relabelling ``move`` of the qrels: every parameter whose
         values are labels or thresholds (its ``role``) moved alike, so it selects the same documents.

@@ -79,6 +79,11 @@ class Param(ParamInfo):
         """The normal form of ``value``; raises ``ValueError`` (with a reason, or none) when invalid."""
         raise NotImplementedError
 
+    def of_collection(self, value: Any) -> bool:
+        """Whether the normal form ``value`` takes something from the whole qrels (their labels), so
+        that a query's value depends on other queries' judgments."""
+        return False
+
     def show(self, value: Any) -> str:
         """The normal form printed as ``parse_measure`` reads it."""
         return repr(value)
@@ -188,6 +193,9 @@ class Levels(Param):
             raise ValueError
         return tuple(sorted(set(thresholds)))
 
+    def of_collection(self, value: str | tuple[float, ...]) -> bool:
+        return value in ("collection", "collection-all")
+
     role = THRESHOLD
 
     def relabel(self, value: str | tuple[float, ...], move: Callable[[float], float],
@@ -221,6 +229,9 @@ class Norm(Param):
         if is_number(value) and value > 0:
             return float(value)
         raise ValueError
+
+    def of_collection(self, value: str | float) -> bool:
+        return value == "collection"
 
     role = LABEL  # a number is the top of the scale: a gain, i.e. a label's distance above the floor
 
@@ -342,6 +353,9 @@ class Probabilities(NumberMap):
             raise ValueError("weights must be non-negative and not all zero")
         total = math.fsum(p for _, p in pairs)
         return tuple((t, p / total) for t, p in pairs if p > 0)
+
+    def of_collection(self, value: str | tuple[tuple[float, float], ...]) -> bool:
+        return value == "uniform"  # over the labels found in the qrels
 
     role = THRESHOLD  # keys are thresholds; thresholds merged into one add their probabilities
 
