@@ -23,8 +23,8 @@ Where our time goes (in ours' process, same session): (1) reading both Parquet f
 side's rows by query into arrays and joining the sides on the JVM as ours does (the engine's own
 ``rows_by_query``: the columns it needs, ids as the files' integers, values as doubles), ending in
 a sum of the arrays' sizes; (2) the same rows also handed to Python workers as Arrow batches, each
-worker only counting them; ours end to end minus (2) is the evaluation in the workers (and the
-small job collecting the qrels' labels).
+worker only counting them; ours end to end minus (2) is the evaluation in the workers (and, for
+measures that use the collection, the small job collecting the qrels' labels).
 
 Scaling (``--scaling``): ours and MLlib's RankingEvaluator on ``local[1]`` and ``local[2]`` at the
 base size x1, x2, x4 (one process per master; one warm-up, then one timed run per cell), and from
@@ -406,7 +406,7 @@ def report(results: dict) -> None:
         for stage, seconds in breakdown.items():
             print(f"| {stage} | {seconds:.2f} | {seconds / ours_time:.0%} |")
         evaluation = ours_time - list(breakdown.values())[-1]
-        print(f"| evaluation in the Python workers, and the qrels' distinct labels (ours minus the line above) | "
+        print(f"| evaluation in the Python workers (ours minus the line above) | "
               f"{evaluation:.2f} | {evaluation / ours_time:.0%} |")
         print(f"| ours end to end | {ours_time:.2f} | 100% |")
 

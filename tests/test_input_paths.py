@@ -164,7 +164,8 @@ def test_integer_doc_ids_equal_their_decimal_strings(collection, tmp_path):
     strings = [t.set_column(1, "doc_id", t.column("doc_id").cast(pa.string())) for t in (qrels, run)]
     int32 = qrels.set_column(1, "doc_id", qrels.column("doc_id").cast(pa.int32()))
     forms = {"integers": (qrels, run), "int32 qrels": (int32, run), "integer qrels, string run": (qrels, strings[1]),
-             "string qrels, integer run": (strings[0], run), "run as batches": (qrels, run.to_reader(max_chunksize=33))}
+             "string qrels, integer run": (strings[0], run), "run as batches": (qrels, run.to_reader(max_chunksize=33)),
+             "uint64 run": (qrels, run.set_column(1, "doc_id", run.column("doc_id").cast(pa.uint64())))}
     for name, (q, r) in forms.items():
         assert per_query(q, r) == reference, name
     pq.write_table(qrels, tmp_path / "qrels.parquet", row_group_size=50)
@@ -173,6 +174,9 @@ def test_integer_doc_ids_equal_their_decimal_strings(collection, tmp_path):
     assert per_query(judged, read_run_table(tmp_path / "run.parquet")) == reference
     assert per_query(judged, scan_run(tmp_path / "run.parquet")) == reference
     assert per_query(*as_strings[:1], run) == reference
+    top = 2**64 - 1  # beyond int64: taken as its string
+    big = pa.table({"query_id": ["q"], "doc_id": pa.array([top], pa.uint64()), "relevance": [1]})
+    assert per_query(big, {"q": {str(top): 1.0, "1": 2.0}}, [muAP]) == {("q", "muAP"): 0.5}
 
 
 @pytest.mark.slow

@@ -90,7 +90,8 @@ def arrow_ids(col: Any, what: str, field: str, integers: bool = False) -> Any:
     if pa.types.is_string(value_type) or pa.types.is_large_string(value_type) or pa.types.is_string_view(value_type):
         return col
     if pa.types.is_integer(value_type) and not pa.types.is_dictionary(col.type):
-        return col if integers else col.cast(pa.string())
+        # uint64 beyond int64 would not fit the core's int64 ids: those become strings
+        return col if integers and value_type != pa.uint64() else col.cast(pa.string())
     if pa.types.is_integer(value_type):
         return col.cast(pa.dictionary(col.type.index_type, pa.string()))
     raise GradedInputError(f"{what}: column {field!r} holds {value_type}, expected strings (or integers)")
@@ -183,7 +184,7 @@ def first_duplicate(query_codes: np.ndarray, doc_codes: np.ndarray) -> tuple[int
 
 
 def first_duplicate_ids(query_codes: np.ndarray, doc_ids: Any,
-                            doc_hashes: np.ndarray | None = None) -> tuple[int, int] | None:
+                        doc_hashes: np.ndarray | None = None) -> tuple[int, int] | None:
     """:func:`first_duplicate` for a per-row pyarrow array of doc ids (strings or integers), without
     hashing them into a dictionary: a 64-bit hash of each (query, doc) sorted once; only if two
     hashes are equal are the ids encoded exactly."""
