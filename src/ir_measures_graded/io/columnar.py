@@ -13,7 +13,7 @@ from typing import IO, Any
 from ir_measures_graded.arrow import from_numpy
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io import columns as validated
-from ir_measures_graded.io.ids import arrow_ids, first_missing
+from ir_measures_graded.io.ids import arrow_ids, core_ids, first_missing
 from ir_measures_graded.io.trec import Block, Layout, display_name
 
 
@@ -136,7 +136,6 @@ def source_name(layout: Layout, name: str) -> str:
 
 def _id_column(column: Any, what: str, field: str, where: Callable[[int], str], integers: bool = False) -> Any:
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     column = arrow_ids(column, what, field, integers)
     if pa.types.is_dictionary(column.type):
@@ -144,4 +143,4 @@ def _id_column(column: Any, what: str, field: str, where: Callable[[int], str], 
     row = first_missing(column)
     if row is not None:
         raise GradedInputError(f"{where(row)}: {field} is missing (null)")
-    return pc.cast(column, pa.int64() if pa.types.is_integer(column.type) else pa.string()).combine_chunks()
+    return core_ids(column).combine_chunks()

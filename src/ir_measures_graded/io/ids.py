@@ -46,7 +46,7 @@ def encode_ids(col: Any, kind: str, field: str, unique: bool = False, encode: bo
         raise GradedInputError(f"{kind} row {row}: {field} is missing (None/NaN/null)")
     given = pa.types.is_dictionary(array.type)
     if not given and not encode:
-        return np.arange(len(array), dtype=np.int64), array.cast(pa.int64() if is_integer(array) else pa.string())
+        return np.arange(len(array), dtype=np.int64), core_ids(array)
     if not given:
         array = pc.dictionary_encode(array)
     codes = to_numpy(array.indices).astype(np.int64)
@@ -139,6 +139,13 @@ def is_integer(ids: Any) -> bool:
     import pyarrow as pa
 
     return pa.types.is_integer(ids.type)
+
+
+def core_ids(ids: Any) -> Any:
+    """Per-row ids as the core holds them: int64 for integers (see the module's docstring), else strings."""
+    import pyarrow as pa
+
+    return ids.cast(pa.int64() if is_integer(ids) else pa.string())
 
 
 def as_strings(ids: Any) -> Any:
