@@ -95,12 +95,13 @@ def main() -> None:
         score = to_numpy(batch.table.column("value"))
         keep = np.flatnonzero(query >= 0)
         query, score = query[keep], score[keep]
+        t = lap("per batch: ranking sort", t)
+        label = judgments.labels_of(query, keep, batch.doc_ids)  # as from_codes does: before the sort
+        t = lap("per batch: labels joined", t)
         score_key = kernels.descending_score_key(score)
         order = kernels.ranking_order(query, score_key, keep, functools.partial(name_ranks, batch.doc_ids))
-        query, docs, score_key = query[order], keep[order], score_key[order]
+        query, label, score_key = query[order], label[order], score_key[order]
         t = lap("per batch: ranking sort", t)
-        label = judgments.labels_of(query, docs, batch.doc_ids, batch.doc_hashes)
-        t = lap("per batch: labels joined", t)
         present = np.zeros(judgments.n_queries, dtype=bool)
         present[query] = True
         ranking = Ranking._ranked(query, label, present, judgments.n_queries, score_key)  # as from_codes does

@@ -300,7 +300,7 @@ def test_ids_of_one_word_hash_as_in_the_general_path(ids):
 
 
 @pytest.mark.parametrize("kind", ["strings", "integers"])
-def test_the_join_is_exact_when_every_hash_collides(monkeypatch, kind):
+def test_values_are_exact_when_every_hash_collides(monkeypatch, kind):
     import pyarrow as pa
 
     import ir_measures_graded.io.columns
@@ -310,11 +310,11 @@ def test_the_join_is_exact_when_every_hash_collides(monkeypatch, kind):
     def colliding(ids):
         return np.zeros(len(ids), dtype=np.uint64)
 
-    # io.ids is where every caller finds them (prepare and core import them when called); io.columns holds its own name
+    # io.ids is where every caller finds them (the duplicate checks); the join compares the ids themselves
     monkeypatch.setattr(ir_measures_graded.io.ids, "string_hashes", colliding)
     monkeypatch.setattr(ir_measures_graded.io.ids, "id_hashes", colliding)
-    monkeypatch.setattr(ir_measures_graded.io.columns, "id_hashes", colliding)
     assert not hasattr(ir_measures_graded.prepare, "id_hashes")
+    assert not hasattr(ir_measures_graded.io.columns, "id_hashes")
     n = 1500
     docs = list(range(n)) if kind == "integers" else [f"doc-{i}" for i in range(n)]
     labels = {d: float(i % 4) for i, d in enumerate(docs)}
@@ -413,3 +413,40 @@ def test_exponential_gain_without_a_normaliser_beyond_float_range_is_a_clear_err
         assert str(error.value) == (
             "meanNDCG(floor='-1.7e+308')@2: the gain 2^(label - floor) of label 1.7e+308 with floor=-1.7e+308 is "
             "beyond float64's range (about 1.8e308): give a norm ('query' or 'collection') or rescale the labels")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_labels_of_equals_a_dictionary_lookup(data):
+    """The join of ranked rows to the judgments (Arrow's hash join, on the judgments of the rows'
+    queries only: a range of them, or each query's rows) against a dict: every row's label, or NaN
+    where unjudged; ids strings or integers on either side, rows given directly or through codes."""
+    import pyarrow as pa
+
+    from ir_measures_graded.prepare import Judgments
+
+    n_queries = data.draw(st.integers(1, 8))
+    docs = st.integers(0, 30)
+    judged = data.draw(st.lists(st.tuples(st.integers(0, n_queries - 1), docs, st.integers(0, 3)),
+                                min_size=1, max_size=60, unique_by=lambda t: t[:2]))
+    integer_qrels, integer_run = data.draw(st.booleans()), data.draw(st.booleans())
+
+    def ids(values, integers):
+        return pa.array(values, pa.int64()) if integers else pa.array([str(v) for v in values])
+
+    qrels = pa.table({"query_id": [f"q{q}" for q, _, _ in judged], "doc_id": ids([d for _, d, _ in judged], integer_qrels),
+                      "relevance": [float(r) for *_, r in judged]})
+    judgments = Judgments.from_qrels(qrels)
+    codes = {q: i for i, q in enumerate(judgments.query_ids.tolist())}
+    label_of = {(codes[f"q{q}"], d): float(r) for q, d, r in judged}
+    rows = data.draw(st.lists(st.tuples(st.sampled_from(sorted(codes.values())), docs), max_size=80))
+    query = np.array([q for q, _ in rows], dtype=np.int64)
+    run_docs = [d for _, d in rows]
+    if data.draw(st.booleans()):  # through codes: a dictionary of distinct doc ids
+        distinct = sorted(set(run_docs))
+        doc_codes = np.array([distinct.index(d) for d in run_docs], dtype=np.int64)
+        got = judgments.labels_of(query, doc_codes, ids(distinct, integer_run))
+    else:
+        got = judgments.labels_of(query, None, ids(run_docs, integer_run))
+    want = [label_of.get((q, d), float("nan")) for q, d in rows]
+    assert np.array_equal(got, np.array(want, dtype=np.float64), equal_nan=True)

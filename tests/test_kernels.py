@@ -26,6 +26,14 @@ def test_segments():
     assert means.tolist() == [0.25, 0.0, 0.75, 0.0]
 
 
+@given(st.lists(st.integers(0, 4), max_size=12), st.data())
+def test_segment_rows_are_the_rows_of_the_segments_asked(sizes, data):
+    ptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    asked = sorted(data.draw(st.sets(st.integers(0, max(len(sizes) - 1, 0)))) if sizes else [])
+    want = [row for s in asked for row in range(ptr[s], ptr[s + 1])]
+    assert kernels.segment_rows(ptr, np.array(asked, dtype=np.int64)).tolist() == want
+
+
 def test_ranking_order_float32_ties_and_doc_id_descending():
     query = np.array([1, 0, 0, 0, 0, 1])
     score = np.array([5.0, 1.0, 1.0 + 1e-9, 2.0, 1.0, 0.0])  # rows 1, 2, 4 tie once read as float32

@@ -140,6 +140,29 @@ def test_ids_colliding_after_str_are_duplicates():  # 14.1
         calc({"1": {"a": 1}}, frame)
 
 
+@pytest.mark.parametrize("kind", ["pandas", "arrow"])
+def test_a_category_no_row_uses_is_no_query(kind):
+    """A dictionary-encoded query column (pandas Categorical, Arrow dictionary) may hold entries no
+    row uses: they are no queries (a judged query without rows would score 0 and lower the mean)."""
+    import pyarrow as pa
+
+    qrels = pd.DataFrame({"query_id": ["1", "1", "2"], "doc_id": ["a", "b", "a"], "relevance": [1, 0, 2]})
+    run = pd.DataFrame({"query_id": ["1", "1", "2", "2"], "doc_id": ["a", "b", "b", "a"], "score": [2.0, 1.0, 1.0, 0.5]})
+    categories = ["0", "1", "2", "3"]
+    if kind == "pandas":
+        coded = qrels.assign(query_id=pd.Categorical(qrels.query_id, categories=categories))
+        coded_run = run.assign(query_id=pd.Categorical(run.query_id, categories=categories))
+    else:
+        def dictionary(frame, value):
+            indices = pa.array([categories.index(q) for q in frame.query_id], pa.int32())
+            return pa.table({"query_id": pa.DictionaryArray.from_arrays(indices, pa.array(categories)),
+                             "doc_id": frame.doc_id.tolist(), value: frame[value].tolist()})
+        coded, coded_run = dictionary(qrels, "relevance"), dictionary(run, "score")
+    measures = [muMAP, nDCNG @ 10, ir_measures.AP]
+    assert ir_measures.calc_aggregate(measures, coded, coded_run) == ir_measures.calc_aggregate(measures, qrels, run)
+    assert [m.query_id for m in ir_measures.iter_calc([muMAP], coded, coded_run)] == ["1", "2"]
+
+
 def test_labels_beyond_int64_keep_their_value(tmp_path):  # 14.2 and 14.8
     (tmp_path / "qrels").write_text("q1 0 a 1e20\nq1 0 b 99999999999999999999\nq1 0 c 0\n")
     run = {"q1": {"c": 3.0, "a": 2.0, "b": 1.0}}

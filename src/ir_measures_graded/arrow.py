@@ -16,7 +16,7 @@ import numpy as np
 if TYPE_CHECKING:  # pyarrow loads when an Arrow array is converted: small TREC files never need it
     import pyarrow as pa
 
-__all__ = ["is_arrow", "to_numpy", "from_numpy", "from_strings", "empty_strings", "one_binary", "empty"]
+__all__ = ["is_arrow", "to_numpy", "from_numpy", "from_strings", "empty_strings", "one_binary", "empty", "matching_rows"]
 
 
 def is_arrow(obj: Any) -> bool:
@@ -105,3 +105,24 @@ def empty(kind: pa.DataType) -> pa.Array:
     import pyarrow as pa
 
     return pa.nulls(0, kind)
+
+
+def matching_rows(left: list[Any], right: list[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """``(i, j)``: the pairs of rows with ``left[k][i] == right[k][j]`` for every key column ``k``
+    (Arrow arrays of one type per key), by Arrow's hash join, hashing ``right``, on this thread.
+
+    Through ``pyarrow._acero``, which ``pyarrow.acero`` re-exports: ``Table.join`` and
+    ``pyarrow.acero`` import ``pyarrow.dataset`` and with it pandas (0.3 s), for datasets.
+    """
+    import pyarrow as pa
+    from pyarrow._acero import Declaration, HashJoinNodeOptions, TableSourceNodeOptions
+
+    def source(keys: list[Any], row: str) -> Any:
+        names = [f"k{k}" for k in range(len(keys))]
+        table = pa.table([*keys, from_numpy(np.arange(len(keys[0]), dtype=np.int64))], names=[*names, row])
+        return Declaration("table_source", TableSourceNodeOptions(table)), names
+
+    (left_source, keys), (right_source, _) = source(left, "i"), source(right, "j")
+    join = HashJoinNodeOptions("inner", keys, keys, left_output=["i"], right_output=["j"])
+    joined = Declaration("hashjoin", join, inputs=[left_source, right_source]).to_table(use_threads=False)
+    return to_numpy(joined.column("i")), to_numpy(joined.column("j"))

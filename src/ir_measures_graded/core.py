@@ -107,14 +107,14 @@ def _evaluate_batch(batch: QueryBatch, measures: Sequence[Evaluated], judgments:
     """Evaluate one batch of whole queries into ``values``; returns the batch's distinct query ids."""
     from ir_measures_graded.io.ids import duplicate_error, id_text
 
-    query_ids, query_codes, docs, hashes = batch.query_ids, batch.query_codes, batch.doc_ids, batch.doc_hashes
+    query_ids, query_codes, docs = batch.query_ids, batch.query_codes, batch.doc_ids
     pair = batch.duplicate
     if pair is not None:
         first, second = (int(batch.lines[r]) for r in pair)
         raise duplicate_error("run", query_ids[int(query_codes[pair[0]])].as_py(), id_text(docs, pair[0]),
                               first, second, name, batch.unit)
     score = to_numpy(batch.table.column("value"))
-    ranking = Ranking.from_codes(query_codes, query_ids, None, docs, score, judgments, hashes)
+    ranking = Ranking.from_codes(query_codes, query_ids, None, docs, score, judgments)
     here = ranking.present
     for i, q, value in evaluate(measures, judgments, ranking):
         if here[q]:  # a measure may also yield queries the batch lacks (their value comes at the end)

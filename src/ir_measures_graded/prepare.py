@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ir_measures_graded import kernels
-from ir_measures_graded.arrow import from_numpy, to_numpy
+from ir_measures_graded.arrow import from_numpy, matching_rows
 from ir_measures_graded.io.ids import name_ranks
 from ir_measures_graded.io.small import TextTable
 
@@ -31,10 +31,11 @@ class Judgments:
     (ids and query codes are always new arrays), so every value is that of the judgments as they
     were when these were built.
 
-    Runs are joined to the judgments through a 64-bit hash of (query, doc id), sorted once, and
-    every match is confirmed on the strings themselves: no hash table of the (possibly millions
-    of) distinct judged doc ids is ever built. Judgments of a small TREC file (:meth:`from_text`)
-    hold their doc ids as sorted bytes instead and join on exact integer codes, without pyarrow.
+    Runs are joined to the judgments on (query code, doc id) exactly, by Arrow's hash join
+    (:meth:`labels_of`), with only the judgments of the queries being ranked on the hashed side:
+    a batch of a streamed run never builds a table of the whole qrels. Judgments of a small TREC
+    file (:meth:`from_text`) hold their doc ids as sorted bytes instead and join on exact integer
+    codes, without pyarrow.
     """
 
     query_ids: np.ndarray  # distinct query ids (str); a query's code is its index here
@@ -44,8 +45,9 @@ class Judgments:
     doc_ids: Any
     query: np.ndarray  # per judgment row, sorted: query code
     label: np.ndarray  # per judgment row: relevance label (float64)
-    _keys: np.ndarray = field(repr=False)  # join keys (uint64), ascending
-    _key_rows: np.ndarray = field(repr=False)  # the judgment row of each key
+    # from_text only: (query code, doc code) join keys (uint64), ascending, and the judgment row of each
+    _keys: np.ndarray | None = field(default=None, repr=False)
+    _key_rows: np.ndarray | None = field(default=None, repr=False)
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
     _query_index: dict | None = field(default=None, repr=False, compare=False)  # query id -> code
@@ -81,14 +83,10 @@ class Judgments:
     @classmethod
     def from_columns(cls, cols: Columns) -> Judgments:
         """Built once per qrels from their validated columns; reused for every run."""
-
-        from ir_measures_graded.io.ids import id_hashes
-
-        query, per_row, label, hashes = cols.query_codes, cols.doc_codes, cols.values, cols.doc_hashes
+        query, per_row, label = cols.query_codes, cols.doc_codes, cols.values
         if not np.all(query[1:] >= query[:-1]):  # not grouped by query yet
             order = np.argsort(query, kind="stable")
             query, per_row, label = query[order], per_row[order], label[order]
-            hashes = hashes[order] if hashes is not None else None
             del order
         else:  # the labels may be a view of the caller's column: copy them, as pytrec_eval copies the
             # qrels, so that an edit of the caller's frame never mixes with the quantities cached here
@@ -98,20 +96,7 @@ class Judgments:
             doc_ids = cols.doc_ids
         else:
             doc_ids = cols.doc_ids.take(from_numpy(per_row))
-        del per_row
-        keys = _join_keys(query, hashes if hashes is not None else id_hashes(doc_ids))
-        del hashes
-        key_rows = np.argsort(keys)
-        keys = keys[key_rows]
-        small = np.int32 if len(query) < 2**31 else np.int64
-        return cls(
-            query_ids=cols.query_ids,
-            doc_ids=doc_ids,
-            query=query,
-            label=label,
-            _keys=keys,
-            _key_rows=key_rows.astype(small),
-        )
+        return cls(query_ids=cols.query_ids, doc_ids=doc_ids, query=query, label=label)
 
     @property
     def n_queries(self) -> int:
@@ -126,57 +111,55 @@ class Judgments:
         ids = query_ids.to_pylist() if hasattr(query_ids, "to_pylist") else list(query_ids)
         return np.fromiter((index.get(q, -1) for q in ids), dtype=np.int64, count=len(ids))
 
-    def labels_of(self, query: np.ndarray, doc_codes: np.ndarray | None, doc_ids: Any,
-                  doc_hashes: np.ndarray | None = None) -> np.ndarray:
+    def labels_of(self, query: np.ndarray, doc_codes: np.ndarray | None, doc_ids: Any) -> np.ndarray:
         """Label of each (query code, doc) pair; NaN where the document is not judged for that query.
 
-        ``doc_ids[doc_codes[i]]`` is row ``i``'s doc id (``doc_ids`` a pyarrow string array, or sorted
-        bytes for judgments :meth:`from_text`;
-        ``doc_codes`` None: ``doc_ids`` has one entry per row). ``doc_hashes``: ``id_hashes(doc_ids)``
-        if already computed.
+        ``doc_ids[doc_codes[i]]`` is row ``i``'s doc id (``doc_ids`` a pyarrow string or int64 array,
+        or sorted bytes for judgments :meth:`from_text`; ``doc_codes`` None: ``doc_ids`` has one
+        entry per row).
         """
         label = np.full(len(query), np.nan)
-        if not len(query) or not len(self._keys):
+        if not len(query) or not len(self.query):
             return label
         if isinstance(self.doc_ids, np.ndarray):  # judgments from_text: exact codes, numpy only
             return self._exact_labels(label, query, doc_codes, doc_ids)
-        import pyarrow.compute as pc
+        import pyarrow as pa
 
-        from ir_measures_graded.io.ids import as_strings, id_hashes, is_integer
+        from ir_measures_graded.io.ids import as_strings, is_integer
 
-        if is_integer(doc_ids) != is_integer(self.doc_ids):  # integer ids meet string ids: as strings
-            if is_integer(self.doc_ids):
-                return self._with_string_ids().labels_of(query, doc_codes, doc_ids, doc_hashes)
-            doc_ids, doc_hashes = as_strings(doc_ids), None
-        hashes = id_hashes(doc_ids) if doc_hashes is None else doc_hashes
-        if doc_codes is None:
-            doc_codes = np.arange(len(query), dtype=np.int64)
+        rows = self._rows_of(query)
+        if not len(rows):
+            return label
+        if rows[-1] - rows[0] + 1 == len(rows):  # a range of rows (the usual case): no copy
+            judged_docs = self.doc_ids.slice(int(rows[0]), len(rows))
         else:
-            hashes = hashes[doc_codes]
-        keys = _join_keys(query, hashes)
-        # Only the keys of this batch's queries (the query is in the keys' high bits): a small,
-        # cache-resident part of the judgments for a batch of a few queries.
-        bounds = np.array([int(query.min()) << 32, (int(query.max()) + 1) << 32], dtype=np.uint64)
-        lo, hi = (int(b) for b in np.searchsorted(self._keys, bounds))
-        pos = lo + np.searchsorted(self._keys[lo:hi], keys)
-        pending = np.flatnonzero(pos < hi)
-        for _ in range(self.JOIN_TRIES):  # more than one try only where two judgments share a key
-            at = pos[pending]
-            same = self._keys[at] == keys[pending]
-            pending, at = pending[same], at[same]
-            if not len(pending):
-                return label
-            rows = self._key_rows[at]
-            match = self.query[rows] == query[pending]
-            match &= to_numpy(pc.equal(doc_ids.take(from_numpy(doc_codes[pending])),
-                                       self.doc_ids.take(from_numpy(rows))))
-            label[pending[match]] = self.label[rows[match]]
-            pending = pending[~match]
-            pos[pending] += 1
-            pending = pending[pos[pending] < hi]
-        if len(pending):  # many judgments share these keys: an exact hash join, linear whatever the ids
-            self._join_exactly(label, pending, query, keys, doc_codes, doc_ids, lo, hi)
+            judged_docs = self.doc_ids.take(from_numpy(rows))
+        ranked_docs = doc_ids if doc_codes is None else doc_ids.take(from_numpy(doc_codes))
+        if is_integer(ranked_docs) != is_integer(judged_docs):  # integer ids meet string ids: as strings
+            ranked_docs, judged_docs = as_strings(ranked_docs), as_strings(judged_docs)
+        if ranked_docs.type != judged_docs.type:  # string and large_string
+            ranked_docs, judged_docs = ranked_docs.cast(pa.large_string()), judged_docs.cast(pa.large_string())
+        # The judgments never hold a (query, doc) twice, so each ranked row matches at most one.
+        ranked, judged = matching_rows([from_numpy(query.astype(np.int64, copy=False)), ranked_docs],
+                                       [from_numpy(self.query[rows].astype(np.int64, copy=False)), judged_docs])
+        label[ranked] = self.label[rows[judged]]
         return label
+
+    def _rows_of(self, query: np.ndarray) -> np.ndarray:
+        """The judgment rows (ascending) of the queries among ``query``: the hashed side of a join with
+        ``query``'s rows, a batch's share of the qrels rather than all of them."""
+        def query_ptr() -> np.ndarray:  # read-only, as every cached quantity
+            ptr = kernels.segment_ptr(self.query, self.n_queries)
+            ptr.flags.writeable = False
+            return ptr
+
+        ptr = self.cached(("query ptr",), query_ptr)
+        lo, hi = int(query.min()), int(query.max()) + 1
+        if ptr[hi] - ptr[lo] <= len(query):  # the range holds no more judgments than rows to join: all of them
+            return np.arange(ptr[lo], ptr[hi], dtype=np.int64)
+        asked = np.zeros(hi - lo, dtype=bool)
+        asked[query - lo] = True
+        return kernels.segment_rows(ptr, np.flatnonzero(asked) + lo)
 
     def _exact_labels(self, label: np.ndarray, query: np.ndarray, doc_codes: np.ndarray | None,
                       doc_ids: np.ndarray) -> np.ndarray:
@@ -197,35 +180,6 @@ class Judgments:
         label[rows[found]] = self.label[self._key_rows[pos[found]]]
         return label
 
-    def _with_string_ids(self) -> Judgments:
-        """These judgments with integer doc ids as their decimal strings (built once), for runs of string ids."""
-        from ir_measures_graded.io.ids import as_strings, string_hashes
-
-        def build() -> Judgments:
-            doc_ids = as_strings(self.doc_ids)
-            keys = _join_keys(self.query, string_hashes(doc_ids))
-            key_rows = np.argsort(keys)
-            return Judgments(query_ids=self.query_ids, doc_ids=doc_ids, query=self.query, label=self.label,
-                             _keys=keys[key_rows], _key_rows=key_rows.astype(self._key_rows.dtype))
-
-        return self.cached(("string ids",), build)
-
-    JOIN_TRIES = 4  # keys tried one after the other before the exact join takes over
-
-    def _join_exactly(self, label: np.ndarray, pending: np.ndarray, query: np.ndarray, keys: np.ndarray,
-                      doc_codes: np.ndarray, doc_ids: Any, lo: int, hi: int) -> None:
-        """``label[pending]`` by an equi-join on (query, doc id) with the judgments sharing their keys."""
-        import pyarrow as pa
-
-        rows = self._key_rows[lo:hi][np.isin(self._keys[lo:hi], keys[pending])]
-        run_side = pa.table({"q": query[pending], "d": doc_ids.take(from_numpy(doc_codes[pending])).cast(pa.large_string()),
-                             "i": pending})
-        judged = pa.table({"q": self.query[rows].astype(query.dtype),
-                           "d": self.doc_ids.take(from_numpy(rows)).cast(pa.large_string()), "r": from_numpy(rows)})
-        joined = run_side.join(judged, keys=["q", "d"], join_type="inner")
-        at = to_numpy(joined.column("i"))
-        label[at] = self.label[to_numpy(joined.column("r"))]
-
     def cached(self, key: tuple, compute: Any) -> Any:
         """``compute()`` once per key: qrels-side quantities shared by every run an evaluator scores.
 
@@ -235,13 +189,6 @@ class Judgments:
             if key not in self._cache:
                 self._cache[key] = compute()
             return self._cache[key]
-
-
-def _join_keys(query: np.ndarray, doc_hashes: np.ndarray) -> np.ndarray:
-    """uint64 key of each (query code, doc id hash) pair: the query in the high 32 bits, so that the
-    keys of one query are adjacent and a run's lookups, made query by query, stay in cache."""
-    return (query.astype(np.uint64) << np.uint64(32)) | (doc_hashes >> np.uint64(32))
-
 
 
 @dataclass
@@ -262,15 +209,11 @@ class Ranking:
         from ir_measures_graded.io.columns import run_columns
 
         cols = run_columns(run, encode_docs=False)
-        # the duplicate check hashed each row's doc id: where the codes are the rows, those are the hashes per code
-        per_row = cols.doc_hashes is not None and np.array_equal(cols.doc_codes, np.arange(len(cols.doc_codes)))
-        return cls.from_codes(cols.query_codes, cols.query_ids, cols.doc_codes, cols.doc_ids, cols.values, judgments,
-                              cols.doc_hashes if per_row else None)
+        return cls.from_codes(cols.query_codes, cols.query_ids, cols.doc_codes, cols.doc_ids, cols.values, judgments)
 
     @classmethod
     def from_codes(cls, query_codes: np.ndarray, query_ids: Any, doc_codes: np.ndarray | None, doc_ids: Any,
-                   score: np.ndarray, judgments: Judgments, doc_hashes: np.ndarray | None = None,
-                   codes_in_id_order: bool = False) -> Ranking:
+                   score: np.ndarray, judgments: Judgments, codes_in_id_order: bool = False) -> Ranking:
         """Rows ``(query_ids[query_codes[i]], doc_ids[doc_codes[i]], score[i])`` ranked: one sort.
 
         ``doc_codes`` None: ``doc_ids`` holds one doc id per row (no dictionary needed).
@@ -278,19 +221,21 @@ class Ranking:
         """
         # Queries the qrels do not know are skipped, as trec_eval does.
         query = judgments.codes_of(query_ids)[query_codes]
-        if doc_codes is None:
-            doc_codes = np.arange(len(query), dtype=np.int64)
         if query.min(initial=0) < 0:
             keep = np.flatnonzero(query >= 0)
-            query, doc_codes, score = query[keep], doc_codes[keep], score[keep]
+            query, score = query[keep], score[keep]
+            doc_codes = keep if doc_codes is None else doc_codes[keep]
+        # joined in the input's row order, before the sort: per-row doc ids are then read as they are
+        label = judgments.labels_of(query, doc_codes, doc_ids)
+        if doc_codes is None:
+            doc_codes = np.arange(len(query), dtype=np.int64)
         score_key = kernels.descending_score_key(score)
         order = kernels.ranking_order(query, score_key, doc_codes,
                                       None if codes_in_id_order else functools.partial(name_ranks, doc_ids))
-        query, doc_codes, score_key = query[order], doc_codes[order], score_key[order]
+        query, label, score_key = query[order], label[order], score_key[order]
         del order
         present = np.zeros(judgments.n_queries, dtype=bool)
         present[query] = True
-        label = judgments.labels_of(query, doc_codes, doc_ids, doc_hashes)
         return cls._ranked(query, label, present, judgments.n_queries, score_key)
 
     @classmethod

@@ -282,13 +282,17 @@ def _rows(batch: Any, side: str) -> Any:
     if pc.equal(pc.list_value_length(docs), pc.list_value_length(values)).false_count:
         raise RuntimeError(f"Spark gave a query's {side} doc ids and values in arrays of different lengths")
     query = as_strings(batch.column(_QUERY))  # once per query, not per row
-    rows = pa.table([query.take(pc.list_parent_indices(docs)), docs.flatten(), values.flatten()],
+
+    def per_row(arrays: Any) -> Any:  # each row's query: an index into the batch's query ids
+        return pa.DictionaryArray.from_arrays(pc.list_parent_indices(arrays), query)
+
+    rows = pa.table([per_row(docs), docs.flatten(), values.flatten()],
                     names=[_QUERY, _DOC, _VALUE])  # flatten: the elements of the valid (non-null) arrays
     nulls = incomplete.flatten()
     if not len(nulls):
         return rows
-    return pa.concat_tables([pa.table([query.take(pc.list_parent_indices(incomplete)), nulls.field(_DOC),
-                                       nulls.field(_VALUE)], names=[_QUERY, _DOC, _VALUE]), rows])
+    bad = pa.table([per_row(incomplete), nulls.field(_DOC), nulls.field(_VALUE)], names=[_QUERY, _DOC, _VALUE])
+    return pa.concat_tables([bad, rows]).combine_chunks()
 
 
 def _checked_side(batch: Any, side: str, layout: Layout, fields: tuple[str, str, str]) -> Any:
@@ -313,13 +317,18 @@ def _checked_side(batch: Any, side: str, layout: Layout, fields: tuple[str, str,
         named = [f"{role} {value!r}" for role, value in (("query", query), ("doc", doc)) if value is not None]
         return f"{what} ({', '.join(named)})" if named else what
 
-    return checked_table(columns, what, list(fields), where, integer_docs=True).rename_columns(["query_id", "doc_id", layout.value])
+    checked = checked_table(columns, what, list(fields), where, integer_docs=True, query_dictionary=True)
+    return checked.rename_columns(["query_id", "doc_id", layout.value])
 
 
 def _with_labels_query(qrels: Any, labels: list[float]) -> Any:
     """``qrels`` (Arrow: query_id, doc_id, relevance) with the collection-labels query appended."""
     import pyarrow as pa
 
+    if not labels:
+        return qrels
+    if pa.types.is_dictionary(qrels.schema.field("query_id").type):  # one column of strings with the reserved id
+        qrels = qrels.set_column(0, "query_id", qrels.column("query_id").cast(pa.string()))
     n = len(labels)
     docs = from_numpy(np.arange(n, dtype=np.int64)).cast(qrels.schema.field("doc_id").type)
     extra = pa.table([from_strings([_LABELS_QUERY] * n), docs, from_numpy(np.array(labels, dtype=np.float64))],

@@ -107,18 +107,20 @@ def record_blocks(batches: Iterable[Any], name: str, layout: Layout, source: lis
 
 
 def checked_table(columns: list[Any], what: str, fields: list[str], where: Callable[[int], str],
-                  integer_docs: bool = False) -> Any:
+                  integer_docs: bool = False, query_dictionary: bool = False) -> Any:
     """Three Arrow columns (query, doc, value) checked as every Arrow input is: ids strings (integers
     become their decimal strings), values finite numbers as float64, no nulls. A table ``query_id``,
     ``doc_id``, ``value``.
 
     ``what`` names the input, ``fields`` the columns, ``where(row)`` a row (a number in a file; a
     query and doc in rows shuffled by Spark). ``integer_docs``: integer doc ids stay integers (int64),
-    for a table evaluated at once (see :mod:`.ids`).
+    for a table evaluated at once (see :mod:`.ids`). ``query_dictionary``: a dictionary-encoded query
+    column stays one (its dictionary as strings), so that it is not expanded to a string per row
+    and encoded again.
     """
     import pyarrow as pa
 
-    query = _id_column(columns[0], what, fields[0], where)
+    query = _id_column(columns[0], what, fields[0], where, dictionary=query_dictionary)
     doc = _id_column(columns[1], what, fields[1], where, integer_docs)
     value = validated.arrow_values(columns[2], what, fields[2], where)
     return pa.table({"query_id": query, "doc_id": doc, "value": from_numpy(value)})
@@ -134,13 +136,18 @@ def source_name(layout: Layout, name: str) -> str:
     return name if name in (layout.kind, f"{layout.kind} DataFrame") else f"{layout.kind} file {name}"
 
 
-def _id_column(column: Any, what: str, field: str, where: Callable[[int], str], integers: bool = False) -> Any:
+def _id_column(column: Any, what: str, field: str, where: Callable[[int], str], integers: bool = False,
+               dictionary: bool = False) -> Any:
     import pyarrow as pa
 
     column = arrow_ids(column, what, field, integers)
-    if pa.types.is_dictionary(column.type):
-        column = column.cast(column.type.value_type)
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    if pa.types.is_dictionary(column.type) and not (dictionary and not column.dictionary.null_count):
+        column = column.cast(column.type.value_type)  # a null in the dictionary: the row holding it is named below
     row = first_missing(column)
     if row is not None:
         raise GradedInputError(f"{where(row)}: {field} is missing (null)")
-    return core_ids(column).combine_chunks()
+    if pa.types.is_dictionary(column.type):
+        return pa.DictionaryArray.from_arrays(column.indices, core_ids(column.dictionary))
+    return core_ids(column)

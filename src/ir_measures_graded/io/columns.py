@@ -31,7 +31,6 @@ from ir_measures_graded.io.ids import (
     encode_ids,
     first_duplicate,
     first_duplicate_ids,
-    id_hashes,
     id_strings,
     id_text,
 )
@@ -66,7 +65,6 @@ class Columns:
     doc_codes: np.ndarray  # int64, index into doc_ids
     doc_ids: Any  # pyarrow StringArray of the distinct doc ids (Int64Array: see io.ids)
     values: np.ndarray  # float64: relevance labels (qrels) or scores (run)
-    doc_hashes: np.ndarray | None = None  # id_hashes of the doc id of each row, when computed
 
     def __len__(self) -> int:
         return len(self.values)
@@ -134,8 +132,8 @@ def _columns(obj: Any, kind: str, value_field: str, encode_docs: bool = True) ->
     columns = Columns(query_codes, query_ids, doc_codes, doc_ids, values)
     if checked:  # read by our readers and unchanged since: checked there, with line numbers
         return columns
-    hashes = _reject_duplicates(columns, kind)
-    return Columns(query_codes, query_ids, doc_codes, doc_ids, values, hashes) if hashes is not None else columns
+    _reject_duplicates(columns, kind)
+    return columns
 
 
 # --- containers -----------------------------------------------------------------------------------
@@ -301,21 +299,18 @@ def integral_labels(values: Any) -> bool:
 
 # --- duplicates -----------------------------------------------------------------------------------
 
-def _reject_duplicates(columns: Columns, kind: str) -> np.ndarray | None:
-    """Raise for a (query, doc) given twice; returns the per-row doc hashes if it computed them."""
-    hashes = None
+def _reject_duplicates(columns: Columns, kind: str) -> None:
+    """Raise for a (query, doc) given twice."""
     if len(columns.doc_ids) == len(columns.doc_codes) and len(columns.doc_ids) > 1:  # one id per row (or all distinct)
         identity = bool(np.all(columns.doc_codes == np.arange(len(columns.doc_codes))))
         per_row = columns.doc_ids if identity else columns.doc_ids.take(_arrow_indices(columns.doc_codes))
-        hashes = id_hashes(per_row)
-        pair = first_duplicate_ids(columns.query_codes, per_row, hashes)
+        pair = first_duplicate_ids(columns.query_codes, per_row)
     else:
         pair = first_duplicate(columns.query_codes, columns.doc_codes)
     if pair is not None:
         first, second = pair
         raise duplicate_error(kind, columns.query_ids[columns.query_codes[first]],
                               id_text(columns.doc_ids, int(columns.doc_codes[first])), first, second)
-    return hashes
 
 
 def _arrow_indices(codes: np.ndarray) -> Any:

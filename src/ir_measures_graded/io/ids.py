@@ -51,6 +51,11 @@ def encode_ids(col: Any, kind: str, field: str, unique: bool = False, encode: bo
         array = pc.dictionary_encode(array)
     codes = to_numpy(array.indices).astype(np.int64)
     distinct = array.dictionary.cast(pa.string())
+    if given:  # an entry no row uses (a category of pandas, polars or Arrow) is no query and no document
+        used = np.bincount(codes, minlength=len(distinct)) > 0
+        if not used.all():
+            codes = (np.cumsum(used) - 1)[codes]
+            distinct = distinct.filter(from_numpy(used))
     # A given dictionary may repeat an id (categories 1 and '1'; our readers' dictionaries never do).
     again = pc.dictionary_encode(distinct) if given and not unique else None
     if again is not None and len(again.dictionary) != len(distinct):
@@ -190,15 +195,13 @@ def first_duplicate(query_codes: np.ndarray, doc_codes: np.ndarray) -> tuple[int
     return int(order[dup[at]]), int(second[at])
 
 
-def first_duplicate_ids(query_codes: np.ndarray, doc_ids: Any,
-                        doc_hashes: np.ndarray | None = None) -> tuple[int, int] | None:
+def first_duplicate_ids(query_codes: np.ndarray, doc_ids: Any) -> tuple[int, int] | None:
     """:func:`first_duplicate` for a per-row pyarrow array of doc ids (strings or integers), without
     hashing them into a dictionary: a 64-bit hash of each (query, doc) sorted once; only if two
     hashes are equal are the ids encoded exactly."""
     if len(doc_ids) < 2:
         return None
-    hashes = id_hashes(doc_ids) if doc_hashes is None else doc_hashes
-    keys = hashes * np.uint64(0x9E3779B97F4A7C15) + query_codes.astype(np.uint64)
+    keys = id_hashes(doc_ids) * np.uint64(0x9E3779B97F4A7C15) + query_codes.astype(np.uint64)
     keys.sort()
     if not (keys[1:] == keys[:-1]).any():
         return None
@@ -210,9 +213,9 @@ def first_duplicate_ids(query_codes: np.ndarray, doc_ids: Any,
 
 def id_hashes(ids: Any) -> np.ndarray:
     """A 64-bit hash of every id of a pyarrow array: :func:`string_hashes` for strings; for integer
-    ids, their value times an odd constant (a bijection: two integers never share a hash, and the
-    high bits, which the join keys keep, depend on every bit). The two kinds' hashes differ for the
-    same id (1 and '1'): only ids of one kind are ever compared by hash (see :func:`as_strings`)."""
+    ids, their value times an odd constant (a bijection: two integers never share a hash). The two
+    kinds' hashes differ for the same id (1 and '1'): only ids of one column are ever compared by
+    hash, to find a (query, doc) given twice."""
     import pyarrow as pa
 
     if not is_integer(ids):

@@ -198,20 +198,18 @@ class QueryBatch:
     query_ids: Any  # distinct query ids (Arrow strings)
     query_codes: np.ndarray  # int64 per row: index into query_ids
     doc_ids: Any  # per row (Arrow strings)
-    doc_hashes: np.ndarray  # per row: id_hashes(doc_ids)
     duplicate: tuple[int, int] | None  # the rows of the first (query, doc) given twice in the batch
 
     @classmethod
     def of(cls, table: Any, lines: np.ndarray, unit: str) -> QueryBatch:
         import pyarrow.compute as pc
 
-        from ir_measures_graded.io.ids import first_duplicate_ids, id_hashes
+        from ir_measures_graded.io.ids import first_duplicate_ids
 
         query = pc.dictionary_encode(table.column("query_id")).combine_chunks()
         docs = table.column("doc_id").combine_chunks()
-        codes, hashes = to_numpy(query.indices).astype(np.int64), id_hashes(docs)
-        return cls(table, lines, unit, query.dictionary, codes, docs, hashes,
-                   first_duplicate_ids(codes, docs, hashes))
+        codes = to_numpy(query.indices).astype(np.int64)
+        return cls(table, lines, unit, query.dictionary, codes, docs, first_duplicate_ids(codes, docs))
 
 
 def query_batches(blocks: Iterator[Block], min_rows: int = 0) -> Iterator[QueryBatch]:

@@ -11,6 +11,7 @@ from ir_measures_graded.kernels.segments import (
     segment_cumsum,
     segment_ids,
     segment_ptr,
+    segment_rows,
     segment_suffix_sums,
     segment_weighted_mean,
 )
@@ -43,6 +44,7 @@ __all__ = [
     "segment_cumsum",
     "segment_ids",
     "segment_ptr",
+    "segment_rows",
     "segment_suffix_sums",
     "segment_weighted_mean",
 ]

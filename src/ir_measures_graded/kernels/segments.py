@@ -28,6 +28,14 @@ def positions(ptr: np.ndarray) -> np.ndarray:
     return np.arange(ptr[-1], dtype=np.int64) - np.repeat(ptr[:-1], np.diff(ptr))
 
 
+def segment_rows(ptr: np.ndarray, segments: np.ndarray) -> np.ndarray:
+    """The rows of the given segments (ascending ids), in row order."""
+    starts = ptr[segments]
+    lengths = ptr[segments + 1] - starts
+    offsets = np.cumsum(lengths) - lengths  # where each segment's rows begin in the result
+    return np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(starts - offsets, lengths)
+
+
 def segment_cumsum(values: np.ndarray, ptr: np.ndarray) -> np.ndarray:
     """Running sum restarting at each segment, summed in row order like a plain loop would.
 
