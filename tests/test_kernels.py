@@ -34,6 +34,21 @@ def test_segment_rows_are_the_rows_of_the_segments_asked(sizes, data):
     assert kernels.segment_rows(ptr, np.array(asked, dtype=np.int64)).tolist() == want
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2**31), st.integers(0, 3), st.integers(0, 9)), max_size=60),
+       st.sampled_from([0, 2**20, 2**31 - 5]))
+def test_ranking_order_equals_sorting_the_triples(rows, offset):
+    """Both ways of sorting (row numbers packed beside narrow query spans, argsort for wide ones)
+    rank as a plain sort of (query, descending score, descending doc code) does."""
+    query = np.array([min(q, 3) + offset if q % 2 else q for q, _, _ in rows], dtype=np.int64)
+    score = np.array([s / 2 for _, s, _ in rows])
+    codes = np.array([d for *_, d in rows], dtype=np.int64)
+    got = kernels.ranking_order(query, kernels.descending_score_key(score), codes)
+    want = sorted(range(len(rows)), key=lambda i: (query[i], -score[i], -codes[i], i))
+    key = [(query[i], -score[i], -codes[i]) for i in range(len(rows))]
+    assert [key[i] for i in got.tolist()] == [key[i] for i in want]
+
+
 def test_ranking_order_float32_ties_and_doc_id_descending():
     query = np.array([1, 0, 0, 0, 0, 1])
     score = np.array([5.0, 1.0, 1.0 + 1e-9, 2.0, 1.0, 0.0])  # rows 1, 2, 4 tie once read as float32

@@ -34,9 +34,7 @@ def ranking_order(query: np.ndarray, score_key: np.ndarray, doc_codes: np.ndarra
     integer sort orders (query, score); ids are compared only inside tie groups, which are usually
     few and small.
     """
-    key = (query.astype(np.uint64) << np.uint64(32)) | score_key.astype(np.uint64)
-    order = np.argsort(key)
-    key = key[order]
+    order, key = _sorted_by_query_and_score(query, score_key)
     tie_with_next = key[1:] == key[:-1]
     del key
     if not tie_with_next.any():
@@ -51,3 +49,28 @@ def ranking_order(query: np.ndarray, score_key: np.ndarray, doc_codes: np.ndarra
     names = doc_codes[rows] if name_rank is None else name_rank(doc_codes[rows])
     order[tied] = rows[np.lexsort((-names, group))]
     return order
+
+
+def _sorted_by_query_and_score(query: np.ndarray, score_key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(order, key)``: the permutation sorting rows by (query, score key) and the sorted
+    (query, score key) keys, equal exactly where two rows are tied.
+
+    Where the span of query codes and the row numbers fit beside the 32-bit score key in 64 bits
+    (a batch of a few hundred queries), each row's number is packed into its key and the keys
+    sorted in place: about half the time of an argsort, and stable. Else an argsort.
+    """
+    n = len(query)
+    low = int(query.min()) if n else 0
+    row_bits = max(int(n - 1).bit_length(), 1)
+    query_bits = max(int(query.max() - low).bit_length(), 1) if n else 1
+    if row_bits + query_bits + 32 <= 64:
+        packed = (query - low).astype(np.uint64) << np.uint64(32 + row_bits)
+        packed |= score_key.astype(np.uint64) << np.uint64(row_bits)
+        packed |= np.arange(n, dtype=np.uint64)
+        packed.sort()
+        order = (packed & np.uint64((1 << row_bits) - 1)).astype(np.int64)
+        packed >>= np.uint64(row_bits)  # the (query - low, score key) key of each sorted row
+        return order, packed
+    key = (query.astype(np.uint64) << np.uint64(32)) | score_key.astype(np.uint64)
+    order = np.argsort(key)
+    return order, key[order]
