@@ -40,8 +40,7 @@ class Judgments:
 
     query_ids: np.ndarray  # distinct query ids (str); a query's code is its index here
     # doc id of every judgment row (pyarrow StringArray, or Int64Array: see io.ids), in the rows'
-    # order; from_text: the distinct judged doc ids, sorted bytes (numpy), the keys then hold exact
-    # codes instead of hashes
+    # order; from_text: the distinct judged doc ids, sorted bytes (numpy)
     doc_ids: Any
     query: np.ndarray  # per judgment row, sorted: query code
     label: np.ndarray  # per judgment row: relevance label (float64)
@@ -243,6 +242,15 @@ class Ranking:
                 score_key: np.ndarray | None = None) -> Ranking:
         rank = kernels.positions(kernels.segment_ptr(query, n_queries)) + 1
         return cls(query=query, rank=rank, label=label, present=present, score_key=score_key)
+
+    def top(self, k: int) -> Ranking:
+        """The rows ranked ``k`` or better (``present`` unchanged)."""
+        keep = self.rank <= k
+        if keep.all():
+            return self
+        key = None if self.score_key is None else self.score_key[keep]
+        return Ranking(query=self.query[keep], rank=self.rank[keep], label=self.label[keep], present=self.present,
+                       score_key=key)
 
     def judged_only(self) -> Ranking:
         """The ranking without unjudged documents, ranks closed up (trec_eval's ``-J``)."""

@@ -28,9 +28,12 @@ class GainedMeasure(base.GradedMeasure):
     def per_query(self, judgments: Judgments, ranking: Ranking) -> np.ndarray:
         gain = self.gain(judgments)
         ideal_ptr, ideal_cum = gain.ideal()
+        cutoff = self.value("cutoff")
+        if cutoff is not None and self.tie_groups(ranking) is None:  # expected gains need whole tie groups
+            ranking = ranking.top(cutoff)  # the kernels read no row ranked below the cutoff: no gain for them
         row_gain = self.row_gain(gain, ranking)
         kernel = getattr(kernels, self.KERNEL)
-        return kernel(ranking.query, ranking.rank, row_gain, ideal_ptr, ideal_cum, self.value("cutoff"))
+        return kernel(ranking.query, ranking.rank, row_gain, ideal_ptr, ideal_cum, cutoff)
 
     def gain(self, judgments: Judgments) -> derived.GainFunction:
         """The gain of a (query, label) pair, with its ideal DCG (cached on ``judgments``)."""
