@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ir_measures_graded import kernels
@@ -287,3 +287,21 @@ def test_segment_scans_equal_a_plain_loop_to_the_last_bit(scan, start, step):
         assert scan(values, ptr).tolist() == expected
     counts = np.array([1, 2, 3, 4], dtype=np.int64)
     assert kernels.segment_cumsum(counts, np.array([0, 2, 4])).dtype == np.int64  # integers stay exact
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from(["a", "b", "\x00", "\x7f", "é", "z"]), max_size=9), min_size=1,
+                max_size=30), st.booleans())
+@example(["a", "a\x00", ""], False)
+@example(["a\x00", "a", "aaaaaaaa", "aaaaaaaab"], True)
+def test_name_ranks_are_the_dense_byte_order(names, large):
+    """Ids of at most 8 bytes are ranked as packed integers, longer ones by Arrow: both as the bytes
+    sort (a string before its extensions, NUL bytes included)."""
+    import pyarrow as pa
+
+    ids = pa.array(names, pa.large_string() if large else pa.string())
+    codes = np.arange(len(names))[::-1].copy()
+    distinct = sorted({n.encode() for n in names})
+    want = [distinct.index(names[c].encode()) for c in codes]
+    got = name_ranks(ids, codes)
+    assert (got - got.min()).tolist() == want  # dense: from 0 or 1 by path

@@ -174,7 +174,44 @@ def name_ranks(doc_ids: Any, codes: np.ndarray) -> np.ndarray:
     import pyarrow.compute as pc
 
     names = as_strings(doc_ids.take(from_numpy(codes)))  # integers too: 10 before 9, as strings
+    short = _short_names(names)
+    if short is not None:  # ids of at most 8 bytes (most): ranked as integers
+        word, length = short
+        order = np.lexsort((length, word))
+        new = np.ones(len(order), dtype=bool)
+        new[1:] = (word[order][1:] != word[order][:-1]) | (length[order][1:] != length[order][:-1])
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.cumsum(new) - 1
+        return rank
     return to_numpy(pc.rank(names, sort_keys="ascending", tiebreaker="dense")).astype(np.int64)
+
+
+def _short_names(names: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(word, length)`` of every string of a pyarrow string array when none is longer than 8
+    bytes, else None: ``word`` holds its bytes big-endian, zero-padded, so that (word, length)
+    sorts as the bytes do (a string before its extensions, ``'a'`` before ``'a\\x00'``)."""
+    import pyarrow as pa
+
+    if isinstance(names, pa.ChunkedArray):
+        names = names.combine_chunks()
+    if not len(names) or not (pa.types.is_string(names.type) or pa.types.is_large_string(names.type)):
+        return None
+    offset_type = np.int64 if pa.types.is_large_string(names.type) else np.int32
+    _, offset_buffer, data_buffer = names.buffers()
+    offsets = np.frombuffer(offset_buffer, dtype=offset_type)[names.offset:names.offset + len(names) + 1].astype(np.int64)
+    length = np.diff(offsets)
+    if int(length.max()) > 8:
+        return None
+    lo, hi = int(offsets[0]), int(offsets[-1])
+    padded = np.zeros(hi - lo + 8, dtype=np.uint8)
+    if data_buffer is not None and hi > lo:
+        padded[:hi - lo] = np.frombuffer(data_buffer, dtype=np.uint8)[lo:hi]
+    # the big-endian 8-byte word starting at each string, its bytes beyond the string cleared
+    word = np.ndarray(shape=(hi - lo + 1,), dtype=">u8", buffer=padded, strides=(1,))[offsets[:-1] - lo].astype(np.uint64)
+    cleared = np.uint64(64) - length.astype(np.uint64) * np.uint64(8)  # low bits that are not the string's
+    word &= ~((np.uint64(1) << np.minimum(cleared, np.uint64(63))) - np.uint64(1))
+    word[length == 0] = 0
+    return word, length
 
 
 def first_duplicate(query_codes: np.ndarray, doc_codes: np.ndarray) -> tuple[int, int] | None:
