@@ -186,6 +186,29 @@ def name_ranks(doc_ids: Any, codes: np.ndarray) -> np.ndarray:
     return to_numpy(pc.rank(names, sort_keys="ascending", tiebreaker="dense")).astype(np.int64)
 
 
+def _string_bytes(strings: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``(offsets, padded)`` of a pyarrow string or large_string array: string ``i`` is
+    ``padded[offsets[i]:offsets[i + 1]]``, and ``padded`` ends with 8 zero bytes, so that an 8-byte
+    word can be read from any string's first byte (one copy of the bytes, no Python str)."""
+    import pyarrow as pa
+
+    offset_type = np.int64 if pa.types.is_large_string(strings.type) else np.int32
+    _, offset_buffer, data_buffer = strings.buffers()
+    n = len(strings)
+    offsets = np.frombuffer(offset_buffer, dtype=offset_type)[strings.offset:strings.offset + n + 1].astype(np.int64)
+    lo, hi = int(offsets[0]), int(offsets[-1])
+    padded = np.zeros(hi - lo + 8, dtype=np.uint8)
+    if data_buffer is not None and hi > lo:
+        padded[:hi - lo] = np.frombuffer(data_buffer, dtype=np.uint8)[lo:hi]
+    return offsets - lo, padded
+
+
+def _words_at(padded: np.ndarray, byte_order: str) -> np.ndarray:
+    """The 8-byte word (``'<'`` little- or ``'>'`` big-endian) starting at every byte of ``padded``
+    but the last 7: unaligned reads of one buffer, no copy."""
+    return np.ndarray(shape=(len(padded) - 7,), dtype=f"{byte_order}u8", buffer=padded, strides=(1,))
+
+
 def _short_names(names: Any) -> tuple[np.ndarray, np.ndarray] | None:
     """``(word, length)`` of every string of a pyarrow string array when none is longer than 8
     bytes, else None: ``word`` holds its bytes big-endian, zero-padded, so that (word, length)
@@ -196,18 +219,12 @@ def _short_names(names: Any) -> tuple[np.ndarray, np.ndarray] | None:
         names = names.combine_chunks()
     if not len(names) or not (pa.types.is_string(names.type) or pa.types.is_large_string(names.type)):
         return None
-    offset_type = np.int64 if pa.types.is_large_string(names.type) else np.int32
-    _, offset_buffer, data_buffer = names.buffers()
-    offsets = np.frombuffer(offset_buffer, dtype=offset_type)[names.offset:names.offset + len(names) + 1].astype(np.int64)
+    offsets, padded = _string_bytes(names)
     length = np.diff(offsets)
     if int(length.max()) > 8:
         return None
-    lo, hi = int(offsets[0]), int(offsets[-1])
-    padded = np.zeros(hi - lo + 8, dtype=np.uint8)
-    if data_buffer is not None and hi > lo:
-        padded[:hi - lo] = np.frombuffer(data_buffer, dtype=np.uint8)[lo:hi]
     # the big-endian 8-byte word starting at each string, its bytes beyond the string cleared
-    word = np.ndarray(shape=(hi - lo + 1,), dtype=">u8", buffer=padded, strides=(1,))[offsets[:-1] - lo].astype(np.uint64)
+    word = _words_at(padded, ">")[offsets[:-1]].astype(np.uint64)
     cleared = np.uint64(64) - length.astype(np.uint64) * np.uint64(8)  # low bits that are not the string's
     word &= ~((np.uint64(1) << np.minimum(cleared, np.uint64(63))) - np.uint64(1))
     word[length == 0] = 0
@@ -280,18 +297,11 @@ def string_hashes(strings: Any) -> np.ndarray:
     n = len(strings)
     if n > HASH_CHUNK:  # the word arrays below are a few times the bytes hashed: bound them
         return np.concatenate([string_hashes(strings.slice(i, HASH_CHUNK)) for i in range(0, n, HASH_CHUNK)])
-    offset_type = np.int64 if pa.types.is_large_string(strings.type) else np.int32
-    _, offset_buffer, data_buffer = strings.buffers()
-    offsets = np.frombuffer(offset_buffer, dtype=offset_type)[strings.offset:strings.offset + n + 1].astype(np.int64)
-    lo, hi = int(offsets[0]), int(offsets[-1])
-    padded = np.zeros(hi - lo + 8, dtype=np.uint8)  # room for a word starting at the last byte
-    if data_buffer is not None and hi > lo:
-        padded[:hi - lo] = np.frombuffer(data_buffer, dtype=np.uint8)[lo:hi]
-    # the little-endian 8-byte word starting at every byte (unaligned reads of one buffer, no copy)
-    word_at = np.ndarray(shape=(hi - lo + 1,), dtype="<u8", buffer=padded, strides=(1,))
+    offsets, padded = _string_bytes(strings)
+    word_at = _words_at(padded, "<")  # the little-endian 8-byte word starting at every byte
     lengths = np.diff(offsets)
     if n and int(lengths.max()) <= 8:  # one word each (most ids): what the lines below give, directly
-        word = word_at[offsets[:-1] - lo]
+        word = word_at[offsets[:-1]]
         word &= np.where(lengths >= 8, np.uint64(0xFFFFFFFFFFFFFFFF),
                          (np.uint64(1) << np.minimum(lengths.astype(np.uint64) * np.uint64(8), np.uint64(63)))
                          - np.uint64(1))
@@ -301,7 +311,7 @@ def string_hashes(strings: Any) -> np.ndarray:
     np.cumsum(n_words, out=word_ptr[1:])
     string = np.repeat(np.arange(n, dtype=np.int64), n_words)
     k = np.arange(word_ptr[-1], dtype=np.int64) - word_ptr[string]  # the word's index inside its string
-    first_byte = offsets[string] - lo + 8 * k
+    first_byte = offsets[string] + 8 * k
     word = word_at[first_byte]
     kept = np.minimum(lengths[string] - 8 * k, 8).astype(np.uint64) * np.uint64(8)  # bits of this string
     word &= np.where(kept >= 64, np.uint64(0xFFFFFFFFFFFFFFFF),
