@@ -416,3 +416,42 @@ def test_standard_input_and_other_non_file_paths_are_runs(tmp_path):
         with open(STRONG) as stdin:
             result = subprocess.run([SCRIPT, QRELS, arg, "muMAP", "AP"], stdin=stdin, capture_output=True, text=True)
         assert (result.returncode, result.stdout, result.stderr) == (0, expected, "")
+
+
+# --- the process -------------------------------------------------------------------------------------
+
+#: After main(): a 4 MiB array freed (glibc's adaptive mmap threshold rises to it, its trim threshold
+#: to twice that), then 12 MiB of heap freed; prints the heap size (MiB) before and after that free.
+HEAP_KEPT = """
+import ctypes, sys
+import numpy as np
+from ir_measures_graded.cli import main
+
+class MallInfo2(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in ("arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks "
+                                               "fordblks keepcost").split()]
+
+assert main(sys.argv[1:]) == 0
+libc = ctypes.CDLL(None)
+libc.mallinfo2.restype = MallInfo2
+first = np.ones(4 << 20, dtype=np.uint8)
+del first
+arrays = [np.ones(3 << 20, dtype=np.uint8) for _ in range(4)]
+before = libc.mallinfo2().arena >> 20
+del arrays
+print(before, libc.mallinfo2().arena >> 20)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or os.confstr("CS_GNU_LIBC_VERSION") is None,
+                    reason="glibc's malloc settings (mallinfo2)")
+@pytest.mark.parametrize("small", [True, False])
+def test_large_inputs_keep_freed_memory_for_the_next_batch(small):
+    """Evaluating files too large for the small-file reader, the command line tells malloc to keep
+    the heap's freed top for the next batch; small files leave the process as it was."""
+    env = {**os.environ, "IR_MEASURES_GRADED_SMALL_FILE_BYTES": str(8 << 20 if small else 0)}
+    result = subprocess.run([sys.executable, "-c", HEAP_KEPT, QRELS, STRONG, "muMAP"], capture_output=True,
+                            text=True, env=env, check=True)
+    before, after = map(int, result.stdout.split()[-2:])
+    assert before >= 12
+    assert (after < before - 6) if small else (after >= before)

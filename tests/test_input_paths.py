@@ -20,12 +20,15 @@ import pyarrow as pa
 import pyarrow.feather as feather
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from ir_measures import Qrel, ScoredDoc
 
 import registered
 from ir_measures_graded import GradedInputError, muAP, muP, nDCNG
 from ir_measures_graded.io.readers import read_qrels, read_qrels_table, read_run, read_run_table
-from ir_measures_graded.io.stream import scan_run
+from ir_measures_graded.io.stream import query_batches, scan_run
+from ir_measures_graded.io.trec import Block
 from random_collections import random_collection
 
 #: Every registered measure (streamed and whole inputs must agree for each), and a few parameters.
@@ -277,3 +280,28 @@ def test_a_streamed_run_counts_its_rows_and_the_judged_queries_it_ranks(tmp_path
     values = per_query({"q1": {"a": 1}, "q2": {"x": 1}}, scan, [muAP])
     assert (scan.rows, scan.matched) == (rows, matched)
     assert values[("q1", "muAP")] == (1.0 if matched else 0.0)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(["q1", "q2", "q10", "b"]), min_size=1, max_size=40),
+       st.lists(st.integers(1, 9), min_size=1, max_size=10), st.integers(0, 12))
+def test_each_batch_holds_whole_queries_encoded_by_its_own_ids(queries, sizes, min_rows):
+    """However the rows come in blocks, the batches are the rows in order, each cut where a query
+    ends, and encode their query column with exactly the ids they hold, in order of appearance."""
+    table = pa.table({"query_id": queries, "doc_id": [f"d{i}" for i in range(len(queries))],
+                      "value": np.zeros(len(queries))})
+    blocks, start = [], 0
+    while start < len(queries):
+        size = sizes[len(blocks) % len(sizes)]
+        blocks.append(Block(table.slice(start, size).combine_chunks(), start + 1))
+        start += size
+    batches = list(query_batches(iter(blocks), min_rows=min_rows))
+    assert [q for b in batches for q in b.table.column("query_id").to_pylist()] == queries
+    assert [line for b in batches for line in b.lines.tolist()] == list(range(1, len(queries) + 1))
+    for batch, following in zip(batches, batches[1:], strict=False):
+        assert batch.table.column("query_id")[-1] != following.table.column("query_id")[0]
+    for batch in batches:
+        ids = batch.table.column("query_id").to_pylist()
+        assert batch.query_ids.to_pylist() == list(dict.fromkeys(ids))
+        assert [batch.query_ids[c].as_py() for c in batch.query_codes] == ids
+        assert batch.doc_ids.to_pylist() == batch.table.column("doc_id").to_pylist()

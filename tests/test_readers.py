@@ -96,6 +96,42 @@ def test_error_lines_are_counted_across_blocks_and_in_gzip(tmp_path):
         read_run_table(tmp_path / "dup")
 
 
+@pytest.mark.parametrize("sep", [" ", "\t"])
+@pytest.mark.parametrize("line", [
+    "{s}q1{s}Q0{s}b{s}2{s}1",  # a leading separator
+    "q1{s}Q0{s}b{s}2{s}1{s}",  # a trailing one
+    "q1{s}Q0{s}{s}b{s}2{s}1",  # a doubled one
+    "q1{s}Q0{s}b{s}2{s}1{s}{s}x",  # a doubled one and six fields: seven for a CSV parser
+])
+@pytest.mark.parametrize("end", ["\n", "\r\n"])
+def test_five_fields_and_an_empty_one_are_five_fields(tmp_path, sep, line, end):
+    """Split on one separator, each of these lines has six fields, one empty, which a CSV parser
+    would take as an empty id or tag; trec_eval, splitting on runs of whitespace, sees five (or six)."""
+    other = sep.join(["q1", "Q0", "a", "1", "2.5", "x"])
+    text = end.join([other, line.format(s=sep), other.replace(" a ", " c ").replace("\ta\t", "\tc\t")]) + end
+    (tmp_path / "run").write_text(text, encoding="utf-8", newline="")
+    found = 6 if line.endswith("x") else 5
+    if found == 6:
+        assert table_rows(read_run_table(tmp_path / "run")) == [("q1", "a", 2.5), ("q1", "b", 1.0), ("q1", "c", 2.5)]
+        return
+    with pytest.raises(GradedInputError, match=rf"run:2: malformed run line \(expected 6 columns, found {found}\)"):
+        read_run_table(tmp_path / "run")
+    with pytest.raises(GradedInputError, match=rf"run:2: malformed run line \(expected 6 columns, found {found}\)"):
+        calc({"q1": {"a": 1}}, scan_run(tmp_path / "run"))
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n"])
+@pytest.mark.parametrize("sep", [" ", "\t"])
+def test_the_common_layouts_take_the_csv_parser(sep, end):
+    """One space or one tab between fields, LF or CRLF line ends: parsed by pyarrow's CSV reader
+    (the fast path), not split line by line."""
+    from ir_measures_graded.io.trec import _parse_fast
+
+    block = end.join(sep.join(["q1", "Q0", f"d{i}", str(i), "2.5", "x"]) for i in range(3)) + end
+    table = _parse_fast(block.encode(), RUN)
+    assert table is not None and table.column("doc_id").to_pylist() == ["d0", "d1", "d2"]
+
+
 def test_invalid_utf8_names_the_line(tmp_path):
     (tmp_path / "run").write_bytes(b"q1 Q0 a 1 2 x\nq1 Q0 b\xff\xfe 2 1 x\n")
     with pytest.raises(GradedInputError, match=r"run:2: run line is not valid UTF-8 \(invalid start byte at byte 7"):

@@ -88,7 +88,7 @@ def run(args, out: TextIO) -> int:  # noqa: ANN001 - an argparse.Namespace of bu
         qrels=args.qrels, runs=run_paths, measures=measures, provider=args.provider,
         by_query=args.by_query or args.compare is not None, summary=not args.no_summary or args.compare is not None,
         qrels_columns=column_names(args, "relevance"), run_columns=column_names(args, "score"),
-        progress=not args.quiet, thresholds=args.thresholds, master=args.master, warn=warn)
+        progress=not args.quiet, thresholds=args.thresholds, master=args.master, warn=warn, whole_process=True)
     results = engines.engine(args.engine).evaluate(request)
     writers.write_results(results, measures, args, out)
     if args.thresholds and args.output_format != "trec":  # trec: under each run's runid line

@@ -201,22 +201,27 @@ class QueryBatch:
     duplicate: tuple[int, int] | None  # the rows of the first (query, doc) given twice in the batch
 
     @classmethod
-    def of(cls, table: Any, lines: np.ndarray, unit: str) -> QueryBatch:
-        import pyarrow.compute as pc
-
+    def of(cls, table: Any, lines: np.ndarray, unit: str, queries: tuple[Any, np.ndarray] | None = None) -> QueryBatch:
+        """``queries``: the query column already encoded, ``(distinct ids, codes)``, if it is."""
         from ir_measures_graded.io.ids import first_duplicate_ids
 
-        query = pc.dictionary_encode(table.column("query_id")).combine_chunks()
+        query_ids, codes = queries if queries is not None else _encoded_queries(table)
         docs = table.column("doc_id").combine_chunks()
-        codes = to_numpy(query.indices).astype(np.int64)
-        return cls(table, lines, unit, query.dictionary, codes, docs, first_duplicate_ids(codes, docs))
+        return cls(table, lines, unit, query_ids, codes, docs, first_duplicate_ids(codes, docs))
+
+
+def _encoded_queries(table: Any) -> tuple[Any, np.ndarray]:
+    """The distinct query ids of ``table`` in order of first appearance, and each row's code (int64)."""
+    import pyarrow.compute as pc
+
+    query = pc.dictionary_encode(table.column("query_id")).combine_chunks()
+    return query.dictionary, to_numpy(query.indices).astype(np.int64)
 
 
 def query_batches(blocks: Iterator[Block], min_rows: int = 0) -> Iterator[QueryBatch]:
     """Blocks regrouped so that a batch ends where a query ends (the last query is carried over)
     and holds at least ``min_rows`` rows (but for the last)."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     carry, carry_lines, unit = None, None, "line"
     for block in blocks:
@@ -225,13 +230,17 @@ def query_batches(blocks: Iterator[Block], min_rows: int = 0) -> Iterator[QueryB
         unit = block.unit
         table = block.table if carry is None else pa.concat_tables([carry, block.table]).combine_chunks()
         lines = lines if carry_lines is None else np.concatenate([carry_lines, lines])
-        codes = to_numpy(pc.dictionary_encode(table.column("query_id")).combine_chunks().indices)
+        query_ids, codes = _encoded_queries(table)
         change = np.flatnonzero(codes[1:] != codes[:-1])
         if not len(change) or table.num_rows < min_rows:  # one query so far, or too few rows: read on
             carry, carry_lines = table, lines
             continue
         cut = int(change[-1]) + 1
-        yield QueryBatch.of(table.slice(0, cut), lines[:cut], unit)
+        # Codes count up in order of first appearance, so the rows before the cut use exactly the
+        # first max + 1 ids: the batch keeps this encoding (the carried rows are encoded again).
+        head = codes[:cut]
+        queries = (query_ids.slice(0, int(head.max()) + 1), head)
+        yield QueryBatch.of(table.slice(0, cut), lines[:cut], unit, queries)
         carry, carry_lines = table.slice(cut), lines[cut:]
     if carry is not None and carry.num_rows:
         yield QueryBatch.of(carry, carry_lines, unit)

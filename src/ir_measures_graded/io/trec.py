@@ -121,15 +121,21 @@ def _parse_fast(block: bytes, layout: Layout) -> pa.Table | None:
     delimiter = " " if has_space else "\t"
     if b"\r" in block and block.count(b"\r") != block.count(b"\r\n"):
         return None  # a lone carriage return: the CSV parser would end a line there
+    # An empty field (which the CSV parser would read as an empty string) is a separator beside
+    # another separator or a line end, or at either end of the block. Two line ends side by side
+    # (a blank line) are flagged too: the parser would reject that line anyway.
     raw = np.frombuffer(block, dtype=np.uint8)
-    sep = raw == ord(delimiter)
-    end = raw == 10
-    if b"\r" in block:
-        end |= raw == 13
-    # Empty fields: a separator followed by a separator or a line end, or a line starting with one.
-    if (sep[:-1] & (sep[1:] | end[1:])).any() or (end[:-1] & sep[1:]).any() or (len(sep) and (sep[0] or sep[-1])):
+    edge = raw == ord(delimiter)  # bytes ending a field
+    edge |= raw == 10
+    crlf = b"\r" in block  # every "\r" is followed by "\n" here
+    if crlf:
+        edge |= raw == 13
+    beside = edge[:-1] & edge[1:]
+    if crlf:
+        beside &= raw[:-1] != 13  # "\r\n" is one line end
+    if beside.any() or block[:1] == delimiter.encode() or block[-1:] == delimiter.encode():
         return None
-    del raw, sep, end
+    del raw, edge, beside
     names = [f"f{i}" for i in range(layout.n_fields)]
     wanted = [names[layout.index("query_id")], names[layout.index("doc_id")], names[layout.index(layout.value)]]
     try:
