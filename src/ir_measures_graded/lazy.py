@@ -69,3 +69,19 @@ class LazyModule:
 
     def __repr__(self) -> str:
         return f"<lazy module {self._name!r}>"
+
+
+def import_in_background(name: str) -> None:
+    """Start importing ``name`` in a thread, to run its Python code while this thread waits in C
+    (pyarrow's CSV parser releases the GIL). A later ``import`` of it waits for that one to finish
+    (the import system's lock per module); if it failed, the later import raises the error."""
+    if name in sys.modules:
+        return
+
+    def load() -> None:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: S110 - raised again by the import that needs the module
+            pass
+
+    threading.Thread(target=load, name=f"import {name}", daemon=True).start()
