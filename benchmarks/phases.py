@@ -10,10 +10,10 @@ printed beside the wall time: the floor of the two-thread pipeline on two cores 
 them. Phases, in the order the data flows:
 
 imports (numpy, pyarrow, ir_measures, this package); qrels read (Arrow CSV) and judgments prepared
-(sorted, hashed); run blocks parsed (Arrow CSV); blocks cut into batches of whole queries, query
-ids encoded, doc ids hashed, the duplicate check (these in the reading thread of the command line);
-per batch: the ranking sort (float32 scores, ties by doc id), labels joined by hash (every match
-confirmed on the strings), the measures.
+(sorted by query); run blocks parsed (Arrow CSV); blocks cut into batches of whole queries, query
+ids encoded, the duplicate check (a 64-bit key per (query, doc), sorted) (these in the reading
+thread of the command line); per batch: the ranking sort (float32 scores, ties by doc id), labels
+joined (Arrow's hash join on the query and the doc id itself), the measures.
 """
 
 from __future__ import annotations
@@ -93,13 +93,16 @@ def main() -> None:
         n_batches += 1
         query = judgments.codes_of(batch.query_ids)[batch.query_codes]
         score = to_numpy(batch.table.column("value"))
-        keep = np.flatnonzero(query >= 0)
-        query, score = query[keep], score[keep]
+        keep = None  # as from_codes does: rows of queries the qrels lack are dropped, if any
+        if query.min(initial=0) < 0:
+            keep = np.flatnonzero(query >= 0)
+            query, score = query[keep], score[keep]
         t = lap("per batch: ranking sort", t)
         label = judgments.labels_of(query, keep, batch.doc_ids)  # as from_codes does: before the sort
         t = lap("per batch: labels joined", t)
         score_key = kernels.descending_score_key(score)
-        order = kernels.ranking_order(query, score_key, keep, functools.partial(name_ranks, batch.doc_ids))
+        doc_rows = np.arange(len(query), dtype=np.int64) if keep is None else keep
+        order = kernels.ranking_order(query, score_key, doc_rows, functools.partial(name_ranks, batch.doc_ids))
         query, label, score_key = query[order], label[order], score_key[order]
         t = lap("per batch: ranking sort", t)
         present = np.zeros(judgments.n_queries, dtype=bool)

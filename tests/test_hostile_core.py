@@ -312,9 +312,9 @@ def test_values_are_exact_when_every_hash_collides(monkeypatch, kind):
 
     # io.ids is where every caller finds them (the duplicate checks); the join compares the ids themselves
     monkeypatch.setattr(ir_measures_graded.io.ids, "string_hashes", colliding)
-    monkeypatch.setattr(ir_measures_graded.io.ids, "id_hashes", colliding)
-    assert not hasattr(ir_measures_graded.prepare, "id_hashes")
-    assert not hasattr(ir_measures_graded.io.columns, "id_hashes")
+    monkeypatch.setattr(ir_measures_graded.io.ids, "id_keys", colliding)
+    assert not hasattr(ir_measures_graded.prepare, "id_keys")
+    assert not hasattr(ir_measures_graded.io.columns, "id_keys")
     n = 1500
     docs = list(range(n)) if kind == "integers" else [f"doc-{i}" for i in range(n)]
     labels = {d: float(i % 4) for i, d in enumerate(docs)}

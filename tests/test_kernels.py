@@ -299,9 +299,9 @@ def test_name_ranks_are_the_dense_byte_order(names, large):
     sort (a string before its extensions, NUL bytes included)."""
     import pyarrow as pa
 
-    ids = pa.array(names, pa.large_string() if large else pa.string())
-    codes = np.arange(len(names))[::-1].copy()
-    distinct = sorted({n.encode() for n in names})
-    want = [distinct.index(names[c].encode()) for c in codes]
-    got = name_ranks(ids, codes)
-    assert (got - got.min()).tolist() == want  # dense: from 0 or 1 by path
+    ids = pa.array(["zzz", *names], pa.large_string() if large else pa.string()).slice(1)  # at an offset
+    for codes in (np.arange(len(names))[::-1].copy(), np.array([*range(len(names))[::-2], 0, 0])):
+        distinct = sorted({names[c].encode() for c in codes})  # of the ids asked for only
+        want = [distinct.index(names[c].encode()) for c in codes]
+        got = name_ranks(ids, codes)
+        assert (got - got.min()).tolist() == want  # dense: from 0 or 1 by path

@@ -48,6 +48,14 @@ def test_non_ascii_space_is_part_of_an_id(tmp_path):
     assert table_rows(read_run_table(tmp_path / "run")) == [("q1", "a\u00a0b", 2.5)]
 
 
+@pytest.mark.parametrize("sep", [" ", "\t"])
+def test_control_characters_are_part_of_an_id(tmp_path, sep):
+    """Only ASCII whitespace separates fields: an id may hold \\x01 or \\x1f, even beside a separator."""
+    lines = [["q\x01", "Q0", "\x1fa\x01", "1", "2.5", "x"], ["q\x01", "Q0", "b", "2", "1", "x\x02"]]
+    (tmp_path / "run").write_text("".join(sep.join(line) + "\n" for line in lines), encoding="utf-8")
+    assert table_rows(read_run_table(tmp_path / "run")) == [("q\x01", "\x1fa\x01", 2.5), ("q\x01", "b", 1.0)]
+
+
 def test_blocks_split_anywhere_give_the_same_rows(tmp_path):
     lines = [f"q{i % 7} Q0 d{i} {i} {i / 3!r} run" for i in range(500)]
     (tmp_path / "run").write_text("\n".join(lines) + "\n")

@@ -173,8 +173,9 @@ def name_ranks(doc_ids: Any, codes: np.ndarray) -> np.ndarray:
         return np.unique(doc_ids[codes], return_inverse=True)[1].ravel().astype(np.int64)
     import pyarrow.compute as pc
 
-    names = as_strings(doc_ids.take(from_numpy(codes)))  # integers too: 10 before 9, as strings
-    short = _short_names(names)
+    if is_integer(doc_ids):  # compared as strings: 10 before 9
+        doc_ids, codes = as_strings(doc_ids.take(from_numpy(codes))), np.arange(len(codes))
+    short = _short_names(doc_ids, codes)
     if short is not None:  # ids of at most 8 bytes (most): ranked as integers
         word, length = short
         order = np.lexsort((length, word))
@@ -183,7 +184,7 @@ def name_ranks(doc_ids: Any, codes: np.ndarray) -> np.ndarray:
         rank = np.empty(len(order), dtype=np.int64)
         rank[order] = np.cumsum(new) - 1
         return rank
-    return to_numpy(pc.rank(names, sort_keys="ascending", tiebreaker="dense")).astype(np.int64)
+    return to_numpy(pc.rank(doc_ids.take(from_numpy(codes)), sort_keys="ascending", tiebreaker="dense")).astype(np.int64)
 
 
 def _string_bytes(strings: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -209,22 +210,24 @@ def _words_at(padded: np.ndarray, byte_order: str) -> np.ndarray:
     return np.ndarray(shape=(len(padded) - 7,), dtype=f"{byte_order}u8", buffer=padded, strides=(1,))
 
 
-def _short_names(names: Any) -> tuple[np.ndarray, np.ndarray] | None:
-    """``(word, length)`` of every string of a pyarrow string array when none is longer than 8
-    bytes, else None: ``word`` holds its bytes big-endian, zero-padded, so that (word, length)
-    sorts as the bytes do (a string before its extensions, ``'a'`` before ``'a\\x00'``)."""
+def _short_names(names: Any, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(word, length)`` of the strings ``names[rows]`` (all without ``rows``) of a pyarrow string
+    array when none is longer than 8 bytes, else None: ``word`` holds its bytes big-endian,
+    zero-padded, so that (word, length) sorts as the bytes do (a string before its extensions,
+    ``'a'`` before ``'a\\x00'``)."""
     import pyarrow as pa
 
     if isinstance(names, pa.ChunkedArray):
         names = names.combine_chunks()
-    if not len(names) or not (pa.types.is_string(names.type) or pa.types.is_large_string(names.type)):
+    if not (pa.types.is_string(names.type) or pa.types.is_large_string(names.type)):
         return None
     offsets, padded = _string_bytes(names)
-    length = np.diff(offsets)
-    if int(length.max()) > 8:
+    starts, ends = (offsets[:-1], offsets[1:]) if rows is None else (offsets[rows], offsets[rows + 1])
+    length = ends - starts
+    if not len(length) or int(length.max()) > 8:
         return None
     # the big-endian 8-byte word starting at each string, its bytes beyond the string cleared
-    word = _words_at(padded, ">")[offsets[:-1]].astype(np.uint64)
+    word = _words_at(padded, ">")[starts].astype(np.uint64)
     cleared = np.uint64(64) - length.astype(np.uint64) * np.uint64(8)  # low bits that are not the string's
     word &= ~((np.uint64(1) << np.minimum(cleared, np.uint64(63))) - np.uint64(1))
     word[length == 0] = 0
@@ -251,11 +254,11 @@ def first_duplicate(query_codes: np.ndarray, doc_codes: np.ndarray) -> tuple[int
 
 def first_duplicate_ids(query_codes: np.ndarray, doc_ids: Any) -> tuple[int, int] | None:
     """:func:`first_duplicate` for a per-row pyarrow array of doc ids (strings or integers), without
-    hashing them into a dictionary: a 64-bit hash of each (query, doc) sorted once; only if two
-    hashes are equal are the ids encoded exactly."""
+    hashing them into a dictionary: a 64-bit key of each (query, doc) (:func:`id_keys`) sorted once;
+    only if two keys are equal are the ids encoded exactly."""
     if len(doc_ids) < 2:
         return None
-    keys = id_hashes(doc_ids) * np.uint64(0x9E3779B97F4A7C15) + query_codes.astype(np.uint64)
+    keys = id_keys(doc_ids) * np.uint64(0x9E3779B97F4A7C15) + query_codes.astype(np.uint64)
     keys.sort()
     if not (keys[1:] == keys[:-1]).any():
         return None
@@ -265,19 +268,25 @@ def first_duplicate_ids(query_codes: np.ndarray, doc_ids: Any) -> tuple[int, int
     return first_duplicate(query_codes, doc_codes)
 
 
-def id_hashes(ids: Any) -> np.ndarray:
-    """A 64-bit hash of every id of a pyarrow array: :func:`string_hashes` for strings; for integer
-    ids, their value times an odd constant (a bijection: two integers never share a hash). The two
-    kinds' hashes differ for the same id (1 and '1'): only ids of one column are ever compared by
-    hash, to find a (query, doc) given twice."""
+def id_keys(ids: Any) -> np.ndarray:
+    """A 64-bit key of every id of a pyarrow array, equal for equal ids; two different ids may
+    share one, so callers resolve equal keys exactly. Integer ids: their value times an odd
+    constant (a bijection). Strings of at most 8 bytes (the whole array): their bytes and length,
+    unhashed (a sort needs no mixing). Longer strings: :func:`string_hashes`. The kinds' keys
+    differ for the same id (1 and '1'): only ids of one column are ever compared by key, to find
+    a (query, doc) given twice."""
     import pyarrow as pa
 
-    if not is_integer(ids):
-        return string_hashes(ids)
-    if isinstance(ids, pa.ChunkedArray):
-        ids = ids.combine_chunks()
-    values = to_numpy(ids.cast(pa.int64())).view(np.uint64)
-    return values * np.uint64(0x9E3779B97F4A7C15)
+    if is_integer(ids):
+        if isinstance(ids, pa.ChunkedArray):
+            ids = ids.combine_chunks()
+        values = to_numpy(ids.cast(pa.int64())).view(np.uint64)
+        return values * np.uint64(0x9E3779B97F4A7C15)
+    short = _short_names(ids)
+    if short is not None:
+        word, length = short
+        return word + length.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
+    return string_hashes(ids)
 
 
 def string_hashes(strings: Any) -> np.ndarray:

@@ -122,17 +122,15 @@ def _parse_fast(block: bytes, layout: Layout) -> pa.Table | None:
     if b"\r" in block and block.count(b"\r") != block.count(b"\r\n"):
         return None  # a lone carriage return: the CSV parser would end a line there
     # An empty field (which the CSV parser would read as an empty string) is a separator beside
-    # another separator or a line end, or at either end of the block. Two line ends side by side
-    # (a blank line) are flagged too: the parser would reject that line anyway.
+    # another separator or a line end, or at either end of the block. Every byte up to the space
+    # is flagged, separators and line ends among them, so any two side by side send the block to
+    # the exact path: a blank line (which the parser would reject anyway), or a control
+    # character inside an id beside a separator (rare; the exact path reads it as trec_eval does).
     raw = np.frombuffer(block, dtype=np.uint8)
-    edge = raw == ord(delimiter)  # bytes ending a field
-    edge |= raw == 10
-    crlf = b"\r" in block  # every "\r" is followed by "\n" here
-    if crlf:
-        edge |= raw == 13
+    edge = raw <= 32
     beside = edge[:-1] & edge[1:]
-    if crlf:
-        beside &= raw[:-1] != 13  # "\r\n" is one line end
+    if b"\r" in block:  # every "\r" is followed by "\n" here: one line end
+        beside &= raw[:-1] != 13
     if beside.any() or block[:1] == delimiter.encode() or block[-1:] == delimiter.encode():
         return None
     del raw, edge, beside
