@@ -68,29 +68,30 @@ def display_name(path: str | os.PathLike) -> str:
 
 def text_blocks(stream: IO[bytes], name: str, layout: Layout, block_size: int, progress: Any) -> Iterator[Block]:
     line = 1
-    carry = b""
+    carry = b""  # the start of a line whose end is not read yet
     first = True
     while True:
         chunk = stream.read(block_size)
         if progress is not None and chunk:
             progress.update(len(chunk))
-        data = carry + chunk if carry else chunk
         if first:
             first = False
-            if data.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte order mark is not part of the first id
-                data = data[3:]
+            if chunk.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte order mark is not part of the first id
+                chunk = chunk[3:]
         if not chunk:
-            if data:
-                block, n_lines = parse_block(data, name, layout, line)
+            if carry:
+                block, n_lines = parse_block(carry, name, layout, line)
                 if block.table.num_rows:
                     yield block
             return
-        cut = data.rfind(b"\n") + 1
+        cut = chunk.rfind(b"\n") + 1
         if cut == 0:  # no complete line yet
-            carry = data
+            carry += chunk
             continue
-        block, n_lines = parse_block(data[:cut], name, layout, line)
-        carry = data[cut:]
+        # the carried start and this chunk up to its last line end, in one copy (none if it ends a line)
+        data = chunk if cut == len(chunk) and not carry else b"".join((carry, memoryview(chunk)[:cut]))
+        carry = chunk[cut:]
+        block, n_lines = parse_block(data, name, layout, line)
         line += n_lines
         if block.table.num_rows:
             yield block
