@@ -27,7 +27,7 @@ from ir_measures import Qrel, ScoredDoc
 import registered
 from ir_measures_graded import GradedInputError, muAP, muP, nDCNG
 from ir_measures_graded.io.readers import read_qrels, read_qrels_table, read_run, read_run_table
-from ir_measures_graded.io.stream import query_batches, scan_run
+from ir_measures_graded.io.stream import Prefetch, query_batches, scan_run
 from ir_measures_graded.io.trec import Block
 from random_collections import random_collection
 
@@ -305,3 +305,25 @@ def test_each_batch_holds_whole_queries_encoded_by_its_own_ids(queries, sizes, m
         assert batch.query_ids.to_pylist() == list(dict.fromkeys(ids))
         assert [batch.query_ids[c].as_py() for c in batch.query_codes] == ids
         assert batch.doc_ids.to_pylist() == batch.table.column("doc_id").to_pylist()
+
+
+def test_prefetch_reads_before_it_is_asked_and_stops_when_closed():
+    import threading
+
+    started = threading.Event()
+
+    def items():
+        started.set()
+        yield from range(100)  # more than the queue holds: the thread waits to put the next
+
+    with Prefetch(items()) as ahead:
+        assert started.wait(10)  # reading began before any item was asked for
+    assert not ahead._worker.is_alive()  # closed without being iterated: the thread ended
+    assert list(Prefetch(iter(range(5)))) == list(range(5))
+
+    def failing():
+        yield 1
+        raise GradedInputError("bad line")
+
+    with pytest.raises(GradedInputError, match="bad line"):
+        list(Prefetch(failing()))

@@ -72,34 +72,36 @@ def evaluate_stream(measures: Sequence[Evaluated], judgments: Judgments, run: An
     rows = 0
     with BatchSource(run) as source:
         # A batch costs some work per judged query too: with many queries, batches grow with them.
-        for batch in source.batches(min_rows=ROWS_PER_QUERY * judgments.n_queries):
-            rows += batch.table.num_rows
-            ids = _evaluate_batch(batch, measures, judgments, values, present, source.name)
-            again.update(seen.intersection(ids))
-            seen.update(ids)
+        with source.batches(min_rows=ROWS_PER_QUERY * judgments.n_queries) as batches:
+            # while the first batch is read: what the measures need of the judgments (cached)
+            unranked = _unranked_values(measures, judgments)
+            for batch in batches:
+                rows += batch.table.num_rows
+                ids = _evaluate_batch(batch, measures, judgments, values, present, source.name)
+                again.update(seen.intersection(ids))
+                seen.update(ids)
         if again:  # their rows, all together, replace the values of their parts
             _evaluate_batch(source.rows_of(again), measures, judgments, values, present, source.name)
     codes = np.flatnonzero(present)
     if isinstance(run, RunScan):
         run.rows, run.matched = rows, len(codes)
-    absent = _absent_values(measures, judgments, present)
     for i in range(len(measures)):
         yielded = dict(zip(codes.tolist(), values[i, codes].tolist(), strict=True))
-        yielded.update(absent[i])
+        yielded.update((q, value) for q, value in unranked[i].items() if not present[q])
         for q in sorted(yielded):
             yield i, q, yielded[q]
 
 
-def _absent_values(measures: Sequence[Evaluated], judgments: Judgments, present: np.ndarray) -> list[dict[int, Any]]:
-    """Values some measures give judged queries the run lacks (collection-level µAP: more than a
-    float), from a ranking holding no row; others leave those queries to ir_measures' default."""
+def _unranked_values(measures: Sequence[Evaluated], judgments: Judgments) -> list[dict[int, Any]]:
+    """The values some measures give a judged query the run lacks (collection-level µAP: more than
+    a float), from a ranking holding no row; others leave those queries to ir_measures' default.
+    Computing them also computes (and caches) what the measures need of the judgments."""
     empty = Ranking(query=np.zeros(0, dtype=np.int64), rank=np.zeros(0, dtype=np.int64),
                     label=np.zeros(0), present=np.zeros(judgments.n_queries, dtype=bool))
-    absent: list[dict[int, Any]] = [{} for _ in measures]
+    unranked: list[dict[int, Any]] = [{} for _ in measures]
     for i, q, value in evaluate(measures, judgments, empty):
-        if not present[q]:
-            absent[i][q] = value
-    return absent
+        unranked[i][q] = value
+    return unranked
 
 
 def _evaluate_batch(batch: QueryBatch, measures: Sequence[Evaluated], judgments: Judgments, values: np.ndarray,

@@ -5,7 +5,7 @@
     trec.py      TREC text: the field layouts and the block parser
     columnar.py  Parquet and Arrow IPC record batches
     readers.py   files -> blocks or whole Arrow tables (read_qrels, read_run, ...)
-    stream.py    blocks -> batches of whole queries (scan_run), spool, prefetch
+    stream.py    blocks -> batches of whole queries (scan_run), spool, Prefetch (reading ahead in a thread)
 
 Importing this package loads nothing heavy; the readers load on first use.
 """

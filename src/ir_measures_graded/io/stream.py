@@ -111,11 +111,11 @@ class BatchSource:
         if self.spool is not None:
             self.spool.close()
 
-    def batches(self, min_rows: int = 0) -> Iterator[QueryBatch]:
+    def batches(self, min_rows: int = 0) -> Prefetch:
         """Batches of whole queries, each of at least ``min_rows`` rows, read, cut and encoded one
-        step ahead in a thread (while the caller evaluates the one before)."""
+        step ahead in a thread started now (while the caller evaluates the one before)."""
         blocks = self.make_blocks() if self.spool is None else self.spool.tee(self.make_blocks())
-        return prefetch(query_batches(blocks, min_rows=min_rows))
+        return Prefetch(query_batches(blocks, min_rows=min_rows))
 
     def rows_of(self, queries: set[str]) -> QueryBatch:
         """Every row of ``queries`` (a second pass over the input, or over the spool)."""
@@ -246,48 +246,65 @@ def query_batches(blocks: Iterator[Block], min_rows: int = 0) -> Iterator[QueryB
         yield QueryBatch.of(carry, carry_lines, unit)
 
 
-def prefetch(items: Iterator[Any], depth: int = 1) -> Iterator[Any]:
-    """``items``, produced one step ahead in a thread: parsing the next block (pyarrow's parser
-    releases the GIL) overlaps with evaluating this one. Errors reach the consumer."""
-    import queue
-    import threading
+class Prefetch:
+    """``items``, produced one step ahead in a thread started at once: parsing the next block
+    (pyarrow's parser releases the GIL) overlaps with evaluating this one, and the first is read
+    while the caller prepares. Iterate once; errors reach the consumer. ``close()`` (or leaving
+    the ``with`` block) stops the thread, iterated to the end or not."""
 
-    done = object()
-    ready: queue.Queue = queue.Queue(maxsize=depth)
-    stop = threading.Event()
-    failure: list[BaseException] = []
+    def __init__(self, items: Iterator[Any], depth: int = 1):
+        import queue
+        import threading
 
-    def put(item: Any) -> bool:
-        while not stop.is_set():
+        self._items = items
+        self._ready: queue.Queue = queue.Queue(maxsize=depth)
+        self._stop = threading.Event()
+        self._failure: list[BaseException] = []
+        self._done = object()
+        self._worker = threading.Thread(target=self._produce, name="ir_measures_graded-reader", daemon=True)
+        self._worker.start()
+
+    def _put(self, item: Any) -> bool:
+        import queue
+
+        while not self._stop.is_set():
             try:
-                ready.put(item, timeout=0.05)
+                self._ready.put(item, timeout=0.05)
                 return True
             except queue.Full:
                 continue
         return False
 
-    def produce() -> None:
+    def _produce(self) -> None:
         try:
-            for item in items:
-                if not put(item):
+            for item in self._items:
+                if not self._put(item):
                     return
         except BaseException as ex:  # handed to the consumer
-            failure.append(ex)
-        put(done)
+            self._failure.append(ex)
+        self._put(self._done)
 
-    worker = threading.Thread(target=produce, name="ir_measures_graded-reader", daemon=True)
-    worker.start()
-    try:
-        while True:
-            item = ready.get()
-            if item is done:
-                break
-            yield item
-        if failure:
-            raise failure[0]
-    finally:
-        stop.set()
-        worker.join()
+    def __iter__(self) -> Iterator[Any]:
+        try:
+            while True:
+                item = self._ready.get()
+                if item is self._done:
+                    break
+                yield item
+            if self._failure:
+                raise self._failure[0]
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._worker.join()
+
+    def __enter__(self) -> Prefetch:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
 
 
 def _rows_of(blocks: Iterator[Block], queries: set[str]) -> QueryBatch:
