@@ -77,9 +77,12 @@ def per_query(qrels: Any, runs: Mapping[str, Any], measures: Iterable[Any]) -> p
     computable = [m for m in measures if integral or _takes_real_labels(m)]
     parts = []
     evaluator = ir_measures.evaluator(computable, frame) if computable else None
+    # A measure's str is computed once, not per value (ir_measures builds it from the repr, per call).
+    names = {id(m): str(m) for m in computable}
     for name, run in runs.items():
         got = pd.DataFrame(
-            [(str(m.query_id), str(m.measure), m.value) for m in evaluator.iter_calc(run)] if evaluator else [],
+            [(str(m.query_id), names.get(id(m.measure)) or str(m.measure), m.value) for m in evaluator.iter_calc(run)]
+            if evaluator else [],
             columns=["query_id", "measure", "value"],
         )
         full = pd.MultiIndex.from_product([query_ids, [str(m) for m in measures]], names=["query_id", "measure"])

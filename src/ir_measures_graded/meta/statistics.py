@@ -449,8 +449,18 @@ def bootstrap_interval(
     n = d.shape[1]
     if n < 2:
         return np.full((len(d), 2), np.nan)
-    indices, _ = resample_matrix(n, samples, np.random.default_rng(seed))
-    means = np.concatenate([d[:, indices[s:s + _CHUNK]].mean(axis=2) for s in range(0, len(indices), _CHUNK)], axis=1)
+    rng = np.random.default_rng(seed)
+    if samples is None or n**n <= samples:  # every resample: few queries
+        indices, _ = resample_matrix(n, samples, rng)
+        means = np.concatenate([d[:, indices[s:s + _CHUNK]].mean(axis=2) for s in range(0, len(indices), _CHUNK)],
+                               axis=1)
+    else:  # drawn a chunk at a time (samples × n indices would be 800 MB at 10,000 × 10,000)
+        means = np.empty((len(d), samples))
+        for start in range(0, samples, _CHUNK):
+            size = min(_CHUNK, samples - start)
+            drawn = rng.integers(0, n, size=(size, n)) + (np.arange(size) * n)[:, None]
+            counts = np.bincount(drawn.ravel(), minlength=size * n).reshape(size, n)  # draws of each query
+            means[:, start:start + size] = (d @ counts.T.astype(np.float64)) / n
     return np.quantile(means, [(1 - level) / 2, (1 + level) / 2], axis=1).T
 
 
