@@ -33,21 +33,30 @@ def placed(home):
 
 @pytest.fixture(scope="session")
 def large_report(tmp_path_factory):
-    """The HTML report of 10,000 queries (three runs of 20 documents per query; muMAP and nDCG@10,
-    baseline weak, one transform): ``(Report, path of its page)``, made once for the report's tests."""
-    import pandas as pd
+    """The HTML report of 10,000 queries (20 judged documents per query, labels 0-4; three runs of
+    20 documents each, 15 of them judged; muMAP and nDCG@10, baseline weak, one transform):
+    ``(Report, path of its page)``, made once for the report's tests."""
+    import numpy as np
 
     import ir_measures_graded
-    from ir_measures_graded.sample import GRADED_SAMPLE_RUNS, write_graded_sample
 
     folder = tmp_path_factory.mktemp("large_report")
-    write_graded_sample(folder, n_queries=10_000)  # 40 judged and 50 ranked documents per query, cut to 20
-    qrels = pd.read_csv(folder / "qrels.txt", sep=" ", header=None)
-    qrels.groupby(0).head(20).to_csv(folder / "qrels.txt", sep=" ", header=False, index=False)
-    for name in GRADED_SAMPLE_RUNS:
-        run = pd.read_csv(folder / f"{name}.run", sep=" ", header=None, dtype={4: str})
-        run.groupby(0).head(20).to_csv(folder / f"{name}.run", sep=" ", header=False, index=False)
-    runs = {name: folder / f"{name}.run" for name in GRADED_SAMPLE_RUNS}
+    rng = np.random.default_rng(10_000)
+    n, per_query = 10_000, 20
+    query = np.repeat(np.arange(n), per_query)
+    judged = np.tile(np.arange(per_query), n)
+    label = rng.integers(0, 5, size=n * per_query)
+    (folder / "qrels.txt").write_text("".join(f"q{q} 0 d{d} {g}\n" for q, d, g in
+                                              zip(query.tolist(), judged.tolist(), label.tolist(), strict=True)))
+    ranked = judged + 5  # d5 ... d24: the last five unjudged
+    known = np.where(ranked < per_query, label[np.minimum(ranked, per_query - 1) + query * per_query], 0)
+    runs = {}
+    for name, weight in (("strong", 1.0), ("weak", 0.3), ("random", 0.0)):
+        score = weight * known + rng.normal(0, 1, size=n * per_query)
+        runs[name] = folder / f"{name}.run"
+        runs[name].write_text("".join(f"q{q} Q0 d{d} {r} {s:.4f} {name}\n" for q, d, r, s in
+                                      zip(query.tolist(), ranked.tolist(), (judged + 1).tolist(), score.tolist(),
+                                          strict=True)))
     report = ir_measures_graded.report(folder / "qrels.txt", runs, ["muMAP", "nDCG@10"], baseline="weak",
                                        transforms=["scale:2"])
     return report, report.save(folder / "report.html")
