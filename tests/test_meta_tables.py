@@ -250,10 +250,11 @@ def test_plot_shows_tau_ap_and_per_query_differences(tmp_path):
     assert "τ_AP,b, original vs transformed labels" in titles
     differences = [ax for ax in figure.axes if "per-query Δ against random" in ax.get_title()]
     assert len(differences) == 2
-    bars = differences[0].patches
-    assert len(bars) == 2 * 30  # two runs against the baseline, 30 queries each
-    heights = np.array([b.get_height() for b in bars[:30]])
-    assert np.all(np.diff(heights) <= 0)  # sorted
+    runs = differences[0].collections  # the bars of each run against the baseline
+    assert [len(bars.get_paths()) for bars in runs] == [30, 30]  # two runs, 30 queries each
+    assert [t.get_text() for t in differences[0].get_legend().get_texts()] == ["strong", "weak"]
+    heights = np.array([path.vertices[1, 1] for path in runs[0].get_paths()])
+    assert np.all(np.diff(heights) <= 0) and heights[0] > 0  # sorted, from the largest gain
     figure.savefig(tmp_path / "meta.svg")
     figure.savefig(tmp_path / "meta.png")
     assert (tmp_path / "meta.svg").read_text().lstrip().startswith("<?xml")

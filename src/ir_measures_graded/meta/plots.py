@@ -39,18 +39,27 @@ def _heatmap(fig: Any, ax: Any, report: Any, column: str, title: str) -> None:
 def differences_axes(ax: Any, per_query: Any, baseline: str, measure: str) -> None:
     """Per-query differences of every run against ``baseline`` on one measure, each run's sorted
     from largest gain to largest loss (bars side by side)."""
+    from matplotlib.collections import PolyCollection
+
     of = per_query[per_query["measure"] == measure].pivot(index="query_id", columns="run", values="value")
     others = [r for r in dict.fromkeys(per_query["run"]) if r != baseline]
     width = 0.8 / max(1, len(others))
     for k, run in enumerate(others):
         d = np.sort((of[run] - of[baseline]).to_numpy(dtype=float))[::-1]
-        ax.bar(np.arange(len(d)) + k * width, d, width=width, label=_short(run))
+        # one collection of rectangles per run, as ax.bar draws them (centred on the query's place);
+        # a patch per bar would cost a second per thousand queries
+        left = np.arange(len(d)) + k * width - width / 2
+        zero = np.zeros_like(d)
+        corners = [np.column_stack(c) for c in ((left, zero), (left, d), (left + width, d), (left + width, zero))]
+        ax.add_collection(PolyCollection(np.stack(corners, axis=1), facecolors=f"C{k}", edgecolors="none",
+                                         label=_short(run)))
+    ax.autoscale_view()
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xlabel("queries, sorted by difference")
     ax.set_ylabel(f"Δ {measure} (run − baseline)")
     ax.set_title(f"{measure}: per-query Δ against {_short(baseline)}", fontsize=10)
     if others:
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=7, loc="upper right")  # "best" would test every bar against each place: seconds
 
 
 def report_figure(report: Any, title: str = "") -> Any:
