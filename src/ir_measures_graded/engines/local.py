@@ -102,7 +102,7 @@ def small_inputs(request: Request) -> dict[str, TextTable] | None:
 
 #: glibc's mallopt parameters (malloc.h) and the values keep_freed_memory sets.
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
-FREED_KEPT = {M_MMAP_THRESHOLD: 32 << 20, M_TRIM_THRESHOLD: 128 << 20}
+FREED_KEPT = {M_MMAP_THRESHOLD: 32 << 20, M_TRIM_THRESHOLD: 32 << 20}
 
 
 def keep_freed_memory() -> bool:
@@ -112,7 +112,7 @@ def keep_freed_memory() -> bool:
     Each batch frees arrays of about the size the next one allocates. By default glibc returns the
     top of the heap to the system once more than twice its (adaptive) mmap threshold is free, so
     the next batch faults the same pages in again: a quarter of a second of system time at 5M run
-    lines, a tenth of the wall time. Here blocks below 32 MiB come from the heap and up to 128 MiB
+    lines, a tenth of the wall time. Here blocks below 32 MiB come from the heap and up to 32 MiB
     of it stays; pyarrow's buffers, from its own allocator otherwise, then reuse that memory as
     numpy's do. Process-wide, so only for the command line (``Request.whole_process``); a no-op
     with another C library.

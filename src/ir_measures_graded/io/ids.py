@@ -1,4 +1,4 @@
-"""Identifiers: ids as strings, dictionary codes, 64-bit id hashes, and (query, doc) duplicates.
+"""Identifiers: ids as strings, dictionary codes, 64-bit id keys and hashes, and (query, doc) duplicates.
 
 Ids are strings. Integer ids are accepted and compared as their decimal string (``1`` is ``'1'``).
 Per-row doc ids of Arrow integer columns stay int64 inside the core (:func:`encode_ids` with
