@@ -19,6 +19,7 @@ different order are a tie, not a difference.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -214,15 +215,17 @@ def randomization_test(
     return _p_value(extreme, len(signs), exact)
 
 
-def resample_matrix(n: int, samples: int | None, rng: np.random.Generator) -> tuple[np.ndarray, bool]:
+def resample_chunks(n: int, samples: int | None, rng: np.random.Generator) -> tuple[Iterator[np.ndarray], int, bool]:
     """All n^n ordered resamples (with replacement) of n queries when that is at most ``samples`` (or
-    ``samples`` is None), else ``samples`` random ones. Returns ``(indices, exact)``."""
+    ``samples`` is None), else ``samples`` random ones; as ``(chunks, count, exact)``, the resamples'
+    query indices a chunk of rows at a time, so that ``samples`` × n of them (800 MB at 10,000 ×
+    10,000) are never held at once."""
     if samples is None or n**n <= samples:
         if n > 8:
             raise ValueError(f"exact enumeration of {n}^{n} resamples is too large; give a number of samples")
         codes = np.arange(n**n, dtype=np.int64)[:, None] // n ** np.arange(n, dtype=np.int64)
-        return codes % n, True
-    return rng.integers(0, n, size=(samples, n)), False
+        return (codes[s:s + _CHUNK] % n for s in range(0, n**n, _CHUNK)), n**n, True
+    return (rng.integers(0, n, size=(min(_CHUNK, samples - s), n)) for s in range(0, samples, _CHUNK)), samples, False
 
 
 def _t_statistic(x: np.ndarray) -> np.ndarray:
@@ -251,14 +254,14 @@ def bootstrap_test(
     n_pairs, n = d.shape
     if n < 2:
         return np.full(n_pairs, np.nan)
-    indices, exact = resample_matrix(n, samples, np.random.default_rng(seed))
+    chunks, count, exact = resample_chunks(n, samples, np.random.default_rng(seed))
     shifted = d - d.mean(axis=1, keepdims=True)
     observed = _t_statistic(d)
     extreme = np.zeros(n_pairs, dtype=np.int64)
-    for start in range(0, len(indices), _CHUNK):
-        t = _t_statistic(shifted[:, indices[start:start + _CHUNK]])  # pairs × chunk
+    for indices in chunks:
+        t = _t_statistic(shifted[:, indices])  # pairs × chunk
         extreme += _beyond(t, observed, alternative).sum(axis=1)
-    p = _p_value(extreme, len(indices), exact)
+    p = _p_value(extreme, count, exact)
     return np.where(np.all(d == 0, axis=1), 1.0, p)
 
 
@@ -449,18 +452,13 @@ def bootstrap_interval(
     n = d.shape[1]
     if n < 2:
         return np.full((len(d), 2), np.nan)
-    rng = np.random.default_rng(seed)
-    if samples is None or n**n <= samples:  # every resample: few queries
-        indices, _ = resample_matrix(n, samples, rng)
-        means = np.concatenate([d[:, indices[s:s + _CHUNK]].mean(axis=2) for s in range(0, len(indices), _CHUNK)],
-                               axis=1)
-    else:  # drawn a chunk at a time (samples × n indices would be 800 MB at 10,000 × 10,000)
-        means = np.empty((len(d), samples))
-        for start in range(0, samples, _CHUNK):
-            size = min(_CHUNK, samples - start)
-            drawn = rng.integers(0, n, size=(size, n)) + (np.arange(size) * n)[:, None]
-            counts = np.bincount(drawn.ravel(), minlength=size * n).reshape(size, n)  # draws of each query
-            means[:, start:start + size] = (d @ counts.T.astype(np.float64)) / n
+    chunks, _, _ = resample_chunks(n, samples, np.random.default_rng(seed))
+    means = []
+    for indices in chunks:  # each resample's mean from how often it draws each query
+        drawn = indices + (np.arange(len(indices)) * n)[:, None]
+        counts = np.bincount(drawn.ravel(), minlength=len(indices) * n).reshape(len(indices), n)
+        means.append(d @ counts.T.astype(np.float64) / n)
+    means = np.concatenate(means, axis=1)
     return np.quantile(means, [(1 - level) / 2, (1 + level) / 2], axis=1).T
 
 
