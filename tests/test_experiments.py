@@ -1,4 +1,4 @@
-"""The experiment code behind the notebooks (ir_measures_graded.experiments)."""
+"""The experiment code behind the notebooks (ir_measures_graded.paper)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from ir_measures import AP
 
 from ir_measures_graded import GradedInputError, meanNDCG, meanNDCNG, muMAP
 from ir_measures_graded.datasets import ohsumed
-from ir_measures_graded.experiments import paper_tables, strategies, swaps
+from ir_measures_graded.paper import paper_tables, strategies, swaps
 
 # --- the artificial data set (Sec. 2.1) -----------------------------------------------------------
 

@@ -63,7 +63,7 @@ def test_the_same_run_twice_gives_two_rows_each_of_that_file_alone(capsys, secon
     for _, row in both.iterrows():
         assert row.drop("run").tolist() == alone.drop("run").tolist()
     reference = table(run_main(capsys, "-q", QRELS, STRONG, WEAK, *COUNTED, "-p", "-1")[0])
-    per_query = reference[reference["run"] == STRONG].drop(columns="run").reset_index(drop=True)
+    per_query = reference[reference["run"] == "strong.run"].drop(columns="run").reset_index(drop=True)
     twice = table(run_main(capsys, "-q", QRELS, STRONG, again, *COUNTED, "-p", "-1")[0])
     assert len(twice) == 2 * len(per_query)
     for half in (twice.iloc[:len(per_query)], twice.iloc[len(per_query):]):  # run after run
@@ -75,14 +75,14 @@ def test_the_same_run_twice_gives_two_rows_each_of_that_file_alone(capsys, secon
 
 def test_compare_shows_each_measures_own_aggregate(capsys):
     collection = "muAP(levels='collection')"
-    out, err = run_main(capsys, QRELS, STRONG, WEAK, RANDOM, collection, "muMAP", "--compare", RANDOM, "-p", "-1")
-    summary, comparison = out.split("\n\n")
-    summary, comparison = table(summary).set_index("run"), table(comparison)
+    summary, _ = run_main(capsys, QRELS, STRONG, WEAK, RANDOM, collection, "muMAP", "-p", "-1")
+    out, err = run_main(capsys, QRELS, STRONG, WEAK, RANDOM, collection, "muMAP", "--baseline", RANDOM, "-p", "-1")
+    summary, comparison = table(summary).set_index("run"), table(out)  # tsv: the comparison is the one table
     for _, row in comparison.iterrows():
         assert row["value"] == pytest.approx(summary.loc[row["run"], row["measure"]], abs=1e-12), row
-        assert row["delta"] == pytest.approx(row["value"] - summary.loc[RANDOM, row["measure"]], abs=1e-12)
+        assert row["delta"] == pytest.approx(row["value"] - summary.loc["random.run", row["measure"]], abs=1e-12)
     collection_rows = comparison[comparison["measure"] == collection]
-    plain_rows = comparison[(comparison["measure"] == "muAP") & (comparison["run"] != RANDOM)]
+    plain_rows = comparison[(comparison["measure"] == "muAP") & (comparison["run"] != "random.run")]
     # the paired test of the collection aggregate is refused with a reason; muAP's is there
     assert collection_rows["p_value"].isna().all()
     assert plain_rows["p_value"].notna().all()
@@ -226,4 +226,4 @@ def test_compare_on_runs_that_score_the_same_prints_no_numpy_warning(tmp_path):
         warnings.simplefilter("error")
         out, _ = subprocess.run([SCRIPT, QRELS, STRONG, str(copy), "muMAP", "--compare", STRONG],
                                 capture_output=True, text=True).stdout, None
-    assert out and not math.isnan(float(out.split("\n\n")[1].splitlines()[2].split("\t")[3]))
+    assert out and not math.isnan(float(out.splitlines()[2].split("\t")[3]))  # the comparison: copy's delta

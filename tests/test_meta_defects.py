@@ -43,7 +43,7 @@ def test_stability_ties_are_ties_whatever_the_scale():
 def test_stability_swap_rate_equals_exact_rational_counting():
     """The swap rate against counting with exact integer sums on the very splits stability uses."""
     table = discrete_table(n_runs=6, n_queries=12, seed=2)
-    runs, values = meta._matrix(table, "P@10")
+    runs, values = meta.judging._matrix(table, "P@10")
     counts = np.rint(values * 10).astype(np.int64)
     first, second = meta.query_halves(counts.shape[1], samples=30, seed=5)
     swaps = total = 0

@@ -17,7 +17,6 @@ from markdown_it import MarkdownIt
 
 from ir_measures_graded import meta
 from ir_measures_graded.cli import args as cli_args
-from ir_measures_graded.cli import compare as compare_cli
 from ir_measures_graded.meta import statistics, tables
 from ir_measures_graded.sample import data_path, graded_sample
 
@@ -70,7 +69,7 @@ def test_jsonl_p_values_keep_significant_digits_with_places():
 
 def test_compare_runs_intervals_effect_sizes_and_counts(sample_table):
     result = meta.compare_runs(sample_table, "random", test="t", alternative="greater")
-    runs, values = meta._matrix(sample_table, "P@5")
+    runs, values = meta.judging._matrix(sample_table, "P@5")
     d = values[runs.index("weak")] - values[runs.index("random")]
     row = result[(result["run"] == "weak") & (result["measure"] == "P@5")].iloc[0]
     assert [row.ci_low, row.ci_high] == pytest.approx(statistics.t_interval(d[None])[0], abs=1e-12)
@@ -93,7 +92,7 @@ def test_compare_runs_intervals_effect_sizes_and_counts(sample_table):
 @pytest.mark.parametrize("test", statistics.PAIRED_TESTS)
 def test_every_paired_test_runs_against_a_baseline(sample_table, test):
     result = meta.compare_runs(sample_table, "weak", test=test, permutations=500).set_index(["run", "measure"])
-    runs, values = meta._matrix(sample_table, "muAP")
+    runs, values = meta.judging._matrix(sample_table, "muAP")
     expected = statistics.paired_test(test, values[runs.index("strong")], values[runs.index("weak")],
                                       permutations=500)[0]
     assert result.loc[("strong", "muAP"), "p_value"] == pytest.approx(expected, abs=1e-12)
@@ -262,12 +261,23 @@ def test_plot_shows_tau_ap_and_per_query_differences(tmp_path):
 
 
 def test_command_line_choices_are_the_statistics_lists():
-    assert cli_args.COMPARE_TESTS == statistics.PAIRED_TESTS == compare_cli.PAIRED_TESTS
-    assert set(compare_cli.ALL_PAIRS_TESTS) == set(meta.TESTS)
+    """The parser's lists are written out (so --help loads no scipy); they are the statistics' lists,
+    and every subcommand offers the same comparison options and output formats."""
+    from ir_measures_graded.experiment import tables as experiment_tables
+
+    assert cli_args.COMPARE_TESTS == statistics.PAIRED_TESTS
+    assert set(cli_args.PAIRS_TESTS) == set(meta.TESTS)
+    assert cli_args.ALTERNATIVES == statistics.ALTERNATIVES and cli_args.CORRECTIONS == statistics.CORRECTIONS
+    assert set(experiment_tables.FORMATS) < set(cli_args.FORMATS)
     parser = cli_args.build_parser()
-    choices = {a.dest: a.choices for a in parser._actions}
-    assert tuple(choices["alternative"]) == statistics.ALTERNATIVES
-    assert tuple(choices["correction"]) == statistics.CORRECTIONS
+    subparsers = next(a for a in parser._actions if a.dest == "command").choices
+    for name in ("evaluate", "compare", "report"):
+        choices = {a.dest: a.choices for a in subparsers[name]._actions}
+        assert tuple(choices["alternative"]) == statistics.ALTERNATIVES
+        assert tuple(choices["correction"]) == statistics.CORRECTIONS
+        assert tuple(choices["test"]) == statistics.PAIRED_TESTS
+        assert tuple(choices["output_format"]) == cli_args.FORMATS
+        assert {"baseline", "names", "measures", "family", "alpha", "permutations", "seed"} <= set(choices)
 
 
 # --- the README shows what the code prints ------------------------------------------------------------------

@@ -6,7 +6,7 @@ import ir_measures
 import pytest
 
 from ir_measures_graded import meanNDCG, meanNDCNG, muAP, muMAP, nDCNG
-from ir_measures_graded.experiments.paper_tables import PRINTED_TABLE1, PRINTED_TABLE2
+from ir_measures_graded.paper.paper_tables import PRINTED_TABLE1, PRINTED_TABLE2
 from ir_measures_graded.sample import paper_example
 
 LABELS = {"A": 1, "B": 0, "C": 3, "D": 3, "E": 2, "F": 0, "G": 1, "H": 4}

@@ -88,7 +88,7 @@ def test_header_names_files_with_their_sha256_and_every_parameter(sample_report,
 def test_page_is_self_contained(sample_html):
     assert sample_html.startswith("<!DOCTYPE html>")
     assert not re.search(r"<link\b|<img\b|<iframe\b|@import|url\(", sample_html)
-    assert not re.search(r"""\b(src|href)\s*=\s*["'](?!#)""", sample_html)  # only in-page anchors
+    assert not re.search(r"""\b(src|href)\s*=\s*["'](?!#|data:)""", sample_html)  # in-page anchors and data
     assert "<style>" in sample_html and "<script>" in sample_html
     assert sample_html.count("<svg class=\"chart\"") == 2 + 4  # two threshold figures, one per measure per query
 
@@ -130,7 +130,7 @@ def test_frames_in_memory_are_hashed_by_rows_and_first_run_is_the_default_baseli
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"baseline": "bm25"}, r"baseline 'bm25' is none of the runs \(strong, weak, random\)"),
     ({"alpha": 1.5}, "alpha must be between 0 and 1"),
-    ({"thresholds": ["nDCG@10"]}, "cannot be broken down per threshold"),
+    ({"thresholds": ["nDCG@10"]}, "cannot be broken down per relevance threshold"),
     ({"test": "ttest"}, "unknown test 'ttest'"),
 ])
 def test_bad_arguments_are_named(kwargs, message):
@@ -159,18 +159,19 @@ def test_command_writes_the_page_and_prints_the_comparison(tmp_path):
     assert result.returncode == 0 and not result.stderr, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].split("\t") == ["run", "measure", "value", "delta", "ci_low", "ci_high", "boot_low",
-                                    "boot_high", "effect_size", "wins", "ties", "losses", "p_value", "p_adjusted"]
-    assert lines[2].startswith("strong\tmuAP\t0.5126\t0.2951\t0.2298\t0.3603\t")
-    assert lines[2].endswith("\t29\t0\t1\t3.79e-10\t7.58e-10")
+                                    "boot_high", "effect_size", "wins", "ties", "losses", "queries", "missing",
+                                    "test", "p_value", "p_adjusted"]
+    assert lines[2].startswith("strong.run\tmuAP\t0.5126\t0.2951\t0.2298\t0.3603\t")
+    assert lines[2].endswith("\t29\t0\t1\t30\t0\tt\t3.788e-10\t7.577e-10")  # p-values as numbers
     html = page.read_text(encoding="utf-8")
     assert "ir-measures-graded report qrels.txt strong.run" in html and "scale:2" in html
     jsonl = subprocess.run([SCRIPT, "report", "qrels.txt", "strong.run", "weak.run", "-m", "muMAP", "--html",
                             str(page), "-o", "jsonl", "--no-scale"], cwd=SAMPLE, capture_output=True, text=True)
     records = [json.loads(line) for line in jsonl.stdout.splitlines()]
-    assert records[0] == {"run": "strong", "measure": "muAP", "value": pytest.approx(0.512594, abs=1e-6),
+    assert records[0] == {"run": "strong.run", "measure": "muAP", "value": pytest.approx(0.512594, abs=1e-6),
                           "delta": 0.0, "ci_low": None, "ci_high": None, "p_value": None, "p_adjusted": None,
-                          "boot_low": None, "boot_high": None, "effect_size": None,
-                          "wins": None, "ties": None, "losses": None}
+                          "boot_low": None, "boot_high": None, "effect_size": None, "queries": 30, "missing": 0,
+                          "test": "t", "wins": None, "ties": None, "losses": None}
     assert 'id="scale"' not in page.read_text(encoding="utf-8")
 
 
@@ -261,3 +262,17 @@ def test_many_thresholds_are_drawn_thinned():
     (line,) = re.findall(r'<polyline class="line" points="([^"]*)"', figure.svg)
     assert len(line.split()) == figures.MAX_LINE_POINTS
     assert "3000 thresholds, 30–30 queries behind a point" in figure.svg
+
+
+def test_p_values_are_in_the_page_and_the_per_query_table_downloads(sample_report, sample_html):
+    """Issue 34: p-values printed in the cells (not only on hover, so printing keeps them), and the
+    per-query values offered as a CSV inside the page."""
+    from urllib.parse import unquote
+
+    shown = re.findall(r'<span class="p">p = ([^<]+)</span>', sample_html)
+    tested = sample_report.comparison.dropna(subset=["p_adjusted"])
+    assert len(shown) == len(tested) > 0
+    link = re.search(r'<a download="per-query.csv" href="data:text/csv;charset=utf-8,([^"]+)"', sample_html)
+    csv = unquote(link.group(1))
+    assert csv.splitlines()[0] == "run,query_id,measure,value"
+    assert len(csv.splitlines()) == len(sample_report.per_query) + 1

@@ -85,3 +85,10 @@ def import_in_background(name: str) -> None:
             pass
 
     threading.Thread(target=load, name=f"import {name}", daemon=True).start()
+
+
+def require(module: str, extra: str, what: str) -> None:
+    """An ImportError of one line naming the extra that installs ``module``, when it is missing: every
+    optional feature says so the same way (``what`` needs it)."""
+    if importlib.util.find_spec(module) is None:
+        raise ImportError(f"{what} needs {module}: pip install 'ir-measures-graded[{extra}]'")

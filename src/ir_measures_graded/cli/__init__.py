@@ -1,7 +1,13 @@
 """``ir-measures-graded``: trec_eval / ir_measures-style evaluation from the shell, with our measures.
 
-    ir-measures-graded QRELS RUN [RUN ...] MEASURE [MEASURE ...] [options]
+    ir-measures-graded [evaluate] QRELS RUN [RUN ...] MEASURE [MEASURE ...] [options]
+    ir-measures-graded compare QRELS RUN RUN [RUN ...] MEASURE [...] [options]
+    ir-measures-graded report QRELS RUN [RUN ...] MEASURE [...] --html FILE [options]
     ir-measures-graded demo
+
+One parser (:mod:`.args`): every subcommand takes the same inputs (QRELS, runs, measures positional or
+with ``-m``, ``--names``), the same comparison options (``--baseline``, ``--test``, ``--correction``, ...)
+and the same ``-o`` formats; each evaluates through :func:`ir_measures_graded.experiment`.
 
 Arguments and options follow the ``ir_measures`` command (positional qrels, run(s), measures;
 ``-q``, ``-n``, ``-p``, ``-o``, ``--provider``) and so does the output (lines in the same order),
@@ -17,27 +23,29 @@ import gc
 import os
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
-from ir_measures_graded.cli.args import PROG, UsageError, build_parser, check_options, split_inputs
+from ir_measures_graded.cli.args import PROG, SUBCOMMANDS, UsageError, build_parser, check_options, inputs_of
 from ir_measures_graded.errors import GradedInputError
 
 __all__ = ["main", "console", "run", "UsageError", "PROG"]
 
 
 def console() -> int:
-    """The console script and ``python -m ir_measures_graded``: :func:`main`, after which the process ends.
+    """The console script and ``python -m ir_measures_graded``: :func:`main` as the whole process.
 
-    What is left is frozen first: the interpreter's collection passes at exit then do not walk
+    Only here may the process' settings change (the allocator's, for large inputs: see
+    ``engines.local.keep_freed_memory``); :func:`main`, called from a notebook or a test, leaves them.
+    What is left is frozen at the end: the interpreter's collection passes at exit then do not walk
     every object of the imported modules again (about a tenth of a small evaluation's time).
     """
-    status = main()
+    status = main(whole_process=True)
     gc.freeze()
     return status
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script; returns the exit status."""
+def main(argv: Sequence[str] | None = None, whole_process: bool = False) -> int:
+    """The command line; returns the exit status (2 with one line on stderr for bad input)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if not argv or (argv[0] == "demo" and not os.path.exists("demo")):
@@ -48,17 +56,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             print_demo(sys.stdout)
             return 0
-        if argv[0] == "compare":
-            from ir_measures_graded.cli.compare import main as compare
-
-            return compare(argv[1:])
-        if argv[0] == "report":
-            from ir_measures_graded.cli.report import main as report
-
-            return report(argv[1:])
+        if argv[0] not in SUBCOMMANDS and argv[0] not in ("-h", "--help", "--version"):
+            argv = ["evaluate", *argv]  # the default subcommand
         args = build_parser().parse_args(argv)
-        return run(args, sys.stdout)
-    except (UsageError, GradedInputError) as ex:
+        runs, measures = inputs_of(args)
+        if args.command == "compare":
+            from ir_measures_graded.cli.compare import run as compare
+
+            return compare(args, runs, measures, sys.stdout)
+        if args.command == "report":
+            from ir_measures_graded.cli.report import run as report
+
+            return report(args, runs, measures, sys.stdout, command(argv))
+        return run(args, runs, measures, sys.stdout, whole_process)
+    except (UsageError, GradedInputError, ImportError) as ex:
         return fail(str(ex))
     except BrokenPipeError:
         return 0
@@ -68,46 +79,62 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(f"{type(ex).__name__}: {ex}")
 
 
+def command(argv: Sequence[str]) -> str:
+    """The command as a shell would take it (for the report's header)."""
+    import shlex
+
+    from ir_measures_graded.experiment.naming import display
+
+    return " ".join(shlex.quote(display(a)) for a in [PROG, *argv])
+
+
 def fail(message: str) -> int:
     sys.stderr.write(f"{PROG}: error: {' '.join(message.split())}\n")
     return 2
 
 
 def warn(message: str) -> None:
-    sys.stderr.write(f"{PROG}: warning: {message}\n")
+    sys.stderr.write(f"{PROG}: warning: {' '.join(message.split())}\n")
 
 
-def run(args, out: TextIO) -> int:  # noqa: ANN001 - an argparse.Namespace of build_parser()
-    """Evaluate with the chosen engine, then write the results (and the tables asked for)."""
-    from ir_measures_graded import engines
+def evaluate(args: Any, runs: list[str], measures: list[Any], per_query: bool = True, keep_runs: bool = False,
+             thresholds: bool = False, provider: str | None = None, whole_process: bool = False) -> Any:
+    """The experiment every subcommand evaluates, from its options (one place)."""
+    from ir_measures_graded.experiment import experiment
+
+    return experiment(
+        args.qrels, runs, measures, baseline=args.baseline, names=args.names, engine=args.engine,
+        provider=provider, qrels_columns=column_names(args, "relevance"), run_columns=column_names(args, "score"),
+        thresholds=thresholds, master=args.master, per_query=per_query, keep_runs=keep_runs,
+        progress=not args.quiet, warn=warn, whole_process=whole_process)
+
+
+def run(args: Any, runs: list[str], measures: list[Any], out: TextIO, whole_process: bool = False) -> int:
+    """The evaluate command: the results (and the tables asked for)."""
     from ir_measures_graded.cli import writers
 
-    run_paths, measures = split_inputs(args.inputs)
-    check_options(args, measures)
-    request = engines.Request(
-        qrels=args.qrels, runs=run_paths, measures=measures, provider=args.provider,
-        by_query=args.by_query or args.compare is not None, summary=not args.no_summary or args.compare is not None,
-        qrels_columns=column_names(args, "relevance"), run_columns=column_names(args, "score"),
-        progress=not args.quiet, thresholds=args.thresholds, master=args.master, warn=warn, whole_process=True)
-    results = engines.engine(args.engine).evaluate(request)
-    writers.write_results(results, measures, args, out)
+    check_options(args, runs, measures)
+    compared = args.baseline is not None
+    exp = evaluate(args, runs, measures, per_query=args.by_query or compared, thresholds=args.thresholds,
+                   provider=args.provider, whole_process=whole_process)
+    machine = args.output_format in ("tsv", "csv", "jsonl")
+    if not (compared and machine):  # with a machine format and --baseline, the comparison is the one table
+        writers.write_results(exp, args, out)
     if args.thresholds and args.output_format != "trec":  # trec: under each run's runid line
         import pandas as pd
 
-        tables = [r.levels.assign(run=r.name)[["run", *r.levels.columns]] for r in results]
+        tables = [r.levels.assign(run=name)[["run", *r.levels.columns]] for name, r in zip(exp.runs, exp.results,
+                                                                                           strict=True)]
         writers.write_breakdown(pd.concat(tables, ignore_index=True), args, out)
-    if args.compare is not None:
-        from ir_measures_graded import meta
-
-        table = meta.compare_results(results, measures, args.compare, test=args.test, correction=args.correction,
-                                     alternative=args.alternative, family=args.family,
-                                     by_tag=args.output_format == "trec",  # named as the summary names them
-                                     warn=warn)
-        writers.write_comparison(table, args, out)
+    if compared:
+        comparison = exp.compare(test=args.test, correction=args.correction, alternative=args.alternative,
+                                 family=args.family, level=1 - args.alpha, permutations=args.permutations,
+                                 seed=args.seed)
+        writers.write_comparison(comparison, args, out)
     return 0
 
 
-def column_names(args, value: str) -> dict[str, str]:  # noqa: ANN001 - an argparse.Namespace
+def column_names(args: Any, value: str) -> dict[str, str]:
     """Column names of Parquet / Arrow inputs from the options; ``value``: 'relevance' or 'score'."""
     given = (("query_id", args.query_column), ("doc_id", args.doc_column),
              (value, args.relevance_column if value == "relevance" else args.score_column))

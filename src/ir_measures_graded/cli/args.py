@@ -10,11 +10,9 @@ import sys
 import ir_measures
 
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.measures import MEASURES, GradedMeasure, base
-from ir_measures_graded.measures.thresholded import ThresholdedMeasure
+from ir_measures_graded.measures import GradedMeasure
 
 PROG = "ir-measures-graded"
-FORMATS = ("tsv", "jsonl", "trec", "csv")
 STDIN = "-"
 #: Names of the standard input, which can be read once.
 STANDARD_INPUT = frozenset({STDIN, "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
@@ -39,67 +37,163 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+#: Every subcommand, in the order ``-h`` lists them; the first is the default (no subcommand named).
+SUBCOMMANDS = {
+    "evaluate": "evaluate runs with measures, as trec_eval / ir_measures (the default: no subcommand named)",
+    "compare": "judge the measures on your runs: scale dependence, stability, discriminative power, topic-set size",
+    "report": "one self-contained HTML page of the experiment, and the comparison table on standard output",
+    "demo": "evaluate the bundled sample data (also: no arguments)",
+}
+#: Every output format, wherever a table is written; trec (trec_eval's lines) is the evaluate command's.
+FORMATS = ("tsv", "csv", "jsonl", "trec", "text", "markdown", "latex")
+#: statistics.PAIRED_TESTS etc., written out so that --help does not load scipy (a test keeps them equal).
+CORRECTIONS = ("holm", "bonferroni", "fdr_bh", "none")
+ALTERNATIVES = ("two-sided", "greater", "less")
+PAIRS_TESTS = ("randomization", "bootstrap", "t", "wilcoxon", "sign", "tukey", "randomized_tukey")
+SECTIONS = ("means", "scale", "stability", "power", "pairs", "baseline", "sizes")
+
+
 def build_parser() -> argparse.ArgumentParser:
+    """The command line: one parser, a subparser per subcommand, the option groups they share."""
     parser = argparse.ArgumentParser(
-        prog=PROG,
-        description="Evaluate TREC run files with µMAP, NDCNG and every ir_measures measure. "
-        f"'{PROG} demo' (or no arguments) evaluates the bundled sample data.",
-        epilog="measures of this package (besides every ir_measures measure, e.g. AP, nDCG@10, P@5):\n"
-        f"{measures_help()}\n\n"
-        "examples:\n"
-        f"  {PROG} qrels.txt run.txt muMAP nDCNG@10 AP nDCG@10\n"
-        f"  {PROG} qrels.txt run.txt 'muMAP nDCNG@10' -q\n"
-        f"  {PROG} qrels.txt runs/*.txt muMAP nDCNG@10 MAP\n"
-        f"  {PROG} qrels.txt run.txt muMAP --thresholds\n"
-        f"  zcat run.gz | {PROG} qrels.txt - muMAP\n"
-        f"  {PROG} ohsumed run.txt muMAP",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("qrels", help="TREC qrels file (plain or .gz; real-valued labels allowed) or an ir_datasets id")
+        prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Evaluate TREC run files with µMAP, NDCNG and every ir_measures measure, compare runs "
+        "and judge measures. Without a subcommand: evaluate.",
+        epilog="subcommands:\n" + "\n".join(f"  {name:<9} {what}" for name, what in SUBCOMMANDS.items()) +
+        f"\n\n'{PROG} SUBCOMMAND -h' for each one's options.")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the versions and exit")
+    sub = parser.add_subparsers(dest="command", metavar="SUBCOMMAND", title="subcommands")
+    evaluate = sub.add_parser("evaluate", help=SUBCOMMANDS["evaluate"], formatter_class=argparse.RawDescriptionHelpFormatter,
+                              description="Evaluate runs: a line per measure (tsv, as ir_measures), trec_eval's "
+                              "lines, or a table per run; with --baseline, every run against it.",
+                              epilog=evaluate_epilog())
+    add_inputs(evaluate)
+    evaluate.add_argument("--by_query", "-q", action="store_true",
+                          help="per-query values (in the order ir_measures prints them), then the summary ('all')")
+    evaluate.add_argument("--no_summary", "-n", action="store_true", help="with -q: omit the summary lines")
+    evaluate.add_argument("--provider", choices=sorted(ir_measures.providers.registry),
+                          help="compute every measure with this ir_measures provider")
+    evaluate.add_argument("--thresholds", action="store_true",
+                          help="also print, for each measure combined over relevance thresholds (muMAP, muP@k, ...), "
+                          "its value at every relevance level of the qrels with its weight")
+    add_comparison(evaluate)
+    add_output(evaluate, "tsv")
+    compare = sub.add_parser("compare", help=SUBCOMMANDS["compare"], formatter_class=argparse.RawDescriptionHelpFormatter,
+                             description="Does a measure depend on the rating scale, is it stable, is it "
+                             "discriminative? Every run with every measure on the original and transformed labels, "
+                             "on random halves of the queries, with paired tests between every pair of runs, and "
+                             "every run against the baseline.",
+                             epilog=f"example:\n  {PROG} compare qrels.txt runs/*.run -m muMAP nDCNG@10 nDCG@10 "
+                             "--transform scale:2 --sections scale baseline")
+    add_inputs(compare, engines=False)
+    add_comparison(compare)
+    judging = compare.add_argument_group("judging the measures")
+    judging.add_argument("--sections", nargs="+", choices=SECTIONS, metavar="SECTION",
+                         help=f"the tables to write ({', '.join(SECTIONS)}); default: all in text, markdown and "
+                         "latex, the baseline comparison in tsv, csv and jsonl (one table per stream)")
+    judging.add_argument("--transform", action="append", metavar="T",
+                         help="label transform, repeatable (scale:F, shift:C, merge:A,B, insert:L, map:A=B,..., real); "
+                         "default: scale:2, shift:1, merge of the two highest labels, real")
+    judging.add_argument("--samples", type=int, default=200, help="random query halves for stability (default 200)")
+    judging.add_argument("--pairs-test", choices=PAIRS_TESTS, default="randomization",
+                         help="test between every pair of runs for discriminative power (default randomization; "
+                         "tukey and randomized_tukey are family-wise over the pairs)")
+    judging.add_argument("--min-difference", type=float, default=0.05,
+                         help="topic-set size: the smallest true difference to detect (default 0.05)")
+    judging.add_argument("--power", type=float, default=0.8, help="topic-set size: the power wanted (default 0.8)")
+    judging.add_argument("--plot", metavar="FILE", help="draw the judging into FILE (.png, .svg, .pdf; needs "
+                         "matplotlib: the 'meta' extra)")
+    add_output(compare, "text")
+    report = sub.add_parser("report", help=SUBCOMMANDS["report"], formatter_class=argparse.RawDescriptionHelpFormatter,
+                            description="Evaluate runs and write one self-contained HTML page: the summary with deltas "
+                            "to the baseline, intervals, corrected significance and win/tie/loss, measures per relevance "
+                            "threshold, per-query differences and the scale check. Standard output gets the comparison.",
+                            epilog=f"example:\n  {PROG} report qrels.txt runs/*.txt -m muMAP nDCNG@10 nDCG@10 "
+                            "--baseline bm25.txt --html report.html")
+    add_inputs(report, engines=True)
+    add_comparison(report)
+    page = report.add_argument_group("the page")
+    page.add_argument("--html", required=True, metavar="FILE", help="where to write the page")
+    page.add_argument("--transform", action="append", metavar="T", help="label transform of the scale check, "
+                      "repeatable (as compare's); default: scale:2, shift:1, merge of the two highest labels, real")
+    page.add_argument("--no-scale", action="store_true", help="leave out the scale check")
+    page.add_argument("--by-level", nargs="+", metavar="MEASURE", help="measures shown per relevance threshold "
+                      "(muMAP, muP@k, ...); default: those given, with muMAP and muP@10 added")
+    page.add_argument("--title", help="the page's title")
+    add_output(report, "tsv")
+    sub.add_parser("demo", help=SUBCOMMANDS["demo"], description=SUBCOMMANDS["demo"])
+    return parser
+
+
+def add_inputs(parser: argparse.ArgumentParser, engines: bool = True) -> None:
+    """QRELS, the runs and the measures (positional, or -m), the names of the runs, the columns."""
+    parser.add_argument("qrels", help="qrels: TREC file (plain or .gz; real-valued labels allowed), Parquet, "
+                        "Arrow IPC, '-' or an ir_datasets id")
     parser.add_argument("inputs", nargs="+", metavar="RUN_OR_MEASURE",
-                        help="one or more TREC run files ('-' reads standard input), then one or more "
-                        "measures (e.g. muMAP 'nDCNG@10 AP')")
-    parser.add_argument("--places", "-p", type=int, default=None,
-                        help=f"decimal places (default {DEFAULT_PLACES}; -1: all digits; with -o jsonl, "
-                        "values are rounded only when given)")
-    parser.add_argument("--by_query", "-q", action="store_true",
-                        help="per-query values (in the order ir_measures prints them), then the summary ('all')")
-    parser.add_argument("--no_summary", "-n", action="store_true", help="with -q: omit the summary lines")
-    parser.add_argument("--output_format", "-o", choices=FORMATS, default="tsv",
-                        help="tsv (as ir_measures; a table for several runs), jsonl, trec (trec_eval's "
-                        "'measure qid value', run tag from the run file), csv (a table: a row per run)")
-    parser.add_argument("--provider", choices=sorted(ir_measures.providers.registry),
-                        help="compute every measure with this ir_measures provider")
-    parser.add_argument("--thresholds", action="store_true",
-                        help="also print, for each muMAP / muP@k asked for, MAP (P@k) at every relevance "
-                        "level of the qrels with its weight")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar (shown on stderr when it is a terminal)")
-    columns = parser.add_argument_group("Parquet / Arrow IPC inputs (default columns query_id, doc_id, score, "
-                                        "relevance)")
+                        help="run files ('-' reads standard input), then measures (e.g. muMAP 'nDCNG@10 AP', "
+                        "trec_eval's map ndcg_cut.10); with -m, runs only")
+    parser.add_argument("-m", "--measures", nargs="+", metavar="MEASURE", help="the measures (instead of after the runs)")
+    parser.add_argument("--names", nargs="+", metavar="NAME",
+                        help="the runs' names, one per run (default: the file name, with parent folders where two "
+                        "are equal)")
+    columns = parser.add_argument_group("Parquet / Arrow IPC inputs (default columns query_id, doc_id, score, relevance)")
     columns.add_argument("--query-column", metavar="NAME", help="column holding the query id")
     columns.add_argument("--doc-column", metavar="NAME", help="column holding the doc id")
     columns.add_argument("--score-column", metavar="NAME", help="column holding the run's score")
     columns.add_argument("--relevance-column", metavar="NAME", help="column holding the qrels' label")
-    parser.add_argument("--compare", metavar="BASELINE",
-                        help="after the results: every other run against this one (path, file name or run tag) "
-                        "per measure: mean, delta, paired p-value and the p-value corrected for multiple runs")
-    parser.add_argument("--test", choices=COMPARE_TESTS, default="t",
-                        help="with --compare: paired t-test (default, as PyTerrier), randomization, bootstrap "
-                        "(Sakai's), wilcoxon (signed-rank) or sign test")
-    parser.add_argument("--alternative", choices=("two-sided", "greater", "less"), default="two-sided",
-                        help="with --compare: two-sided (default) or one-sided, greater = the run beats the baseline")
-    parser.add_argument("--correction", choices=("holm", "bonferroni", "fdr_bh", "none"), default="holm",
-                        help="with --compare: multiple-testing correction (default holm) across the runs of "
-                        "each measure, or across runs x measures with --family all")
-    parser.add_argument("--family", choices=("runs", "all"), default="runs",
-                        help="with --compare: the family of the correction, the runs of each measure (default) "
-                        "or all runs x measures")
-    parser.add_argument("--version", action=_Version, nargs=0, help="show the versions and exit")
-    parser.add_argument("--engine", choices=("local", "spark"), default="local",
-                        help="local (this process) or spark (inputs read and evaluated by Spark; TREC text or "
-                        "Parquet files; needs the 'spark' extra and Java)")
-    parser.add_argument("--master", help="with --engine spark: the Spark master URL (default local[*])")
-    return parser
+    engine = parser.add_argument_group("engine")
+    engine.add_argument("--engine", choices=("local", "spark"), default="local",
+                        help="local (this process) or spark (TREC text or Parquet files; the 'spark' extra and Java)")
+    engine.add_argument("--master", help="with --engine spark: the Spark master URL (default local[*])")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar (shown on stderr when it is a terminal)")
+    del engines
+
+
+def add_comparison(parser: argparse.ArgumentParser) -> None:
+    """The comparison against a baseline, the same options in every subcommand."""
+    group = parser.add_argument_group("comparison against a baseline")
+    group.add_argument("--baseline", "--compare", metavar="RUN", dest="baseline",
+                       help="every other run against this one (name, path, file name, run tag or position from 0; "
+                       "compare and report: default the first) per measure: value, delta, intervals, paired p-value "
+                       "and the p-value corrected for multiple runs")
+    group.add_argument("--test", "--compare-test", choices=COMPARE_TESTS, default="t", dest="test",
+                       help="the paired test against the baseline: t (default, as PyTerrier), randomization, "
+                       "bootstrap (Sakai's), wilcoxon (signed-rank) or sign")
+    group.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided",
+                       help="two-sided (default) or one-sided, greater = the run beats the baseline")
+    group.add_argument("--correction", choices=CORRECTIONS, default="holm",
+                       help="multiple-testing correction (default holm) across the runs of each measure, or across "
+                       "runs x measures with --family all")
+    group.add_argument("--family", choices=("runs", "all"), default="runs",
+                       help="the family of the correction: the runs of each measure (default) or all runs x measures")
+    group.add_argument("--alpha", type=float, default=0.05,
+                       help="significance level; the intervals are at 1 - alpha (default 0.05)")
+    group.add_argument("--permutations", type=int, default=10_000,
+                       help="draws of the resampling tests and of the bootstrap interval (exact enumeration when "
+                       "there are not more; default 10000)")
+    group.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
+
+
+def add_output(parser: argparse.ArgumentParser, default: str) -> None:
+    group = parser.add_argument_group("output")
+    group.add_argument("--output_format", "--output-format", "-o", choices=FORMATS, default=default,
+                       help=f"tsv, csv, jsonl (one tidy table per stream, numbers as numbers), trec (trec_eval's "
+                       f"lines; evaluate only), text, markdown, latex (default {default})")
+    group.add_argument("--places", "-p", type=int, default=None,
+                       help=f"decimal places (default {DEFAULT_PLACES}; -1: all digits; with -o jsonl, values are "
+                       "rounded only when given)")
+
+
+def evaluate_epilog() -> str:
+    return ("measures of this package (besides every ir_measures measure, e.g. AP, nDCG@10, P@5, and trec_eval's "
+            f"names, e.g. map, ndcg_cut.10):\n{measures_help()}\n\n"
+            "examples:\n"
+            f"  {PROG} qrels.txt run.txt muMAP nDCNG@10 AP nDCG@10\n"
+            f"  {PROG} qrels.txt run.txt 'muMAP nDCNG@10' -q\n"
+            f"  {PROG} qrels.txt runs/*.txt -m muMAP nDCNG@10 map --baseline bm25.txt\n"
+            f"  {PROG} qrels.txt run.txt muMAP --thresholds\n"
+            f"  zcat run.gz | {PROG} qrels.txt - muMAP\n"
+            f"  {PROG} ohsumed run.txt muMAP")
 
 
 def measures_help() -> str:
@@ -184,38 +278,56 @@ def measure_texts(text: str) -> list[str]:
 
 def parse_measures(text: str) -> list[ir_measures.Measure]:
     """The measures of one command-line argument (see :func:`measure_texts`)."""
+    from ir_measures_graded.experiment import measure_lists
+
     texts = measure_texts(text)
     try:
-        return base.parse_measures(texts) if texts else []
+        return measure_lists.parse(texts) if texts else []
     except GradedInputError as ex:
         raise UsageError(str(ex)) from None
 
 
-def check_options(args: argparse.Namespace, measures: list[ir_measures.Measure]) -> None:
-    if args.no_summary and not args.by_query:
-        raise UsageError("--no_summary (-n) only goes with --by_query (-q)")
+def inputs_of(args: argparse.Namespace) -> tuple[list[str], list[ir_measures.Measure]]:
+    """The runs and measures of any subcommand (measures after the runs, or with -m), checked alike."""
+    if args.measures:
+        runs = list(args.inputs)
+        for item in runs:
+            if os.path.isdir(item):
+                raise UsageError(f"run {item} is a directory, not a file")
+            if not is_run_input(item):
+                raise UsageError(f"run file not found: {item}")
+        measures: list[ir_measures.Measure] = []
+        for text in args.measures:
+            measures += [m for m in parse_measures(text) if m not in measures]
+    else:
+        runs, measures = split_inputs(args.inputs)
     if args.places is not None and args.places < -1:
         raise UsageError(f"--places (-p) must be -1 (all digits) or at least 0, got {args.places}")
-    runs = split_inputs(args.inputs)[0]
     if args.qrels in STANDARD_INPUT and any(run in STANDARD_INPUT for run in runs):
         raise UsageError(f"standard input can be read once: {args.qrels!r} is the qrels, so no run can be "
                          f"{next(run for run in runs if run in STANDARD_INPUT)!r}; give the run as a file")
-    if args.compare is not None and len(runs) < 2:
-        raise UsageError("--compare needs at least two runs: the baseline and one to compare with it")
+    if args.names is not None and len(args.names) != len(runs):
+        raise UsageError(f"--names gives {len(args.names)} name(s) for {len(runs)} run(s): one name per run")
+    if args.permutations < 1 or not 0 < args.alpha < 1:
+        raise UsageError("--permutations must be positive and --alpha between 0 and 1")
+    if args.engine == "spark":
+        from ir_measures_graded.lazy import require
+
+        require("pyspark", "spark", "--engine spark")
+    return runs, measures
+
+
+def check_options(args: argparse.Namespace, runs: list[str], measures: list[ir_measures.Measure]) -> None:
+    """What the evaluate command's options allow together."""
+    from ir_measures_graded.experiment.measure_lists import breakdown_names, broken_down
+
+    if args.no_summary and not args.by_query:
+        raise UsageError("--no_summary (-n) only goes with --by_query (-q)")
+    if args.baseline is not None and len(runs) < 2:
+        raise UsageError("--baseline needs at least two runs: the baseline and one to compare with it")
     if args.thresholds and not broken_down(measures):
-        raise UsageError(f"--thresholds breaks down a measure over relevance thresholds ({thresholded_names()}): "
+        raise UsageError(f"--thresholds breaks down a measure over relevance thresholds ({breakdown_names()}): "
                          "add one of them to the measures")
-
-
-def broken_down(measures: list[ir_measures.Measure]) -> list[ThresholdedMeasure]:
-    """The measures --thresholds breaks down: every measure combined over relevance thresholds."""
-    return [m for m in measures if isinstance(m, ThresholdedMeasure)]
-
-
-def thresholded_names() -> str:
-    """The registered measures --thresholds breaks down, for messages: ``muAP, muP``."""
-    return ", ".join(name for name, m in MEASURES.items() if isinstance(m, ThresholdedMeasure))
-
-
-# --- evaluation -----------------------------------------------------------------------------------
-
+    if args.baseline is not None and args.by_query and args.output_format in ("tsv", "csv", "jsonl"):
+        raise UsageError(f"-o {args.output_format} writes one table: with --baseline, it is the comparison; "
+                         "leave out -q, or use -o text, markdown or latex for both")

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import TextIO
+from typing import Any, TextIO
 
 import ir_measures
 import numpy as np
 
 from ir_measures_graded.cli.args import DEFAULT_PLACES
-from ir_measures_graded.engines import RunResult
 from ir_measures_graded.lazy import LazyModule
 
 pd = LazyModule("pandas")  # --help and argument errors never load pandas
@@ -30,8 +29,10 @@ def json_value(value: float, places: int | None) -> float | None:
     return round(value, places) if places is not None and places >= 0 else value
 
 
-def write_results(results: list[RunResult], measures: list[ir_measures.Measure], args: argparse.Namespace,
-                  out: TextIO) -> None:
+def write_results(exp: Any, args: argparse.Namespace, out: TextIO) -> None:
+    """An experiment's results in ``args.output_format``: as the ir_measures command (tsv, one run),
+    trec_eval's lines (trec), JSON lines, or a table (csv, several runs, text, markdown, latex)."""
+    results, measures = exp.results, exp.measures
     places = DEFAULT_PLACES if args.places is None else args.places
     several = len(results) > 1
     summary = not args.no_summary
@@ -53,7 +54,7 @@ def write_results(results: list[RunResult], measures: list[ir_measures.Measure],
             if args.thresholds and result.levels is not None:  # under this run's runid line, not after the last
                 for rec in result.levels.itertuples(index=False):
                     out.write(f"{rec.measure:<22}\t{SUMMARY_QID}\t{fmt(rec.value, places)}\n")
-    elif args.output_format == "csv" or several:
+    elif args.output_format != "tsv" or several:
         write_table(results, measures, args, places, out)
     else:  # tsv, one run: exactly the ir_measures command's lines, in its order
         (result,) = results
@@ -75,7 +76,7 @@ def write_json(out: TextIO, run_name: str | None, query_id: str | None, measure:
     out.write(json.dumps(item) + "\n")
 
 
-def write_table(results: list[RunResult], measures: list[ir_measures.Measure], args: argparse.Namespace,
+def write_table(results: list[Any], measures: list[ir_measures.Measure], args: argparse.Namespace,
                 places: int, out: TextIO) -> None:
     """A row per run (and per query with -q, in the order the queries come), a column per measure."""
     names = [str(m) for m in measures]
@@ -91,26 +92,32 @@ def write_table(results: list[RunResult], measures: list[ir_measures.Measure], a
             rows.append({"run": result.name, **({"query_id": SUMMARY_QID} if args.by_query else {}), **summary})
     columns = ["run", *(["query_id"] if args.by_query else []), *names]
     table = pd.DataFrame(rows, columns=columns)
+    if args.output_format in ("text", "markdown", "latex"):
+        from ir_measures_graded.experiment import tables
+
+        out.write(tables.render(table, args.output_format, places))
+        return
     sep = "," if args.output_format == "csv" else "\t"
     float_format = None if places < 0 else f"%.{places}f"
     table.to_csv(out, sep=sep, index=False, float_format=float_format, na_rep="nan", lineterminator="\n")
 
 
 
-def write_comparison(table: pd.DataFrame, args: argparse.Namespace, out: TextIO) -> None:
-    """The ``--compare`` table after the normal output: a blank line and a table, or more records."""
-    import json
+def write_comparison(comparison: Any, args: argparse.Namespace, out: TextIO) -> None:
+    """The comparison against the baseline: the one table of a machine format (tsv, csv, jsonl), or
+    after the results (a blank line, then the table: text, markdown, latex; tsv after trec's lines).
+    What was not tested, and why, goes to stderr as well."""
+    from ir_measures_graded.cli import warn
 
-    from ir_measures_graded.meta import tables
-
-    if args.output_format == "jsonl":
-        for record in tables.comparison_records(table, args.places):
-            out.write(json.dumps({"comparison": True, **record}) + "\n")
-        return
-    out.write("\n")
-    sep = "," if args.output_format == "csv" else "\t"
-    tables.formatted(table, DEFAULT_PLACES if args.places is None else args.places).to_csv(
-        out, sep=sep, index=False, lineterminator="\n")
+    fmt = args.output_format
+    if fmt in ("tsv", "csv", "jsonl"):  # values as the results: -p places (jsonl: as computed unless given)
+        out.write(comparison.render(fmt, args.places if fmt == "jsonl" or args.places is not None else DEFAULT_PLACES))
+    else:
+        out.write("\n")
+        out.write(comparison.render("tsv" if fmt == "trec" else fmt, DEFAULT_PLACES if args.places is None else args.places,
+                                    title=f"Against the baseline {comparison.baseline}"))
+    for note in comparison.notes:
+        warn(note)
 
 
 def write_breakdown(table: pd.DataFrame, args: argparse.Namespace, out: TextIO) -> None:

@@ -22,8 +22,8 @@ STDIN = "-"
 class Request:
     """What to evaluate: a qrels file (or ir_datasets id), run files, measures, and how."""
 
-    qrels: str
-    runs: list[str]
+    qrels: Any  # a path, '-' or an ir_datasets id; or qrels in memory (local engine)
+    runs: list[Any]  # paths or '-'; or runs in memory (local engine)
     measures: list[Any]  # ir_measures measures, in the order the results should have
     provider: str | None = None  # one ir_measures provider computing everything (local engine only)
     by_query: bool = False  # keep per-query values
@@ -50,6 +50,7 @@ class RunResult:
     matched: int = -1  # queries of the run the qrels know (-1: not counted)
     table: Any = None  # the run as read (an Arrow table), with Request.keep_runs
     levels: Any = None  # with Request.thresholds: per_level.threshold_table of this run (a DataFrame)
+    judged: list[str] | None = None  # the query ids of the qrels (None: the engine does not list them)
 
 
 class Engine(Protocol):
@@ -61,7 +62,9 @@ class Engine(Protocol):
 def run_tag(path: str, frame: object = None) -> str:
     """The run's own tag: column 6 of its first line (from the file, else the frame), else its path."""
     tag = None
-    if path != STDIN and os.path.isfile(path):
+    if not isinstance(path, str):
+        path, frame = "", path
+    if path and path != STDIN and os.path.isfile(path):
         from ir_measures_graded.io.columnar import columnar_format
 
         with open(path, "rb") as raw:

@@ -20,10 +20,11 @@ import numpy as np
 from ir_measures_graded.arrow import from_numpy
 from ir_measures_graded.engines import Request, RunResult, name_tags, run_tag
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.io.load import load_qrels
 from ir_measures_graded.io.small import TextTable, read_small
 from ir_measures_graded.io.trec import QRELS, RUN
 from ir_measures_graded.lazy import lazy_module
-from ir_measures_graded.measures import MEASURES, GradedMeasure
+from ir_measures_graded.measures import GradedMeasure
 from ir_measures_graded.provider import GradedProvider
 
 # The Arrow readers and column checks load when an input needs them (small TREC files do not).
@@ -41,19 +42,21 @@ class LocalEngine:
         small = small_inputs(request)
         if small is None and request.whole_process:
             keep_freed_memory()
-        qrels = small.pop(request.qrels) if small else load_qrels(request.qrels, request.qrels_columns)
+        qrels = (small.pop(request.qrels) if small else load_qrels(request.qrels, request.qrels_columns)
+                 if isinstance(request.qrels, str) else request.qrels)
         check_label_types(qrels, measures, request.provider)
         check_supported(measures, request.provider)
         judged = qrels.num_rows if hasattr(qrels, "num_rows") else len(qrels)
         if not judged and request.warn is not None:
-            request.warn(f"the qrels {request.qrels} hold no judgments: every measure is undefined (nan), "
+            request.warn(f"the qrels {request.qrels if isinstance(request.qrels, str) else ''} hold no judgments: every measure is undefined (nan), "
                          "as in ir_measures")
         # Results by position: a file named twice is two runs, each with the values of that file alone.
         keys = [str(i) for i in range(len(request.runs))]
-        results = {key: RunResult(name, name, [], {}) for key, name in zip(keys, request.runs, strict=True)}
+        results = {key: RunResult(run if isinstance(run, str) else f"run {i + 1}", "", [], {})
+                   for i, (key, run) in enumerate(zip(keys, request.runs, strict=True))}
         aggregators = {key: {m: m.aggregator() for m in measures} for key in keys}
         kept: dict[str, Any] = {}
-        for key, metric in evaluate_runs(qrels, [_source(p) for p in request.runs], measures, request.provider,
+        for key, metric in evaluate_runs(qrels, [_source(run) for run in request.runs], measures, request.provider,
                                          columns=request.run_columns, progress=request.progress,
                                          report=self._counts(results), keep=kept if request.keep_runs
                                          or request.thresholds else None, names=keys, tables=small):
@@ -61,17 +64,19 @@ class LocalEngine:
             aggregators[key][metric.measure].add(metric.value)
             if request.by_query:
                 results[key].per_query.append(metric)
-        for key, result in results.items():
+        judged_ids = _query_ids(qrels, "qrels")
+        for (key, result), run in zip(results.items(), request.runs, strict=True):
+            result.judged = judged_ids
             if request.summary:
                 result.summary = {m: aggregators[key][m].result() for m in measures}
             result.table = kept.get(key) if request.keep_runs else None
-            result.tag = run_tag(result.name, result.table)
+            result.tag = run_tag(run, result.table) or result.name
             if judged and request.warn is not None:
                 check_shared_queries(result, request)
             if request.thresholds:
                 from ir_measures_graded.per_level import threshold_table
 
-                table = kept[key] if key in kept else readers.read_run_table(_source(result.name), request.run_columns)
+                table = kept[key] if key in kept else readers.read_run_table(_source(run), request.run_columns)
                 result.levels = threshold_table(measures, qrels, table)
         return name_tags(list(results.values()))
 
@@ -83,16 +88,16 @@ class LocalEngine:
         return report
 
 
-def _source(spec: str) -> str:
-    """What the reader opens for a run argument: ``-`` is standard input."""
-    return "/dev/stdin" if spec == "-" else spec
+def _source(spec: Any) -> Any:
+    """What the reader opens for a run argument: ``-`` is standard input; a run in memory is itself."""
+    return "/dev/stdin" if isinstance(spec, str) and spec == "-" else spec
 
 
 def small_inputs(request: Request) -> dict[str, TextTable] | None:
     """The qrels (under ``request.qrels``) and every run (under its source path) read by the
     numpy-only reader, when all of them are small TREC files in the common layout; else None, and
     every input goes through the Arrow reader (runs kept as tables need it too)."""
-    if request.keep_runs or request.thresholds:
+    if request.keep_runs or request.thresholds or not all(isinstance(s, str) for s in [request.qrels, *request.runs]):
         return None
     tables = {request.qrels: read_small(request.qrels, QRELS)}
     for path in request.runs:
@@ -137,40 +142,25 @@ def check_shared_queries(result: RunResult, request: Request) -> None:
     if not result.rows:
         request.warn(f"run {result.name} is empty: every query of the qrels scores 0")
     elif not result.matched:
-        request.warn(f"run {result.name} shares no query with the qrels {request.qrels}; every query scores 0")
-
-
-def load_qrels(spec: str, columns: Mapping[str, str] | None = None) -> Any:
-    """Qrels from a file (TREC text, Parquet, Arrow IPC; ``-`` for standard input) or an ir_datasets id."""
-    if os.path.isdir(spec):
-        raise GradedInputError(f"qrels {spec} is a directory, not a file")
-    if spec == "-" or os.path.exists(spec):
-        return readers.read_qrels_table(spec, columns)
-    try:
-        import ir_datasets
-    except ImportError:
-        raise GradedInputError(f"qrels file not found: {spec} (install ir_datasets to use dataset ids)") from None
-    import pandas as pd
-
-    import ir_measures_graded.datasets.ohsumed  # noqa: F401  (registers our collections)
-
-    try:
-        dataset = ir_datasets.load(spec)
-    except KeyError:
-        raise GradedInputError(f"qrels not found: {spec!r} is neither a file nor an ir_datasets id") from None
-    if not dataset.has_qrels():
-        raise GradedInputError(f"ir_datasets id {spec!r} has no qrels")
-    return pd.DataFrame(dataset.qrels_iter())
+        qrels = f"the qrels {request.qrels}" if isinstance(request.qrels, str) else "the qrels"
+        request.warn(f"run {result.name} shares no query with {qrels}; every query scores 0")
 
 
 def check_label_types(qrels: Any, measures: list[ir_measures.Measure], provider: str | None) -> None:
-    """Real-valued labels only for our measures: trec_eval-based ones need integers."""
-    if validated.integral_labels(qrels.column("relevance") if hasattr(qrels, "column") else qrels["relevance"]):
-        return
-    integer_only = [str(m) for m in measures if provider not in (None, "graded") or not isinstance(m, GradedMeasure)]
-    if integer_only:
-        raise GradedInputError(f"the qrels have real-valued labels, which {', '.join(integer_only)} cannot take "
-                               f"(trec_eval-based measures need integers); {', '.join(MEASURES)} accept them")
+    """:func:`ir_measures_graded.labels.check_labels` on the qrels' label column."""
+    from ir_measures_graded.labels import check_labels
+
+    if isinstance(qrels, Mapping):
+        labels = [v for docs in qrels.values() for v in docs.values()]
+    elif isinstance(qrels, TextTable):
+        labels = qrels.value
+    elif hasattr(qrels, "column"):
+        labels = qrels.column("relevance")
+    elif hasattr(qrels, "columns"):
+        labels = qrels["relevance"]
+    else:
+        labels = validated.qrels_columns(qrels, encode_docs=False).values
+    check_labels(labels, measures, provider)
 
 
 def check_supported(measures: list[ir_measures.Measure], provider: str | None) -> None:
@@ -207,8 +197,10 @@ def evaluate_runs(qrels: Any, run_paths: list[str], measures: list, provider: st
         other_evaluator = calc_obj.evaluator(others, dict_of_dict(qrels, "relevance"))
     judged = None
     for path, name in zip(run_paths, names or run_paths, strict=True):
-        with progress_bar(path, progress) as bar:
-            if tables:  # read already (small files): the bar, if any, shows the file done
+        with progress_bar(path, progress and isinstance(path, str)) as bar:
+            if not isinstance(path, str):  # a run in memory
+                table = path
+            elif tables:  # read already (small files): the bar, if any, shows the file done
                 table = tables[path]
                 if bar is not None:
                     bar.update(os.path.getsize(path))
@@ -229,20 +221,25 @@ def evaluate_runs(qrels: Any, run_paths: list[str], measures: list, provider: st
             if graded_evaluator is not None:
                 yield from ((name, metric) for metric in graded_evaluator.iter_calc(table))
             if judged is None:
-                judged = set(_query_ids(qrels))
-            rows = table.num_rows
-            matched = len(judged.intersection(_query_ids(table)))
+                judged = set(_query_ids(qrels, "qrels"))
+            run_ids = _query_ids(table, "run")
+            rows = (table.num_rows if hasattr(table, "num_rows") else sum(len(docs) for docs in table.values())
+                    if isinstance(table, Mapping) else len(table))
+            matched = len(judged.intersection(run_ids))
         if report is not None:
             report(name, rows, matched)
 
 
-def _query_ids(obj: Any) -> list[str]:
-    """The distinct query ids of qrels or a run as read."""
+def _query_ids(obj: Any, kind: str) -> list[str]:
+    """The distinct query ids of qrels or a run (``kind``) as read or given."""
     if isinstance(obj, TextTable):
         return obj.query_strings()
+    if isinstance(obj, Mapping):
+        return [str(q) for q in obj]
     if hasattr(obj, "column") and hasattr(obj.column("query_id").type, "value_type"):  # our readers' tables
-        return obj.column("query_id").combine_chunks().dictionary.to_pylist()
-    return validated.qrels_columns(obj).query_ids.tolist()
+        return [str(q) for q in obj.column("query_id").combine_chunks().dictionary.to_pylist()]
+    cols = (validated.qrels_columns if kind == "qrels" else validated.run_columns)(obj, encode_docs=False)
+    return [str(q) for q in cols.query_ids.tolist()]
 
 
 def dict_of_dict(obj: Any, value_field: str) -> dict:

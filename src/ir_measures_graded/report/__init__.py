@@ -17,12 +17,11 @@ per-query differences to the baseline with the worst queries, and the scale-depe
 from __future__ import annotations
 
 import datetime
-import importlib.util
 import os
 import platform
 import sys
 import types
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -31,7 +30,6 @@ from typing import Any
 import pandas as pd
 
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.measures.base import parse_measures
 from ir_measures_graded.report import build
 from ir_measures_graded.report.build import Source
 
@@ -60,6 +58,7 @@ class Report:
     scale: pd.DataFrame | None  # meta.scale_dependence, None when no transform was asked for
     command: str | None = None
     runs: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what the comparison did not test, and why
 
     def html(self) -> str:
         """The page: one self-contained HTML document."""
@@ -85,61 +84,65 @@ class Report:
 
 
 def report(
-    qrels: Any, runs: Mapping[str, Any] | Sequence[str | os.PathLike], measures: Iterable[Any],
-    baseline: str | None = None, *, test: str = "t", correction: str = "holm", alpha: float = 0.05,
+    qrels: Any, runs: Any = None, measures: Iterable[Any] | None = None, baseline: Any = None, *,
+    names: Sequence[str] | None = None, test: str = "t", correction: str = "holm", alpha: float = 0.05,
     transforms: Sequence[str] | None = None, thresholds: Iterable[Any] | None = None,
     permutations: int | None = 10_000, seed: int = 0, title: str | None = None, command: str | None = None,
+    engine: str = "local",
 ) -> Report:
     """Evaluate ``runs`` on ``qrels`` with ``measures`` and gather what the page shows.
 
-    - ``qrels``: a path (TREC, gzip, Parquet, Arrow IPC) or a DataFrame / any qrels ``ir_measures`` reads;
-      ``runs``: ``{name: path or run}`` or a list of run paths (named by file name up to the first dot).
-    - ``baseline``: the run (name, path or file name) the others are compared with; the first by default.
-    - ``test`` ('t', 'randomization', 'bootstrap', 'wilcoxon', 'sign'), ``correction`` ('holm', 'bonferroni', 'fdr_bh', 'none'),
-      ``alpha``, ``permutations``, ``seed``: as :func:`ir_measures_graded.meta.compare_runs`; the
+    - ``qrels``: an :class:`~ir_measures_graded.experiment.Experiment` (then ``runs`` and ``measures``
+      are its own), or anything :func:`ir_measures_graded.experiment` takes: ``qrels``, ``runs`` (a list
+      named by file name, or ``{name: run}``), ``measures``, ``names``, ``engine``.
+    - ``baseline``: the run (name, position, path or file name) the others are compared with; default:
+      the experiment's, else the first.
+    - ``test``, ``correction``, ``alpha``, ``permutations``, ``seed``: as ``Experiment.compare``; the
       intervals of the deltas are at ``1 - alpha``.
     - ``transforms``: label transforms of the scale check (``meta`` syntax, e.g. ``["scale:2", "real"]``);
       None: :func:`meta.default_transforms`; ``[]``: no scale check.
-    - ``thresholds``: measures broken down per threshold (µAP / µP@k); None: those among ``measures``,
+    - ``thresholds``: measures broken down per threshold (µAP / µP@k, ...); None: those among ``measures``,
       with µMAP and µP@10 added when none of their kind is given.
     """
     from ir_measures_graded import meta
+    from ir_measures_graded.experiment import Experiment, experiment
+    from ir_measures_graded.experiment.measure_lists import broken_down
+    from ir_measures_graded.lazy import require
 
-    missing = [name for name in ("scipy", "jinja2") if importlib.util.find_spec(name) is None]
-    if missing:
-        raise ImportError(f"the report needs {' and '.join(missing)}: pip install 'ir-measures-graded[report]' "
-                          "(from the clone: pip install '.[report]')")
+    require("jinja2", "report", "the report")
     if not 0 < alpha < 1:
         raise GradedInputError(f"alpha must be between 0 and 1, got {alpha}")
-    measures = parse_measures(measures)
-    qrels_frame, qrels_source = build.load_qrels(qrels)
-    run_frames, run_sources = build.load_runs(runs)
-    names = list(run_frames)
-    base = build.resolve_baseline(baseline, names, run_sources)
-    build.check_labels(qrels_frame, measures)
-    evaluated = build.evaluated_form(run_frames, measures)
-    per_query = meta.per_query(qrels_frame, evaluated, measures)
-    summary = build.aggregates(qrels_frame, evaluated, measures)
+    if isinstance(qrels, Experiment):
+        exp = qrels
+    else:
+        if runs is None or measures is None:
+            raise GradedInputError("report: give an experiment, or qrels, runs and measures")
+        exp = experiment(qrels, runs, measures, baseline=baseline, names=names, engine=engine, keep_runs=True)
+    chosen = broken_down(exp.measures, thresholds, defaults=True)
+    comparison = exp.compare(baseline, test=test, correction=correction, permutations=permutations, seed=seed,
+                             level=1 - alpha)
     scale = None
     if transforms is None or list(transforms):
-        scale = meta.scale_dependence(qrels_frame, evaluated, measures, transforms)
+        scale = meta.scale_dependence(exp, transforms=transforms)
+    names = exp.runs
     return Report(
         title=title or f"Evaluation of {len(names)} run{'s' if len(names) != 1 else ''}",
         created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        sources=[qrels_source, *run_sources],
-        measures=measures,
-        baseline=base,
+        sources=build.sources(exp),
+        measures=exp.measures,
+        baseline=comparison.baseline,
         settings={"test": test, "correction": correction, "alpha": alpha, "permutations": permutations,
                   "seed": seed, "transforms": None if scale is None else list(pd.unique(scale["transform"]))},
         versions=versions(),
-        queries=int(qrels_frame["query_id"].nunique()),
-        summary=summary,
-        comparison=build.comparison(per_query, summary, base, test, correction, alpha, permutations, seed),
-        per_query=per_query,
-        levels=build.levels(qrels_frame, run_frames, build.threshold_measures(measures, thresholds)),
+        queries=len(exp.judged),
+        summary=exp.aggregates,
+        comparison=comparison.table,
+        per_query=exp.per_query,
+        levels=build.levels(exp, chosen),
         scale=scale,
         command=command,
         runs=names,
+        notes=list(comparison.notes),
     )
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import math
 from importlib import resources
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import numpy as np
 import pandas as pd
 
+from ir_measures_graded.experiment import tables
 from ir_measures_graded.report import build, figures
 
 if TYPE_CHECKING:
@@ -17,6 +19,8 @@ if TYPE_CHECKING:
 #: A measure's aggregate and the mean of its per-query values differ beyond this: the page says so.
 SAME_MEAN = 1e-9
 WORST = 5
+#: The per-query table is embedded in the page (a download link) up to this many rows.
+MAX_DOWNLOAD_ROWS = 20_000
 
 
 def asset(name: str) -> str:
@@ -40,8 +44,16 @@ def render(report: Report) -> str:
         summary=summary_rows(report), measures=measure_rows(report), sources=source_rows(report),
         differs=aggregate_differs(report), thresholds=figs["thresholds"], queries=figs["queries"],
         scale=scale_view(report), level=f"{(1 - report.settings['alpha']) * 100:g}%",
-        fmt=fmt, signed=signed,
+        fmt=fmt, signed=signed, per_query_csv=per_query_csv(report),
     )
+
+
+def per_query_csv(report: Report) -> str:
+    """The per-query table as a percent-encoded CSV for a download link; empty beyond
+    :data:`MAX_DOWNLOAD_ROWS` rows (the page stays small: it says where to get them)."""
+    if len(report.per_query) > MAX_DOWNLOAD_ROWS:
+        return ""
+    return quote(report.per_query.to_csv(index=False, lineterminator="\n"), safe=",._-@ ")
 
 
 def fmt(value: float, places: int = 4) -> str:
@@ -75,6 +87,7 @@ def summary_rows(report: Report) -> list[dict[str, Any]]:
                 "low": float(c["ci_low"]), "high": float(c["ci_high"]), "boot_low": float(c["boot_low"]),
                 "boot_high": float(c["boot_high"]), "d_z": float(c["effect_size"]), "p": float(c["p_value"]),
                 "p_adjusted": float(c["p_adjusted"]), "marker": marker,
+                "p_shown": "" if math.isnan(c["p_adjusted"]) else f"p = {tables.format_p(c['p_adjusted'], c['test'])}",
                 **{k: None if pd.isna(c[k]) else int(c[k]) for k in ("wins", "ties", "losses")},
             })
         rows.append({"run": name, "baseline": name == report.baseline, "cells": cells})

@@ -15,9 +15,12 @@ from typing import Any
 
 import pandas as pd
 
-from ir_measures_graded.meta import statistics
+from ir_measures_graded import statistics
 
-FORMATS = ("text", "markdown", "latex", "tsv")
+#: Every format a table is written in, wherever one is written: tidy machine tables and human ones.
+MACHINE_FORMATS = ("tsv", "csv", "jsonl")
+HUMAN_FORMATS = ("text", "markdown", "latex")
+FORMATS = (*MACHINE_FORMATS, *HUMAN_FORMATS)
 #: Significance levels and their marks, strictest last.
 LEVELS = (0.05, 0.01)
 MARKS = ("†", "‡")
@@ -97,7 +100,7 @@ def comparison_records(table: pd.DataFrame, places: int | None) -> list[dict[str
 
 
 def paper_table(comparison: pd.DataFrame, places: int = 4, levels: Sequence[float] = LEVELS,
-                interval: str = "t") -> tuple[pd.DataFrame, str]:
+                interval: str = "t", deltas: bool = True) -> tuple[pd.DataFrame, str]:
     """``(table, legend)`` from :func:`~ir_measures_graded.meta.compare_runs`: a row per run and, per
     measure, its mean with a significance mark and the mean difference to the baseline with its
     confidence interval (``interval``: 't' or 'bootstrap'). Marks use the corrected p-values."""
@@ -108,8 +111,11 @@ def paper_table(comparison: pd.DataFrame, places: int = 4, levels: Sequence[floa
     for measure, rows in comparison.groupby("measure", sort=False):
         rows = rows.set_index("run").reindex(runs)
         columns[measure] = [_number(r.value, places) + mark(r.p_adjusted, levels) for r in rows.itertuples()]
+        if not deltas:
+            continue
         columns[f"Δ {measure} [CI]"] = [
-            "" if pd.isna(r.p_value) else
+            "" if r.Index == attrs.get("baseline") or pd.isna(r.delta) else
+            _number(r.delta, places, True) if pd.isna(r.p_value) else
             f"{_number(r.delta, places, True)} [{_number(getattr(r, low), places, True)}, "
             f"{_number(getattr(r, high), places, True)}]" for r in rows.itertuples()]
     level = attrs.get("level", 0.95)
@@ -128,7 +134,48 @@ def paper_table(comparison: pd.DataFrame, places: int = 4, levels: Sequence[floa
 def _latex(text: str) -> str:
     from pylatexenc.latexencode import unicode_to_latex
 
-    return unicode_to_latex(text)
+    return unicode_to_latex(" ".join(str(text).split()))
+
+
+def _plain(text: str) -> str:
+    """A cell of a text table: one line."""
+    return " ".join(str(text).split())
+
+
+def machine(table: pd.DataFrame, output_format: str, places: int | None = None) -> str:
+    """``table`` as one tidy tsv / csv (RFC 4180 quoting: a tab or newline in a name stays in its
+    cell) or JSON lines: numbers as numbers (p-values too), NaN empty (null in JSON)."""
+    import io
+    import json
+
+    if output_format == "jsonl":
+        return "".join(json.dumps(rec, ensure_ascii=False) + "\n" for rec in comparison_records(table, places))
+    buffer = io.StringIO()
+    shown = table.copy()
+    for column in shown.columns:
+        if str(column).startswith("p_"):
+            shown[column] = [json_p(p, places) for p in shown[column]]
+    for column in shown.columns:  # values to ``places`` decimals; p-values (above) to significant digits
+        if not str(column).startswith("p_") and pd.api.types.is_float_dtype(shown[column]) and places is not None \
+                and places >= 0:
+            shown[column] = shown[column].round(places)
+    shown.to_csv(buffer, sep="," if output_format == "csv" else "\t", index=False, na_rep="", lineterminator="\n")
+    return buffer.getvalue()
+
+
+def latex_table(table: pd.DataFrame, caption: str, label: str, notes: Sequence[str] = (),
+                bold: set[tuple[int, int]] = frozenset()) -> str:
+    """A complete LaTeX ``table`` environment (booktabs rules: needs ``\\usepackage{booktabs}``); the
+    cells at ``bold`` (row, column) in bold."""
+    spec = "l" + "r" * (len(table.columns) - 1)
+    rows = [[f"\\textbf{{{_latex(c)}}}" if (i, j) in bold else _latex(c) for j, c in enumerate(r)]
+            for i, r in enumerate(table.astype(str).to_numpy(dtype=object).tolist())]
+    lines = ["% needs \\usepackage{booktabs}", "\\begin{table}", "\\centering",
+             f"\\caption{{{_latex(caption)}}}", f"\\label{{{_latex(label)}}}",
+             f"\\begin{{tabular}}{{{spec}}}", "\\toprule", " & ".join(_latex(str(h)) for h in table.columns) + " \\\\",
+             "\\midrule", *(" & ".join(r) + " \\\\" for r in rows), "\\bottomrule",
+             "\\end{tabular}", *(f"\\par{{\\footnotesize {_latex(n)}}}" for n in notes if n), "\\end{table}"]
+    return "\n".join(lines) + "\n"
 
 
 def _markdown(text: str) -> str:
@@ -139,32 +186,40 @@ def _numeric(column: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
 
 
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
 def render(table: pd.DataFrame, output_format: str, places: int = 4, title: str = "", legend: str = "") -> str:
-    """``table`` (numbers or text) as ``text``, ``markdown``, ``latex`` or ``tsv``, with its title and
-    legend; p-value columns formatted by :func:`format_p`."""
+    """``table`` as ``text``, ``markdown`` or ``latex`` with its title and legend (each line of the
+    legend a note; p-value columns by :func:`format_p`; every name escaped, titles too), or as one tidy
+    machine table (``tsv``, ``csv``, ``jsonl``: :func:`machine`, numbers as numbers, no title)."""
     if output_format not in FORMATS:
         raise ValueError(f"unknown output format {output_format!r}; expected one of {', '.join(FORMATS)}")
+    if output_format in MACHINE_FORMATS:
+        return machine(table, output_format, places)
     cells = formatted(table, places)
     right = [_numeric(table[c]) or str(c).startswith("p_") or str(c).startswith("Δ") or
              (c != "run" and table[c].astype(str).str.match(r"^[+-]?\d").all()) for c in table.columns]
     headers = [str(c) for c in table.columns]
     rows = cells.to_numpy(dtype=object).tolist()
-    if output_format == "tsv":
-        body = "\n".join("\t".join(r) for r in [headers, *rows])
-        return "".join([f"# {title}\n" if title else "", body, "\n", f"# {legend}\n" if legend else ""])
+    notes = [_one_line(line) for line in str(legend).splitlines() if line.strip()]
+    title = _one_line(title)
     if output_format == "latex":
         spec = "".join("r" if r else "l" for r in right)
-        lines = [f"% {title}" if title else None, f"\\begin{{tabular}}{{{spec}}}", "\\toprule",
+        lines = [f"% {_latex(title)}" if title else None, f"\\begin{{tabular}}{{{spec}}}", "\\toprule",
                  " & ".join(_latex(h) for h in headers) + " \\\\", "\\midrule",
                  *(" & ".join(_latex(c) for c in r) + " \\\\" for r in rows), "\\bottomrule", "\\end{tabular}",
-                 f"\\par{{\\footnotesize {_latex(legend)}}}" if legend else None]
+                 *(f"\\par{{\\footnotesize {_latex(n)}}}" for n in notes)]
         return "\n".join(line for line in lines if line is not None) + "\n\n"
     from tabulate import tabulate
 
     align = ["right" if r else "left" for r in right]
     if output_format == "markdown":
-        grid = tabulate([[_markdown(c) for c in r] for r in rows], headers=[_markdown(h) for h in headers],
+        grid = tabulate([[_markdown(_plain(c)) for c in r] for r in rows], headers=[_markdown(_plain(h)) for h in headers],
                         tablefmt="pipe", colalign=align, disable_numparse=True)
-        return "".join([f"### {title}\n\n" if title else "", grid, "\n\n", f"{_markdown(legend)}\n\n" if legend else ""])
-    grid = tabulate(rows, headers=headers, tablefmt="simple", colalign=align, disable_numparse=True)
-    return "".join([f"{title}\n" if title else "", grid, "\n", f"{legend}\n" if legend else "", "\n"])
+        return "".join([f"### {_markdown(title)}\n\n" if title else "", grid, "\n\n",
+                        *(f"{_markdown(n)}\n\n" for n in notes)])
+    grid = tabulate([[_plain(c) for c in r] for r in rows], headers=[_plain(h) for h in headers], tablefmt="simple",
+                    colalign=align, disable_numparse=True)
+    return "".join([f"{title}\n" if title else "", grid, "\n", *(f"{n}\n" for n in notes), "\n"])

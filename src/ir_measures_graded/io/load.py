@@ -1,0 +1,57 @@
+"""Qrels named on a command line or in Python: a file (TREC text, gzip, Parquet, Arrow IPC; ``-`` for
+standard input) or an ir_datasets id. The one place a qrels argument becomes a table."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from ir_measures_graded.errors import GradedInputError
+
+__all__ = ["load_qrels"]
+
+
+def load_qrels(spec: str | os.PathLike, columns: Mapping[str, str] | None = None) -> Any:
+    """The qrels ``spec`` names: an Arrow table from a file, a DataFrame from an ir_datasets id."""
+    from ir_measures_graded.io import readers
+
+    spec = os.fspath(spec)
+    if os.path.isdir(spec):
+        raise GradedInputError(f"qrels {spec} is a directory, not a file")
+    if spec == "-" or os.path.exists(spec):
+        return readers.read_qrels_table(spec, columns)
+    try:
+        import ir_datasets
+    except ImportError:
+        raise GradedInputError(f"qrels file not found: {spec} (ir_datasets ids need the 'datasets' extra: "
+                               "pip install 'ir-measures-graded[datasets]')") from None
+    import pandas as pd
+
+    import ir_measures_graded.datasets.ohsumed  # noqa: F401  (registers our collections)
+
+    try:
+        dataset = ir_datasets.load(spec)
+    except KeyError:
+        raise GradedInputError(f"qrels not found: {spec!r} is neither a file nor an ir_datasets id") from None
+    if not dataset.has_qrels():
+        raise GradedInputError(f"ir_datasets id {spec!r} has no qrels")
+    return pd.DataFrame(dataset.qrels_iter())
+
+
+def qrels_frame(qrels: Any, columns: Mapping[str, str] | None = None) -> Any:
+    """The qrels as a pandas DataFrame ``query_id``, ``doc_id``, ``relevance`` (e.g. to relabel them),
+    from a path, an ir_datasets id or any qrels in memory."""
+    import pandas as pd
+
+    from ir_measures_graded.io.columns import qrels_columns
+    from ir_measures_graded.io.ids import as_strings
+
+    if isinstance(qrels, (str, os.PathLike)):
+        qrels = load_qrels(qrels, columns)
+    if isinstance(qrels, pd.DataFrame) and {"query_id", "doc_id", "relevance"} <= set(qrels.columns):
+        return qrels[["query_id", "doc_id", "relevance"]]
+    cols = qrels_columns(qrels)
+    docs = as_strings(cols.doc_ids).to_numpy(zero_copy_only=False)[cols.doc_codes]
+    queries = cols.query_ids.astype(str)[cols.query_codes]
+    return pd.DataFrame({"query_id": queries, "doc_id": docs, "relevance": cols.values})

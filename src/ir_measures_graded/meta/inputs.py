@@ -1,0 +1,31 @@
+"""What the judging of measures takes: an :class:`~ir_measures_graded.experiment.Experiment`, or (as
+before) qrels, runs and measures, which become one; and the per-query table of either."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from ir_measures_graded.experiment import Experiment, experiment
+
+__all__ = ["as_experiment", "per_query_table", "scores"]
+
+
+def as_experiment(given: Any, runs: Any = None, measures: Any = None, keep_runs: bool = False) -> Experiment:
+    """``given`` if it is an Experiment, else ``experiment(given, runs, measures)``."""
+    if isinstance(given, Experiment):
+        return given
+    return experiment(given, runs, measures, keep_runs=keep_runs, warn=lambda _: None)
+
+
+def per_query_table(given: Any) -> pd.DataFrame:
+    """``run``, ``query_id``, ``measure``, ``value`` of an Experiment, or the table itself."""
+    return given.per_query if isinstance(given, Experiment) else given
+
+
+def scores(table: Any) -> pd.DataFrame:
+    """Mean value per run (rows, in first-seen order) and measure (columns, in first-seen order)."""
+    table = per_query_table(table)
+    wide = table.pivot_table(index="run", columns="measure", values="value", aggfunc="mean", sort=False, dropna=False)
+    return wide.reindex(index=pd.unique(table["run"]), columns=pd.unique(table["measure"]))

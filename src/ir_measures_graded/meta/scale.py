@@ -1,0 +1,122 @@
+"""Does a measure depend on the rating scale? Relabel the qrels (``scale:2``, ``shift:1``,
+``merge:3,4``, ``insert:3``, ``map:…``, ``real``; see :mod:`.transforms`) and compare the system
+ranking before and after: Kendall's τ-b, τ_AP,b (Yilmaz et al. 2008, tie-aware as Urbano & Marrero
+2017) and the largest change of a run's score."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ir_measures_graded import statistics
+from ir_measures_graded.io.columns import integral_labels
+from ir_measures_graded.io.load import qrels_frame
+from ir_measures_graded.labels import takes_real_labels
+from ir_measures_graded.measures import GradedMeasure
+from ir_measures_graded.meta.inputs import as_experiment, scores
+from ir_measures_graded.meta.transforms import Transform, parse_transform
+
+__all__ = ["default_transforms", "scale_dependence"]
+
+
+def default_transforms(qrels: Any) -> list[str]:
+    """``scale:2``, ``shift:1``, merging the two highest labels (3+ relevant labels), and ``real``."""
+    labels = np.unique(qrels_frame(qrels)["relevance"].to_numpy(dtype=np.float64))
+    relevant = labels[labels > 0]
+    found = ["scale:2", "shift:1"]
+    if len(relevant) >= 3:
+        found.append(f"merge:{relevant[-2]:g},{relevant[-1]:g}")
+    return [*found, "real"]
+
+
+def _adjusted(measure: Any, transform: Transform) -> Any | None:
+    """The measure with its labels and thresholds moved by ``transform``; None if that cannot be said.
+
+    Our measures move every parameter whose values are labels or thresholds (each parameter
+    declares which); of ir_measures' parameters, ``rel`` is a threshold (an integer for trec_eval).
+    """
+    if isinstance(measure, GradedMeasure):
+        try:
+            return measure.relabelled(transform.threshold)
+        except ValueError:
+            return None
+    if "rel" not in measure.SUPPORTED_PARAMS:
+        return measure
+    rel = transform.threshold(float(measure["rel"]))
+    if rel != round(rel):
+        return None  # trec_eval's rel is an integer
+    if "rel" not in measure.params and rel == measure.SUPPORTED_PARAMS["rel"].default:
+        return measure
+    return measure(rel=int(rel))
+
+
+def _transformed(frame: pd.DataFrame, transform: Transform) -> pd.DataFrame:
+    labels = transform.apply(frame["relevance"].to_numpy(dtype=np.float64))
+    if integral_labels(labels):
+        labels = labels.astype(np.int64)
+    return frame.assign(relevance=labels)
+
+
+def scale_dependence(experiment: Any, runs: Any = None, measures: Any = None,
+                     transforms: Sequence[str | Transform] | None = None) -> pd.DataFrame:
+    """Does the system ranking change when the labels are transformed?
+
+    ``experiment``: an :class:`~ir_measures_graded.experiment.Experiment` (or, as before, qrels with
+    ``runs`` and ``measures``). One row per transform and measure: ``kendall_tau`` and ``tau_ap_b``
+    between the ranking of the runs on the original and on the transformed labels (1 = same order),
+    ``max_abs_delta`` (the largest change of a run's score), ``same_ranking`` and ``note`` (why a value
+    is missing: "n/a" when the measure is undefined on the original labels).
+    """
+    exp = as_experiment(experiment, runs, measures, keep_runs=True)
+    frame = qrels_frame(exp.qrels)
+    transforms = default_transforms(frame) if transforms is None else transforms
+    labels = frame["relevance"].to_numpy(dtype=np.float64)
+    original = scores(exp.per_query)
+    kept = {name: (r.table if r.table is not None else spec)
+            for name, r, spec in zip(exp.runs, exp.results, exp.specs, strict=True)}
+    rows = []
+    for spec in transforms:
+        transform = parse_transform(spec, labels)
+        relabelled = _transformed(frame, transform)
+        real = not integral_labels(relabelled["relevance"].to_numpy(dtype=np.float64))
+        moved = {m: _adjusted(m, transform) for m in exp.measures}
+        computable = [m for m in exp.measures if moved[m] is not None and not (real and not takes_real_labels(m))]
+        after = None
+        if computable:
+            from ir_measures_graded.experiment import experiment as evaluate
+
+            after = scores(evaluate(relabelled, kept, [moved[m] for m in computable], warn=lambda _: None).per_query)
+        for m in exp.measures:
+            row = {"transform": transform.name, "measure": str(m)}
+            before = original[str(m)].to_numpy()
+            if np.isnan(before).any():
+                note = "n/a: the measure is undefined (nan) on the original labels"
+            elif moved[m] is None:
+                note = "its label threshold is not an integer after the transform"
+            elif m not in computable:
+                note = "the measure cannot take real-valued labels"
+            elif np.isnan(after[str(moved[m])].to_numpy()).any():
+                note = "n/a: the measure is undefined (nan) on the transformed labels"
+            else:
+                note = ""
+            if note:
+                rows.append({**row, "kendall_tau": np.nan, "tau_ap_b": np.nan, "max_abs_delta": np.nan,
+                             "same_ranking": None, "note": note})
+                continue
+            new = after[str(moved[m])].to_numpy()
+            rows.append({**row, "kendall_tau": statistics.kendall_tau(before, new),
+                         "tau_ap_b": statistics.tau_ap_b(before, new),
+                         "max_abs_delta": float(np.max(np.abs(new - before))) if len(new) else np.nan,
+                         "same_ranking": bool(np.array_equal(_ranks(before), _ranks(new))),
+                         "note": "" if str(moved[m]) == str(m) else f"computed as {moved[m]}"})
+    return pd.DataFrame(rows, columns=["transform", "measure", "kendall_tau", "tau_ap_b", "max_abs_delta",
+                                       "same_ranking", "note"])
+
+
+def _ranks(values: np.ndarray) -> np.ndarray:
+    return statistics.tied_ranks(values)
+
+
