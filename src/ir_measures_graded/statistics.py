@@ -11,20 +11,54 @@
   standardised mean difference d_z, per-query wins/ties/losses; topic-set size (Sakai 2016).
 - Multiple-testing corrections.
 
-Nothing here knows about measures or runs. Values closer than :func:`tolerance` (1e-9 of the
-largest absolute value) count as equal, so two means that are equal in fact but were summed in a
-different order are a tie, not a difference.
+Nothing here knows about measures or runs.
+
+**Ties.** Values closer than :func:`tolerance` (1e-9 of the largest absolute value) count as equal,
+so two means that are equal in fact but were summed in a different order are a tie, not a
+difference. Per-query differences are made in one place, :func:`differences` (``a - b`` with those
+within the tolerance of ``a`` and ``b`` set to exactly 0), and every paired test, the wins/ties/losses
+and :func:`paired_test` take them from there: 0.3 against 0.1 + 0.2 is a zero difference for each
+test alike. The functions that take differences (:func:`randomization_test`, :func:`bootstrap_test`,
+:func:`t_interval`, :func:`bootstrap_interval`, :func:`effect_size`) take them as given: pass
+``differences(a, b)``. Rank correlations rank each vector with ties from its own scale.
+
+**NaN (a value that could not be computed).** A pair — run against baseline, or two runs — with a
+NaN per-query value on either side is not tested: its p-value is NaN (no significance mark; the
+corrections leave it out), its intervals and effect size are NaN, and its wins, ties and losses are
+all 0 (nothing is counted from a partial set of queries). A correlation is NaN when either vector
+holds a NaN (as scipy's ``nan_policy='propagate'``). In Tukey's HSD and the randomised Tukey HSD a
+run with a NaN value has NaN p-values against every other run, and the other pairs are computed on
+the remaining runs alone (exactly the result without that run).
+
+**p-values of the resampling tests.** Sampled p-values are (count + 1) / (draws + 1), never 0. Exact
+ones (every outcome enumerated) are count / outcomes: the randomization test and the randomised
+Tukey HSD enumerate the observed arrangement itself, so theirs are at least 1 / outcomes, but the
+exact bootstrap test compares resamples of the mean-shifted differences with the observed t, and
+gives 0 when none is as extreme (e.g. a constant shift on n ≤ 5 queries: every resample is 0).
+
+**Wilcoxon signed-rank test** (computed here, the same under every scipy version): zero
+differences dropped (``zero_method='wilcox'``), ties among the absolute differences given average
+ranks; the exact null distribution of W+ (every sign vector of the remaining differences, ties
+included) when there are at most 13 queries, or at most 50 without a zero or tied difference; else
+the normal approximation with the tie-corrected variance and no continuity correction
+(``correction=False``) — what scipy 1.17's ``wilcoxon(..., method='auto')`` does.
+
+**Benjamini-Hochberg** (``fdr_bh``) is computed here (the step-up adjusted p-values, as statsmodels'
+``multipletests(method='fdr_bh')``), so it needs no particular scipy.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
 #: Above this many sign vectors / resamples / permutations a test samples instead of enumerating.
 _CHUNK = 1024
+
+#: At most about this many doubles in one intermediate array of a resampling test (16 MiB).
+_BLOCK = 1 << 21
 
 #: Values closer than this share of the largest absolute value count as equal.
 RELATIVE_TOLERANCE = 1e-9
@@ -45,9 +79,35 @@ def tolerance(values: np.ndarray) -> float:
     return float(RELATIVE_TOLERANCE * np.max(np.abs(finite))) if finite.size else 0.0
 
 
-def tied_ranks(values: np.ndarray, tol: float | None = None) -> np.ndarray:
+def _row_tolerance(values: np.ndarray) -> np.ndarray:
+    """:func:`tolerance` of each row (along the last axis), shaped to broadcast against the rows."""
+    x = np.abs(np.asarray(values, dtype=np.float64))
+    return RELATIVE_TOLERANCE * np.max(np.where(np.isfinite(x), x, 0.0), axis=-1, keepdims=True, initial=0.0)
+
+
+def _untested(*arrays: np.ndarray) -> np.ndarray:
+    """Per row (rows × queries), whether any of ``arrays`` holds a NaN there: such a pair is not tested."""
+    return np.logical_or.reduce([np.isnan(np.atleast_2d(x)).any(axis=-1) for x in arrays])
+
+
+def differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise per-query differences ``a - b`` (rows × queries), those within :func:`tolerance` of
+    ``a`` and ``b`` set to exactly 0 (0.3 − (0.1 + 0.2) is a tie, not a difference); NaN stays NaN.
+    Every paired test, interval and count takes its differences from here."""
+    a, b = np.atleast_2d(np.asarray(a, dtype=np.float64)), np.atleast_2d(np.asarray(b, dtype=np.float64))
+    d = a - b
+    tol = max(tolerance(a), tolerance(b))
+    return np.where(np.abs(d) <= tol, 0.0, d)
+
+
+#: The former name of :func:`differences`.
+_snapped = differences
+
+
+def tied_ranks(values: np.ndarray, tol: float | np.ndarray | None = None) -> np.ndarray:
     """Dense ranks along the last axis (0 = lowest); values within ``tol`` of their neighbour in sorted
-    order share a rank. ``tol`` defaults to :func:`tolerance` of ``values``."""
+    order share a rank. ``tol`` (a number, or one per row shaped rows × 1) defaults to
+    :func:`tolerance` of ``values``."""
     x = np.asarray(values, dtype=np.float64)
     tol = tolerance(x) if tol is None else tol
     order = np.argsort(x, axis=-1, kind="stable")
@@ -66,20 +126,23 @@ def _pair_signs(ranks: np.ndarray) -> np.ndarray:
 
 
 def kendall_tau_rows(a: np.ndarray, b: np.ndarray, tol: float | None = None) -> np.ndarray:
-    """Kendall's τ-b between ``a[k]`` and ``b[k]`` for every row k (NaN where a row is all tied)."""
+    """Kendall's τ-b between ``a[k]`` and ``b[k]`` for every row k (NaN where a row is all tied or holds
+    a NaN). Ties within ``tol`` in both; without it, each row of ``a`` and of ``b`` has the ties of its
+    own scale (:func:`tolerance`), so a vector in the millions does not make ties in one near 0.1."""
     a, b = np.atleast_2d(np.asarray(a, dtype=np.float64)), np.atleast_2d(np.asarray(b, dtype=np.float64))
     if a.shape[-1] < 2:
         return np.full(a.shape[0], np.nan)
-    tol = max(tolerance(a), tolerance(b)) if tol is None else tol
-    sa, sb = _pair_signs(tied_ranks(a, tol)), _pair_signs(tied_ranks(b, tol))
+    tol_a, tol_b = (_row_tolerance(a), _row_tolerance(b)) if tol is None else (tol, tol)
+    sa, sb = _pair_signs(tied_ranks(a, tol_a)), _pair_signs(tied_ranks(b, tol_b))
     untied_a, untied_b = (sa != 0).sum(axis=-1), (sb != 0).sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         tau = (sa * sb).sum(axis=-1) / np.sqrt(untied_a * untied_b)
-    return np.where((untied_a == 0) | (untied_b == 0), np.nan, tau)
+    return np.where((untied_a == 0) | (untied_b == 0) | _untested(a, b), np.nan, tau)
 
 
 def kendall_tau(a: np.ndarray, b: np.ndarray) -> float:
-    """Kendall's τ-b between two score vectors of the same systems (NaN if either is all tied)."""
+    """Kendall's τ-b between two score vectors of the same systems (NaN if either is all tied or holds
+    a NaN); each vector's ties from its own scale."""
     return float(kendall_tau_rows(a, b)[0])
 
 
@@ -90,15 +153,22 @@ def _ranks_pair(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return tied_ranks(x), tied_ranks(y)
 
 
+def _any_nan(x: np.ndarray, y: np.ndarray) -> bool:
+    return bool(np.isnan(np.asarray(x, dtype=np.float64)).any() or np.isnan(np.asarray(y, dtype=np.float64)).any())
+
+
 def tau_ap(truth: np.ndarray, estimate: np.ndarray) -> float:
     """AP rank correlation τ_AP (Yilmaz, Aslam & Robertson, SIGIR 2008) of ``estimate`` against ``truth``.
 
     Walking down the ranking by ``estimate`` (descending), the system at position i ≥ 2 scores the
     share C(i)/(i-1) of the systems above it that ``truth`` also ranks above it; τ_AP = 2/(N-1) · Σ
     C(i)/(i-1) − 1, so swaps near the top cost more than swaps near the bottom. Defined for rankings
-    without ties only: use :func:`tau_ap_a` or :func:`tau_ap_b` when there are ties.
+    without ties only: use :func:`tau_ap_a` or :func:`tau_ap_b` when there are ties. NaN when
+    either vector holds a NaN.
     """
     rt, re = _ranks_pair(truth, estimate)
+    if _any_nan(truth, estimate):
+        return float("nan")
     if len(np.unique(rt)) < len(rt) or len(np.unique(re)) < len(re):
         raise ValueError("tau_ap is defined for rankings without ties; use tau_ap_a (a truth without ties) "
                          "or tau_ap_b (ties in both)")
@@ -113,11 +183,11 @@ def tau_ap_a(truth: np.ndarray, estimate: np.ndarray) -> float:
     and holds t of them sits at each of the positions p+1 … p+t with probability 1/t: the systems
     above its group that ``truth`` also ranks higher weigh 1/t · Σ_k 1/(p+k), and each other member
     of its group is above it and right in half of the orders. Equals τ_AP without ties; an all-tied
-    estimate scores 0, as τ_a does.
+    estimate scores 0, as τ_a does. NaN when either vector holds a NaN.
     """
     rt, re = _ranks_pair(truth, estimate)
     n = len(rt)
-    if n < 2:
+    if n < 2 or _any_nan(truth, estimate):
         return float("nan")
     if len(np.unique(rt)) < n:
         raise ValueError("tau_ap_a needs a truth without ties; use tau_ap_b for ties in both rankings")
@@ -151,10 +221,10 @@ def tau_ap_b(x: np.ndarray, y: np.ndarray) -> float:
     strictly above it in ``y`` that ``x`` also puts strictly above it (a tie in ``x`` is not
     agreement); the mean share, times 2, minus 1 — and the same walking down ``x``; τ_AP,b is the
     average of the two, so it is symmetric. Without ties it is the symmetric τ_AP; NaN when either
-    ranking is all tied (as τ-b). This is the τ_AP the meta-evaluation reports.
+    ranking is all tied or holds a NaN (as τ-b). This is the τ_AP the meta-evaluation reports.
     """
     rx, ry = _ranks_pair(x, y)
-    if len(rx) < 2:
+    if len(rx) < 2 or _any_nan(x, y):
         return float("nan")
     return (_tau_ap_b_one_way(rx, ry) + _tau_ap_b_one_way(ry, rx)) / 2
 
@@ -200,19 +270,22 @@ def randomization_test(
     from 0; ``greater``: A better by at least as much; ``less``: the mirror). All pairs share one
     set of sign vectors (seeded); every 2^n vector is enumerated when there are at most
     ``permutations`` of them (or ``permutations=None``), which makes the test exact (p = count / 2^n).
+    A row holding a NaN is not tested (NaN).
     """
     _check_alternative(alternative)
     d = np.atleast_2d(np.asarray(differences, dtype=np.float64))
     n_pairs, n = d.shape
     if n == 0:
         return np.full(n_pairs, np.nan)
+    untested = _untested(d)
+    d = np.where(untested[:, None], 0.0, d)  # computed as a zero row, then set NaN
     signs, exact = sign_matrix(n, permutations, np.random.default_rng(seed))
     observed = d.mean(axis=1)
     extreme = np.zeros(n_pairs, dtype=np.int64)
     for start in range(0, len(signs), _CHUNK):  # one matrix product per chunk of sign vectors
         means = d @ signs[start:start + _CHUNK].T.astype(np.float64) / n
         extreme += _beyond(means, observed, alternative).sum(axis=1)
-    return _p_value(extreme, len(signs), exact)
+    return np.where(untested, np.nan, _p_value(extreme, len(signs), exact))
 
 
 def resample_chunks(n: int, samples: int | None, rng: np.random.Generator) -> tuple[Iterator[np.ndarray], int, bool]:
@@ -246,37 +319,47 @@ def bootstrap_test(
     The differences are shifted to mean 0 (the null hypothesis), resampled with replacement, and the
     studentized mean t* of each resample is compared with the observed t: p is the share of
     resamples at least as extreme. All pairs share one set of resamples (seeded); every n^n ordered
-    resample is enumerated when there are at most ``samples`` of them (exact), otherwise p =
-    (count + 1) / (samples + 1).
+    resample is enumerated when there are at most ``samples`` of them (exact: p can be 0, see the
+    module's note), otherwise p = (count + 1) / (samples + 1). A row holding a NaN is not tested (NaN).
     """
     _check_alternative(alternative)
     d = np.atleast_2d(np.asarray(differences, dtype=np.float64))
     n_pairs, n = d.shape
     if n < 2:
         return np.full(n_pairs, np.nan)
+    untested = _untested(d)
+    d = np.where(untested[:, None], 0.0, d)
     chunks, count, exact = resample_chunks(n, samples, np.random.default_rng(seed))
     shifted = d - d.mean(axis=1, keepdims=True)
+    # a difference equal to the mean but for rounding is 0 after the shift: else a constant shift's
+    # resamples are rounding noise whose t is anything, and p was 1 for 0.1 on 12 queries
+    shifted = np.where(np.abs(shifted) <= _row_tolerance(d), 0.0, shifted)
     observed = _t_statistic(d)
     extreme = np.zeros(n_pairs, dtype=np.int64)
+    # pairs × resamples × n doubles per block, not per chunk (45 pairs × 1,024 × 1,000 queries would be 369 MB);
+    # each resample's t is reduced along its own row, so the blocks change no value
+    block = max(1, _BLOCK // max(1, n_pairs * n))
     for indices in chunks:
-        t = _t_statistic(shifted[:, indices])  # pairs × chunk
-        extreme += _beyond(t, observed, alternative).sum(axis=1)
-    p = _p_value(extreme, count, exact)
-    return np.where(np.all(d == 0, axis=1), 1.0, p)
+        for start in range(0, len(indices), block):
+            t = _t_statistic(shifted[:, indices[start:start + block]])  # pairs × block
+            extreme += _beyond(t, observed, alternative).sum(axis=1)
+    p = np.where(np.all(d == 0, axis=1), 1.0, _p_value(extreme, count, exact))
+    return np.where(untested, np.nan, p)
 
 
 def paired_t_test(a: np.ndarray, b: np.ndarray, alternative: str = "two-sided") -> np.ndarray:
-    """Paired t-test p-values (scipy) row by row; 1.0 where every difference is 0. Where every
-    difference is the same non-zero number over two queries or more (t is infinite: a shift on every
-    query), decided here without scipy's precision-loss warning: 0.0 two-sided and in the shift's
-    direction, 1.0 against it; NaN for a difference on a single query (no degrees of freedom)."""
+    """Paired t-test p-values (scipy's ``ttest_1samp`` of :func:`differences`) row by row; 1.0 where
+    every difference is 0 (within the tolerance). Where every difference is the same non-zero number
+    over two queries or more (t is infinite: a shift on every query), decided here without scipy's
+    precision-loss warning: 0.0 two-sided and in the shift's direction, 1.0 against it; NaN for a
+    difference on a single query (no degrees of freedom) and for a row holding a NaN (not tested)."""
     import warnings
 
     from scipy import stats
 
     _check_alternative(alternative)
-    a, b = np.atleast_2d(a).astype(np.float64), np.atleast_2d(b).astype(np.float64)
-    difference = a - b
+    difference = differences(a, b)
+    untested = _untested(difference)
     shift = difference[:, 0] if difference.shape[1] else np.zeros(len(difference))
     constant = np.all(difference == shift[:, None], axis=1)
     if difference.shape[1] < 2:  # one query: no test
@@ -288,48 +371,87 @@ def paired_t_test(a: np.ndarray, b: np.ndarray, alternative: str = "two-sided") 
     else:
         p = np.zeros(len(difference))
     p[np.all(difference == 0, axis=1)] = 1.0
-    varied = ~constant
+    varied = ~constant & ~untested
     if varied.any():
         # runs that score almost the same: scipy warns of precision loss; the p-value is still its own
         with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            p[varied] = np.asarray(stats.ttest_rel(a[varied], b[varied], axis=1, alternative=alternative).pvalue,
+            p[varied] = np.asarray(stats.ttest_1samp(difference[varied], 0.0, axis=1, alternative=alternative).pvalue,
                                    dtype=np.float64)
+    p[untested] = np.nan
     return p
 
 
-def _snapped(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Row-wise differences a - b with those within :func:`tolerance` of 0 set to exactly 0."""
-    a, b = np.atleast_2d(a).astype(np.float64), np.atleast_2d(b).astype(np.float64)
-    d = a - b
-    tol = max(tolerance(a), tolerance(b))
-    return np.where(np.abs(d) <= tol, 0.0, d)
+def _signed_rank_counts(values: np.ndarray) -> np.ndarray:
+    """How many of the 2^n sign vectors give each sum of the positive ``values`` (non-negative integers):
+    the exact null distribution of W+ (in doubled ranks, so that average ranks of ties are integers)."""
+    counts = np.zeros(int(values.sum()) + 1, dtype=np.float64)  # exact integers up to 2^53 (n <= 50)
+    counts[0] = 1.0
+    for v in values.tolist():  # one step per non-zero difference (at most 50), not per row of data
+        if v:
+            counts[v:] = counts[v:] + counts[:-v]
+        else:
+            counts *= 2
+    return counts
+
+
+def _signed_rank_p(row: np.ndarray, alternative: str) -> float:
+    from scipy import stats
+
+    n_all = len(row)
+    d = row[row != 0]  # zero_method='wilcox': zero differences dropped
+    n = len(d)
+    if n == 0:
+        return 1.0
+    magnitude = np.abs(d)
+    ranks = stats.rankdata(magnitude)  # average ranks of ties
+    r_plus = float(ranks[d > 0].sum())
+    _, tie_sizes = np.unique(magnitude, return_counts=True)
+    tied = bool((tie_sizes > 1).any())
+    if n_all <= 13 or (n_all <= 50 and not tied and n == n_all):
+        doubled = np.rint(2 * ranks).astype(np.int64)
+        counts = _signed_rank_counts(doubled)
+        k = int(round(2 * r_plus))
+        greater, less = counts[k:].sum() / 2.0**n, counts[:k + 1].sum() / 2.0**n
+    else:  # normal approximation, tie-corrected variance, no continuity correction
+        mean = n * (n + 1) / 4
+        se = math.sqrt((n * (n + 1) * (2 * n + 1) - np.sum(tie_sizes**3 - tie_sizes) / 2) / 24)
+        z = (r_plus - mean) / se
+        greater, less = float(stats.norm.sf(z)), float(stats.norm.cdf(z))
+    if alternative == "greater":
+        return float(greater)
+    if alternative == "less":
+        return float(less)
+    return float(min(1.0, 2 * min(greater, less)))
 
 
 def wilcoxon_test(a: np.ndarray, b: np.ndarray, alternative: str = "two-sided") -> np.ndarray:
-    """Wilcoxon signed-rank test (scipy) row by row: zero differences dropped (Wilcoxon's own
-    treatment), the exact distribution for small samples without ties, else the normal
-    approximation; 1.0 where every difference is 0."""
-    from scipy import stats
-
+    """Wilcoxon signed-rank test row by row on :func:`differences`: zero differences dropped
+    (``zero_method='wilcox'``), ties as average ranks; the exact distribution of W+ over every sign
+    vector with at most 13 queries, or at most 50 without a zero or tied difference, else the normal
+    approximation (tie-corrected, no continuity correction) — scipy 1.17's ``method='auto'``, computed
+    here so that no scipy version changes it. 1.0 where every difference is 0; NaN for a row holding a
+    NaN (not tested)."""
     _check_alternative(alternative)
-    d = _snapped(a, b)
-    p = np.ones(len(d))
-    for k, row in enumerate(d):
-        if np.any(row != 0):
-            p[k] = stats.wilcoxon(row, zero_method="wilcox", alternative=alternative).pvalue
-    return p
+    d = differences(a, b)
+    untested = _untested(d)
+    return np.array([np.nan if skip else _signed_rank_p(row, alternative)
+                     for row, skip in zip(d, untested, strict=True)], dtype=np.float64)
 
 
 def win_tie_loss(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Per row, how many queries A wins, ties and loses against B: an (rows × 3) integer array."""
-    d = _snapped(a, b)
-    return np.stack([(d > 0).sum(axis=1), (d == 0).sum(axis=1), (d < 0).sum(axis=1)], axis=1)
+    """Per row, how many queries A wins, ties and loses against B (:func:`differences` > 0, = 0, < 0): an
+    (rows × 3) integer array. A row holding a NaN is not compared: 0, 0, 0 (not a count of some queries)."""
+    d = differences(a, b)
+    counted = ~_untested(d)[:, None]
+    return np.stack([((d > 0) & counted).sum(axis=1), ((d == 0) & counted).sum(axis=1),
+                     ((d < 0) & counted).sum(axis=1)], axis=1)
 
 
 def sign_test(a: np.ndarray, b: np.ndarray, alternative: str = "two-sided") -> np.ndarray:
     """Sign test row by row: the number of queries A wins among those it does not tie with B is
-    Binomial(n, 1/2) under the null hypothesis (exact binomial p-value; 1.0 without a non-tie)."""
+    Binomial(n, 1/2) under the null hypothesis (exact binomial p-value; 1.0 without a non-tie; NaN for a
+    row holding a NaN)."""
     from scipy import stats
 
     _check_alternative(alternative)
@@ -341,7 +463,7 @@ def sign_test(a: np.ndarray, b: np.ndarray, alternative: str = "two-sided") -> n
         p = stats.binom.cdf(wins, n, 0.5)
     else:
         p = np.minimum(1.0, 2 * stats.binom.cdf(np.minimum(wins, losses), n, 0.5))
-    return np.where(n == 0, 1.0, p)
+    return np.where(_untested(a, b), np.nan, np.where(n == 0, 1.0, p))
 
 
 # --- many systems at once -------------------------------------------------------------------------------
@@ -360,6 +482,19 @@ def residual_variance(values: np.ndarray, blocked: bool = True) -> tuple[float, 
     return float(np.sum(residual**2) / df) if df > 0 else float("nan"), df
 
 
+def _without_untested_runs(values: np.ndarray, pairs: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """``pairs`` (an m × m matrix of p-values from a systems × queries matrix) on the runs without a NaN
+    value alone; the runs with one get NaN against every other run."""
+    x = np.asarray(values, dtype=np.float64)
+    kept = np.flatnonzero(~_untested(x))
+    if len(kept) == len(x):
+        return pairs(x)
+    p = np.full((len(x), len(x)), np.nan)
+    if len(kept) >= 2:
+        p[np.ix_(kept, kept)] = pairs(x[kept])
+    return p
+
+
 def tukey_hsd(values: np.ndarray, blocked: bool = True) -> np.ndarray:
     """Tukey's HSD for every pair of systems of the systems × queries matrix ``values``: an m × m
     matrix of p-values, family-wise over the m(m-1)/2 pairs (symmetric, NaN on the diagonal).
@@ -367,10 +502,15 @@ def tukey_hsd(values: np.ndarray, blocked: bool = True) -> np.ndarray:
     ``blocked`` (default): the residual variance of a two-way ANOVA without replication, queries
     as blocks — the form used for IR (Carterette 2012; Sakai 2018); ``blocked=False``: one-way ANOVA
     (statsmodels' ``pairwise_tukeyhsd``, ranx's Tukey), which ignores that the runs share queries.
+    Means within :func:`tolerance` of each other are equal (p = 1). A run with a NaN value is left
+    out: NaN against every run, the other pairs as without it.
     """
+    return _without_untested_runs(values, lambda x: _tukey_hsd(x, blocked))
+
+
+def _tukey_hsd(x: np.ndarray, blocked: bool) -> np.ndarray:
     from scipy import stats
 
-    x = np.asarray(values, dtype=np.float64)
     m, n = x.shape
     mse, df = residual_variance(x, blocked)
     means = x.mean(axis=1)
@@ -381,25 +521,34 @@ def tukey_hsd(values: np.ndarray, blocked: bool = True) -> np.ndarray:
         q = gap / np.sqrt(mse / n)
     if df > 0 and len(q):
         upper = np.ones(len(q))  # equal means (with or without residual variance): no evidence
-        differs = gap > 0
+        differs = gap > tolerance(x)
         upper[differs] = stats.studentized_range.sf(q[differs], m, df) if mse > 0 else 0.0  # one numerical integral per pair
         p[i, j] = p[j, i] = upper
     return p
 
 
-def _permutation_codes(m: int, n: int, permutations: int | None, rng: np.random.Generator) -> tuple[np.ndarray, bool]:
+def _permutation_chunks(
+    m: int, n: int, permutations: int | None, rng: np.random.Generator
+) -> tuple[Iterator[np.ndarray], int, bool]:
     """Per draw and query, an order of the m systems: all (m!)^n combinations when at most
-    ``permutations`` (exact), else ``permutations`` random ones. Shape (draws, n, m)."""
+    ``permutations`` (exact), else ``permutations`` random ones; as ``(chunks, count, exact)``, each
+    chunk (draws × n × m) of at most about :data:`_BLOCK` entries. The random draws are those of one
+    ``argsort(rng.random((permutations, n, m)), axis=2)``, made a chunk at a time (the generator's
+    stream does not depend on how it is split)."""
     import itertools
 
     count = math.factorial(m) ** n
+    per = max(1, _BLOCK // max(1, n * m))
     if permutations is None or count <= permutations:
         if count > 2_000_000:
             raise ValueError(f"exact enumeration of ({m}!)^{n} permutations is too large; give a number of permutations")
         orders = np.array(list(itertools.permutations(range(m))), dtype=np.int64)
-        combos = np.array(list(itertools.product(range(len(orders)), repeat=n)), dtype=np.int64).reshape(-1, n)
-        return orders[combos], True
-    return np.argsort(rng.random((permutations, n, m)), axis=2), False
+        # combination c as itertools.product(range(m!), repeat=n) orders them: the last query varies fastest
+        place = len(orders) ** np.arange(n - 1, -1, -1, dtype=np.int64)
+        return (orders[(np.arange(s, min(count, s + per), dtype=np.int64)[:, None] // place) % len(orders)]
+                for s in range(0, count, per)), count, True
+    return (np.argsort(rng.random((min(per, permutations - s), n, m)), axis=2)
+            for s in range(0, permutations, per)), permutations, False
 
 
 def randomized_tukey_hsd(values: np.ndarray, permutations: int | None = 10_000, seed: int = 0) -> np.ndarray:
@@ -410,22 +559,25 @@ def randomized_tukey_hsd(values: np.ndarray, permutations: int | None = 10_000, 
     system mean). A pair's p-value is the share of draws whose range is at least its observed
     absolute mean difference — family-wise over all pairs. Exact (all (m!)^n draws) when there are
     at most ``permutations``; otherwise (count + 1) / (permutations + 1). Returns an m × m matrix.
+    The draws are made a block at a time (memory bounded whatever the numbers of draws and queries).
+    A run with a NaN value is left out: NaN against every run, the other pairs as without it.
     """
-    x = np.asarray(values, dtype=np.float64)
+    return _without_untested_runs(values, lambda x: _randomized_tukey_hsd(x, permutations, seed))
+
+
+def _randomized_tukey_hsd(x: np.ndarray, permutations: int | None, seed: int) -> np.ndarray:
     m, n = x.shape
-    codes, exact = _permutation_codes(m, n, permutations, np.random.default_rng(seed))
+    chunks, count, exact = _permutation_chunks(m, n, permutations, np.random.default_rng(seed))
     means = x.mean(axis=1)
     observed = np.abs(means[:, None] - means[None, :])
     scale = 1e-12 * np.maximum(1.0, observed)
     extreme = np.zeros((m, m), dtype=np.int64)
     columns = np.arange(n)
-    for start in range(0, len(codes), _CHUNK):
-        chunk = codes[start:start + _CHUNK]  # draws × n × m: the system whose value goes to slot k
-        permuted = x[chunk, columns[None, :, None]]  # draws × n × m
-        slot_means = permuted.mean(axis=1)  # draws × m
+    for chunk in chunks:  # draws × n × m: the system whose value goes to slot k
+        slot_means = x[chunk, columns[None, :, None]].mean(axis=1)  # draws × m
         spread = slot_means.max(axis=1) - slot_means.min(axis=1)
         extreme += (spread[:, None, None] >= (observed - scale)[None]).sum(axis=0)
-    p = _p_value(extreme, len(codes), exact)
+    p = _p_value(extreme, count, exact)
     np.fill_diagonal(p, np.nan)
     return p
 
@@ -433,25 +585,31 @@ def randomized_tukey_hsd(values: np.ndarray, permutations: int | None = 10_000, 
 # --- effect sizes, intervals, power --------------------------------------------------------------------
 
 def t_interval(differences: np.ndarray, level: float = 0.95) -> np.ndarray:
-    """Two-sided t confidence interval of the mean of every row: an (rows × 2) array."""
+    """Two-sided t confidence interval of the mean of every row: an (rows × 2) array (NaN for a row
+    holding a NaN). Pass :func:`differences` so that ties are zero differences."""
     from scipy import stats
 
     d = np.atleast_2d(np.asarray(differences, dtype=np.float64))
     n = d.shape[1]
     half = stats.t.ppf((1 + level) / 2, n - 1) * d.std(axis=1, ddof=1) / np.sqrt(n) if n > 1 else np.nan
     mean = d.mean(axis=1)
-    return np.stack([mean - half, mean + half], axis=1)
+    interval = np.stack([mean - half, mean + half], axis=1)
+    interval[_untested(d)] = np.nan
+    return interval
 
 
 def bootstrap_interval(
     differences: np.ndarray, level: float = 0.95, samples: int | None = 10_000, seed: int = 0
 ) -> np.ndarray:
     """Percentile bootstrap confidence interval of the mean of every row: an (rows × 2) array; the
-    queries are resampled with replacement (all n^n resamples when at most ``samples``)."""
+    queries are resampled with replacement (all n^n resamples when at most ``samples``). NaN for a
+    row holding a NaN. Pass :func:`differences` so that ties are zero differences."""
     d = np.atleast_2d(np.asarray(differences, dtype=np.float64))
     n = d.shape[1]
     if n < 2:
         return np.full((len(d), 2), np.nan)
+    untested = _untested(d)
+    d = np.where(untested[:, None], 0.0, d)
     chunks, _, _ = resample_chunks(n, samples, np.random.default_rng(seed))
     means = []
     for indices in chunks:  # each resample's mean from how often it draws each query
@@ -459,16 +617,19 @@ def bootstrap_interval(
         counts = np.bincount(drawn.ravel(), minlength=len(indices) * n).reshape(len(indices), n)
         means.append(d @ counts.T.astype(np.float64) / n)
     means = np.concatenate(means, axis=1)
-    return np.quantile(means, [(1 - level) / 2, (1 + level) / 2], axis=1).T
+    interval = np.quantile(means, [(1 - level) / 2, (1 + level) / 2], axis=1).T
+    interval[untested] = np.nan
+    return interval
 
 
 def effect_size(differences: np.ndarray) -> np.ndarray:
     """Standardised mean difference for paired data, d_z = mean(d) / sd(d) (sd with n-1; Cohen's
-    d_z, Lakens 2013) per row; t = d_z · √n. NaN where every difference is equal."""
+    d_z, Lakens 2013) per row; t = d_z · √n. NaN where every difference is equal or one is NaN.
+    Pass :func:`differences` so that ties are zero differences."""
     d = np.atleast_2d(np.asarray(differences, dtype=np.float64))
     sd = d.std(axis=1, ddof=1) if d.shape[1] > 1 else np.full(len(d), np.nan)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(sd > 0, d.mean(axis=1) / sd, np.nan)
+        return np.where((sd > 0) & ~_untested(d), d.mean(axis=1) / sd, np.nan)
 
 
 def t_test_power(n: int, effect: float, alpha: float = 0.05, alternative: str = "two-sided") -> float:
@@ -534,10 +695,12 @@ def correct(p_values: np.ndarray, method: str) -> np.ndarray:
         adjusted = np.empty(m)
         adjusted[order] = np.minimum(stepped, 1.0)
         out[made] = adjusted
-    else:
-        from scipy import stats
-
-        out[made] = stats.false_discovery_control(q, method="bh")
+    else:  # Benjamini-Hochberg step-up: min over j >= rank of p_(j) · m / j, from the largest p down
+        order = np.argsort(q, kind="stable")[::-1]
+        stepped = np.minimum.accumulate(q[order] * m / np.arange(m, 0, -1))
+        adjusted = np.empty(m)
+        adjusted[order] = np.minimum(stepped, 1.0)
+        out[made] = adjusted
     return out
 
 
@@ -563,14 +726,15 @@ def paired_test(
 ) -> np.ndarray:
     """p-values of ``test`` (one of :data:`PAIRED_TESTS`) for every row pair of ``a`` and ``b``
     (rows × queries): does A differ from B (``greater``: is A better; ``less``: is A worse)?
-    ``permutations``: sign vectors or resamples of the randomization and bootstrap tests."""
+    ``permutations``: sign vectors or resamples of the randomization and bootstrap tests. Every test
+    takes the :func:`differences` (ties are zero differences); a pair holding a NaN gets NaN."""
     a, b = np.atleast_2d(np.asarray(a, dtype=np.float64)), np.atleast_2d(np.asarray(b, dtype=np.float64))
     if test == "t":
         return paired_t_test(a, b, alternative)
     if test == "randomization":
-        return randomization_test(a - b, permutations, seed, alternative)
+        return randomization_test(differences(a, b), permutations, seed, alternative)
     if test == "bootstrap":
-        return bootstrap_test(a - b, permutations, seed, alternative)
+        return bootstrap_test(differences(a, b), permutations, seed, alternative)
     if test == "wilcoxon":
         return wilcoxon_test(a, b, alternative)
     if test == "sign":

@@ -3,7 +3,9 @@
 p-values print as ``0.043``, ``3.8e-10`` or — for resampling tests, whose resolution is the number
 of draws — ``< 1e-4``, never ``0.0000``. A comparison against a baseline becomes a table with a row
 per run and, per measure, the mean marked ``†`` (p < 0.05) or ``‡`` (p < 0.01) and the mean
-difference with its confidence interval, followed by a legend saying what the marks mean. LaTeX
+difference with its confidence interval, followed by a legend saying what the marks mean. Any number
+of levels can be given: from the loosest, the marks are ``†``, ``‡``, ``§``, ``¶``, then the same four
+doubled (``††``, ``‡‡``, …), tripled and so on (the footnote-symbol convention); the legend lists each. LaTeX
 cells are escaped by pylatexenc (``_``, ``&``, ``%``, ``#``, ``µ``, ``†``, …).
 """
 
@@ -16,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from ir_measures_graded import statistics
+from ir_measures_graded.errors import GradedInputError
 
 #: Every format a table is written in, wherever one is written: tidy machine tables and human ones.
 MACHINE_FORMATS = ("tsv", "csv", "jsonl")
@@ -23,7 +26,8 @@ HUMAN_FORMATS = ("text", "markdown", "latex")
 FORMATS = (*MACHINE_FORMATS, *HUMAN_FORMATS)
 #: Significance levels and their marks, strictest last.
 LEVELS = (0.05, 0.01)
-MARKS = ("†", "‡")
+#: The marks of the loosest four levels; further levels repeat them (††, ‡‡, §§, ¶¶, †††, …).
+MARKS = ("†", "‡", "§", "¶")
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "fdr_bh": "Benjamini-Hochberg"}
 #: Below this a resampling test's p-value is shown as "< 1e-4".
 RESAMPLED_FLOOR = 1e-4
@@ -51,12 +55,30 @@ def json_p(p: float, places: int | None) -> float | None:
     return float(f"{float(p):.{max(places, 1)}g}") if places is not None and places >= 0 else float(p)
 
 
+def marks(count: int) -> list[str]:
+    """The marks of ``count`` significance levels, loosest first: †, ‡, §, ¶, ††, ‡‡, §§, ¶¶, †††, …"""
+    return [MARKS[k % len(MARKS)] * (k // len(MARKS) + 1) for k in range(count)]
+
+
+def _levels(levels: Sequence[float]) -> list[float]:
+    """``levels`` loosest first, refused with one line unless distinct numbers between 0 and 1."""
+    try:
+        ordered = sorted((float(level) for level in levels), reverse=True)
+    except (TypeError, ValueError):
+        raise GradedInputError(f"significance levels must be numbers between 0 and 1, got {list(levels)!r}") from None
+    if any(not 0 < level < 1 for level in ordered) or len(set(ordered)) < len(ordered):
+        raise GradedInputError(f"significance levels must be distinct numbers between 0 and 1, got {list(levels)!r}")
+    return ordered
+
+
 def mark(p: float, levels: Sequence[float] = LEVELS) -> str:
-    """``‡`` below the strictest level, ``†`` below the next, nothing otherwise (or without a p-value)."""
+    """The mark of the strictest level ``p`` is below (``‡`` below 0.01, ``†`` below 0.05 by default;
+    see :func:`marks` for more levels), nothing otherwise (or without a p-value)."""
+    ordered = _levels(levels)
     if p is None or pd.isna(p):
         return ""
-    passed = sum(p < level for level in sorted(levels, reverse=True))
-    return MARKS[passed - 1] if passed else ""
+    passed = sum(p < level for level in ordered)
+    return marks(len(ordered))[passed - 1] if passed else ""
 
 
 def _number(value: Any, places: int, signed: bool = False) -> str:
@@ -103,7 +125,9 @@ def paper_table(comparison: pd.DataFrame, places: int = 4, levels: Sequence[floa
                 interval: str = "t", deltas: bool = True) -> tuple[pd.DataFrame, str]:
     """``(table, legend)`` from :func:`~ir_measures_graded.meta.compare_runs`: a row per run and, per
     measure, its mean with a significance mark and the mean difference to the baseline with its
-    confidence interval (``interval``: 't' or 'bootstrap'). Marks use the corrected p-values."""
+    confidence interval (``interval``: 't' or 'bootstrap'). Marks use the corrected p-values, one per
+    level of ``levels`` (any number; :func:`marks`), and the legend lists each."""
+    ordered = _levels(levels)
     low, high = ("ci_low", "ci_high") if interval == "t" else ("boot_low", "boot_high")
     attrs = comparison.attrs
     runs = list(pd.unique(comparison["run"]))
@@ -123,9 +147,9 @@ def paper_table(comparison: pd.DataFrame, places: int = 4, levels: Sequence[floa
     alternative = attrs.get("alternative", "two-sided")
     correction = CORRECTION_NAMES.get(attrs.get("correction", "holm"), attrs.get("correction"))
     family = "all runs × measures" if attrs.get("family") == "all" else "the runs of each measure"
-    marks = ", ".join(f"{m} p < {lv:g}" for m, lv in zip(MARKS, sorted(levels, reverse=True), strict=False))
+    listed = ", ".join(f"{m} p < {lv:g}" for m, lv in zip(marks(len(ordered)), ordered, strict=True)) or "No marks"
     corrected = "uncorrected" if attrs.get("correction") == "none" else f"{correction} correction across {family}"
-    legend = (f"{marks}: {test} against {attrs.get('baseline', 'the baseline')} ({alternative}; {corrected}). "
+    legend = (f"{listed}: {test} against {attrs.get('baseline', 'the baseline')} ({alternative}; {corrected}). "
               f"Δ: mean difference to the baseline [{level:.0%} {'t' if interval == 't' else 'percentile bootstrap'}"
               f" confidence interval].")
     return pd.DataFrame(columns), legend
