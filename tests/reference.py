@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Mapping
+from fractions import Fraction
 
 
 def float32(x: float) -> float:
@@ -297,23 +298,37 @@ def mu_rprec(qrels: Mapping, run: Mapping, qid: str, judged_only: bool = False,
 
 def q_measure(qrels: Mapping, run: Mapping, qid: str, cutoff: int | None = None, judged_only: bool = False,
               floor: float = 0, gains: Mapping | None = None, beta: float = 1.0) -> float:
-    """Q of one query (Sakai): (1/R) Σ_r isrel(r) (β cg(r) + count(r)) / (β cg*(r) + r), r up to the cutoff."""
+    """Q of one query (Sakai): (1/R) Σ_r isrel(r) (β cg(r) + count(r)) / (β cg*(r) + r), r up to the cutoff.
+
+    In exact rational arithmetic (every float is a fraction): any finite β and gains up to float64's
+    largest, whose products and sums no float holds, give the exact value, rounded once at the end.
+    """
     if qid not in run or not run[qid]:
         return 0.0
     qrels_q = qrels[qid]
-    ideal = sorted((g for g in (raw_gain(label, gains, floor) for label in qrels_q.values()) if g > 0), reverse=True)
+
+    def exact_gain(label: float | None) -> Fraction:
+        if label is None:
+            return Fraction(0)
+        if gains:
+            label = dict(gains).get(label, label)
+        return max(Fraction(label) - Fraction(floor), Fraction(0))
+
+    ideal = sorted((g for g in map(exact_gain, qrels_q.values()) if g > 0), reverse=True)
     if not ideal:
         return 0.0
-    total, cg, count = 0.0, 0.0, 0
+    b = Fraction(beta)
+    total, cg, ideal_cg, count = Fraction(0), Fraction(0), Fraction(0), 0
     for r, doc in enumerate(ranking(qrels_q, run[qid], judged_only), start=1):
         if cutoff is not None and r > cutoff:
             break
-        g = raw_gain(qrels_q.get(doc), gains, floor)
+        g = exact_gain(qrels_q.get(doc))
         cg += g
+        ideal_cg += ideal[r - 1] if r <= len(ideal) else 0
         if g > 0:
             count += 1
-            total += (beta * cg + count) / (beta * sum(ideal[:r]) + r)
-    return total / len(ideal)
+            total += (b * cg + count) / (b * ideal_cg + r)
+    return float(total / len(ideal))
 
 
 def err(qrels: Mapping, run: Mapping, qid: str, cutoff: int | None = None, judged_only: bool = False,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import gzip
 import math
+import re
 
 import ir_measures
 import numpy as np
@@ -25,7 +26,8 @@ def calc(qrels, run, measures=(muAP, nDCNG @ 10)):
 
 @pytest.mark.parametrize("bad, pattern", [
     (float("nan"), r"run row 1 \(query 'q1', doc 'b'\): score nan is not a finite number"),
-    ("high", r"run row 1 \(query 'q1', doc 'b'\): score 'high' is not a finite number"),
+    ("high", r"run row 1 \(query 'q1', doc 'b'\): score 'high' is a str, not a number"),
+    ("2.5", r"run row 1 \(query 'q1', doc 'b'\): score '2.5' is a str, not a number"),  # not a false reason
     (None, r"score nan is not a finite number"),  # pandas stores None as NaN in a float column
     (math.inf, r"score inf is not a finite number"),
 ])
@@ -35,11 +37,41 @@ def test_bad_score_names_row_query_and_doc(bad, pattern):
         calc(QRELS, run)
 
 
-@pytest.mark.parametrize("bad", [float("nan"), "relevant", None])
-def test_bad_label_names_query_and_doc(bad):
+@pytest.mark.parametrize("bad, reason", [(float("nan"), "nan is not a finite number"),
+                                         ("relevant", "'relevant' is a str, not a number"),
+                                         (None, "None is not a finite number")])
+def test_bad_label_names_query_and_doc(bad, reason):
     qrels = {"q1": {"a": 2, "b": bad}}
-    with pytest.raises(GradedInputError, match=r"qrels row 1 \(query 'q1', doc 'b'\): relevance .* not a finite number"):
+    with pytest.raises(GradedInputError, match=rf"qrels row 1 \(query 'q1', doc 'b'\): relevance {reason}"):
         calc(qrels, RUN)
+
+
+NUMERIC_TEXT = ["2", "1.5", " 3 ", "1e3", b"2", np.str_("2")]
+
+
+@pytest.mark.parametrize("text", NUMERIC_TEXT, ids=repr)
+@pytest.mark.parametrize("form", ["dict", "pandas object", "pandas string"])
+def test_a_numeric_string_is_refused_for_its_type_not_as_non_finite(text, form):
+    # '2' reads as a number but is text: the message names its type (#35.6), for qrels and runs alike
+    kind = type(text).__name__
+    if form == "pandas string" and not isinstance(text, str):
+        pytest.skip("a pandas string column holds str")
+    for side in ("qrels", "run"):
+        field = "relevance" if side == "qrels" else "score"
+        if form == "dict":
+            bad = {"q1": {"a": 2 if side == "qrels" else 1.0, "b": text}}
+        else:
+            values = pd.array([text if form == "pandas string" else 2 if side == "qrels" else 1.0, text],
+                              dtype="string" if form == "pandas string" else object)
+            bad = pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["a", "b"], field: values})
+        qrels, run = (bad, RUN) if side == "qrels" else (QRELS, bad)
+        row, doc = (0, "a") if form == "pandas string" else (1, "b")  # a string column holds text in every row
+        shown = re.escape(repr(str(text) if form == "pandas string" else (text.item() if isinstance(text, np.generic)
+                                                                             else text)))
+        expected = "str" if form == "pandas string" else kind
+        with pytest.raises(GradedInputError, match=rf"{side} row {row} \(query 'q1', doc '{doc}'\): {field} {shown} is a "
+                                                   rf"{expected}, not a number$"):
+            calc(qrels, run)
 
 
 def test_duplicate_query_doc_in_run():

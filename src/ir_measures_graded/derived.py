@@ -81,18 +81,24 @@ def relevant_counts(judgments: Judgments, levels: str | tuple[float, ...], floor
 
 # --- gains (nDCNG, meanNDCG, meanNDCNG) -------------------------------------------------------------
 
-def raw_gain(label: np.ndarray, gains: Gains, floor: float, factor: float = 1.0) -> np.ndarray:
+def mapped_labels(label: np.ndarray, gains: Gains) -> np.ndarray:
+    """``gains.get(label, label)`` of every label (the labels themselves without a mapping)."""
+    if not gains:
+        return label
+    mapped = label.copy()
+    for source, target in gains:
+        mapped[label == source] = target
+    return mapped
+
+
+def raw_gain(label: np.ndarray, gains: Gains, floor: float, factor: float | np.ndarray = 1.0) -> np.ndarray:
     """``max(gains.get(label, label) - floor, 0)``, times ``factor``; NaN (unjudged) -> 0.
 
-    ``factor`` (a power of two, exact) scales the label and the floor before the subtraction, so
-    that labels and floors at the edge of float64 never overflow into ``inf``.
+    ``factor`` (a power of two, exact; one, or one per label) scales the label and the floor before
+    the subtraction, so that labels and floors at the edge of float64 never overflow into ``inf``.
     """
-    if gains:
-        mapped = label.copy()
-        for source, target in gains:
-            mapped[label == source] = target
-        label = mapped
-    if factor != 1.0:
+    label = mapped_labels(label, gains)
+    if not np.all(np.asarray(factor) == 1.0):
         label, floor = label * factor, floor * factor
     with np.errstate(over="ignore"):  # an overflow is reported by the caller (GainFunction), by name
         return np.nan_to_num(np.maximum(label - floor, 0.0), nan=0.0, posinf=np.inf)
@@ -107,7 +113,7 @@ class GainFunction:
     """The gain of a (query, label) pair for one measure's ``gains``, ``floor``, ``norm`` and ``dcg``.
 
     Linear: ``g / m_q`` with ``g = raw_gain(label)`` and ``m_q`` the normaliser (1 when ``norm`` is
-    None). Exponential: ``2^(g / m_q) - 1``, computed as ``2^(e - s_q) - 2^(-s_q)`` with ``e = g / m_q``
+    None: then ``g`` times the query's factor, see :meth:`factors`). Exponential: ``2^(g / m_q) - 1``, computed as ``2^(e - s_q) - 2^(-s_q)`` with ``e = g / m_q``
     and ``s_q`` a per-query shift that keeps the query's largest ``2^e`` finite; the factor
     ``2^(-s_q)`` is the same for a query's ranking and its ideal ranking, so nDCG is unchanged
     (``s_q = 0``, the plain formula, unless a query's exponents reach ``SAFE_EXPONENT``).
@@ -122,40 +128,52 @@ class GainFunction:
         self.gains, self.floor, self.norm, self.exponential = gains, floor, norm, exponential
         self.key = ("gain", gains, floor, norm, exponential)
 
-    def factor(self) -> float:
-        """A power of two that brings labels, floor and gains within ``SAFE_MAGNITUDE`` (1 unless extreme).
+    def factors(self) -> np.ndarray:
+        """Per query, a power of two that brings its labels, the floor and its gains within
+        ``SAFE_MAGNITUDE`` (1 unless extreme); index = query code.
 
-        nDCG is a ratio of two sums of the same gains, so scaling every gain by one factor leaves it
-        unchanged (exactly, for a power of two); so does a normalised exponent g/m. Only the
+        Per query, so that a query's gains never depend on another query's labels (#35.1): nDCG is a
+        ratio of two sums of the same gains, so scaling a query's gains by one factor leaves it
+        unchanged (exactly, for a power of two); so does a normalised exponent g/m. Measures whose
+        formula is not scale-free read the factor to undo it: Q (:func:`.kernels.q.q_measure`'s
+        ``gain_scale``) and gERR's grades. ``norm='collection'`` divides by the qrels' highest gain, so
+        every query then shares the smallest factor (that parameter reads the collection). The
         exponential gain of unnormalised labels, 2^g, depends on the scale of g: it is never scaled.
         """
         j = self.judgments
 
-        def compute() -> np.ndarray:  # a read-only 0-d array, as every cached table
-            top = max(abs(self.floor), float(np.abs(j.label).max(initial=0.0)),
-                      max((abs(t) for _, t in self.gains or ()), default=0.0))
-            if top <= SAFE_MAGNITUDE or (self.exponential and self.norm is None):
-                return np.array(1.0)
-            return np.array(2.0 ** (np.floor(np.log2(SAFE_MAGNITUDE)) - np.ceil(np.log2(top))))
+        def compute() -> np.ndarray:
+            if self.exponential and self.norm is None:
+                return np.ones(j.n_queries)
+            top = np.zeros(j.n_queries)
+            mapped = np.abs(mapped_labels(j.label, self.gains))
+            np.maximum.at(top, j.query, np.nan_to_num(mapped, nan=0.0))
+            top = np.maximum(top, abs(self.floor))
+            with np.errstate(divide="ignore"):
+                exponent = np.floor(np.log2(SAFE_MAGNITUDE)) - np.ceil(np.log2(np.maximum(top, SAFE_MAGNITUDE)))
+            factor = np.ldexp(1.0, exponent.astype(np.int64))  # 1 where top <= SAFE_MAGNITUDE
+            if self.norm == "collection" and len(factor):
+                factor[:] = factor.min()
+            return factor
 
-        return float(_cached(j, ("gain_factor", *self.key[1:]), compute))
+        return _cached(j, ("gain_factors", *self.key[1:]), compute)
 
     def scale(self) -> np.ndarray:
-        """The normaliser m_q of every query (1 for unnormalised gains), on the scale of :meth:`factor`;
-        not for a numeric norm (see :meth:`_exponent`)."""
+        """The normaliser m_q of every query (1 for unnormalised gains), on the scale of its
+        :meth:`factors`; not for a numeric norm (see :meth:`_exponent`)."""
         j = self.judgments
 
         def compute() -> np.ndarray:
             if self.norm is None:
                 return np.ones(j.n_queries)
-            g = raw_gain(j.label, self.gains, self.floor, self.factor())
+            g = raw_gain(j.label, self.gains, self.floor, self.factors()[j.query])
             if self.norm == "query":
                 m = np.zeros(j.n_queries)
                 np.maximum.at(m, j.query, g)
                 return m
-            return np.full(j.n_queries, g.max() if len(g) else 0.0)  # 'collection'
+            return np.full(j.n_queries, g.max() if len(g) else 0.0)  # 'collection': one factor for all
 
-        return _cached(j, ("gain_scale", self.gains, self.floor, self.norm, self.factor()), compute)
+        return _cached(j, ("gain_scale", *self.key[1:]), compute)
 
     def shift(self) -> np.ndarray:
         """The per-query exponent shift s_q of the exponential gain (0 unless exponents are huge)."""
@@ -169,10 +187,11 @@ class GainFunction:
         return _cached(j, ("gain_shift", *self.key[1:]), compute)
 
     def _exponent(self, query: np.ndarray, label: np.ndarray) -> np.ndarray:
-        g = raw_gain(label, self.gains, self.floor, self.factor())
+        factor = self.factors()[query]
+        g = raw_gain(label, self.gains, self.floor, factor)
         with np.errstate(over="ignore"):
             if isinstance(self.norm, float):  # the scale's top: norm * factor could underflow to 0, so
-                e = g / self.norm / self.factor()  # divide by each (an overflow here is e's own)
+                e = g / self.norm / factor  # divide by each (an overflow here is e's own)
             else:
                 m = self.scale()[query]
                 e = np.divide(g, m, out=np.zeros(len(label)), where=m > 0)

@@ -239,8 +239,9 @@ def _list_values(col: list, kind: str, field: str, where: Any) -> np.ndarray:
             if isinstance(value, (bool, np.bool_, complex, np.complexfloating)):
                 raise GradedInputError(f"{where(row)}: {field} {_plain(value)!r} is a {type(_plain(value)).__name__}, "
                                        "not a real number")
-            if value is not None and _not_a_number(value):
-                raise GradedInputError(f"{where(row)}: {field} {value!r} is not a finite number")
+            if value is not None and _not_a_number(value):  # '2' or b'2' is text, however it reads: say so
+                raise GradedInputError(f"{where(row)}: {field} {_plain(value)!r} is a {type(value).__name__}, "
+                                       "not a number")
     try:
         values = np.asarray([np.nan if v is None else v for v in col] if type(None) in types else col,
                             dtype=np.float64)

@@ -58,8 +58,16 @@ class _gERR(base.GradedMeasure):
         gain = derived.GainFunction(judgments, self.value('gains'), self.value('floor'), norm, exponential=False,
                                     measure=str(self))
 
+        def grades(query, label):
+            if norm is not None:  # g / m is scale-free
+                return gain(query, label) * g_max
+            # label - floor itself: the gain function scales a query's huge gains (#35.1), but a grade
+            # is compared with g_max, a number on the labels' scale (beyond float64: inf, refused)
+            with np.errstate(over="ignore"):
+                return gain(query, label) / gain.factors()[query]
+
         def highest():
-            x = gain(judgments.query, judgments.label) * (1.0 if norm is None else g_max)
+            x = grades(judgments.query, judgments.label)
             return int(np.argmax(x)) if len(x) else -1, float(x.max(initial=0.0))
 
         row, top = judgments.cached(('err_top_grade', gain.key, g_max), highest)
@@ -68,7 +76,7 @@ class _gERR(base.GradedMeasure):
                 f"{self}: label {judgments.label[row]:g} of query {judgments.query_ids[judgments.query[row]]}, "
                 f"document {judgments.doc_ids[row]} gives grade {top:g} above g_max={g_max:g} (a stopping "
                 f"probability above 1); set g_max to the scale's top (g_max={top:g}) or use norm='query'")
-        return gain(query, label) * (1.0 if norm is None else g_max)
+        return grades(query, label)
 
     def per_query(self, judgments, ranking):
         import numpy as np

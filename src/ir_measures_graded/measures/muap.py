@@ -35,10 +35,9 @@ class _muAP(ThresholdedMeasure):
     NAME = __name__
     ALIASES = ('muMAP', 'μAP', 'μMAP')
     PRETTY_NAME = 'µ(Mean) Average Precision'
+    AT_THRESHOLD = 'MAP'
     SHORT_DESC = 'AP at every relevance threshold, averaged with weights by the distance between thresholds.'
 
-    def at_threshold(self):
-        return "MAP"
 
     def values_at_thresholds(self, judgments, ranking, thr_ptr, reached, relevant):
         return kernels.thresholded_ap(ranking.query, ranking.rank, reached, thr_ptr, relevant, self.value('cutoff'),

@@ -28,11 +28,10 @@ class _muP(ThresholdedMeasure):
     NAME = __name__
     ALIASES = ('μP',)
     PRETTY_NAME = 'µPrecision at k'
+    AT_THRESHOLD = 'P'
     SHORT_DESC = 'P@k at every relevance threshold, averaged with weights by the distance between thresholds.'
     SUPPORTED_PARAMS = {**ThresholdedMeasure.SUPPORTED_PARAMS, 'cutoff': params.CUTOFF_REQUIRED}
 
-    def at_threshold(self):
-        return f"P@{self.value('cutoff')}"
 
     def values_at_thresholds(self, judgments, ranking, thr_ptr, reached, relevant):
         return kernels.thresholded_precision(ranking.query, ranking.rank, reached, thr_ptr, self.value('cutoff'),

@@ -29,6 +29,7 @@ class _muR(ThresholdedMeasure):
     NAME = __name__
     ALIASES = ('muRecall', 'μR', 'μRecall')
     PRETTY_NAME = 'µRecall at k'
+    AT_THRESHOLD = 'R'
     SHORT_DESC = 'R@k at every relevance threshold, averaged with weights by the distance between thresholds.'
     SUPPORTED_PARAMS = {**ThresholdedMeasure.SUPPORTED_PARAMS, 'cutoff': params.CUTOFF_REQUIRED}
 

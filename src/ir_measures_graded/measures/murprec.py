@@ -26,6 +26,7 @@ class _muRprec(ThresholdedMeasure):
     NAME = __name__
     ALIASES = ('muRPrec', 'μRprec', 'μRPrec')
     PRETTY_NAME = 'µR-Precision'
+    AT_THRESHOLD = 'Rprec'
     SHORT_DESC = 'Rprec at every relevance threshold, averaged with weights by the distance between thresholds.'
     SUPPORTED_PARAMS = {k: v for k, v in ThresholdedMeasure.SUPPORTED_PARAMS.items() if k != 'cutoff'}  # depth R^t
 

@@ -26,6 +26,7 @@ class _muRR(ThresholdedMeasure):
     NAME = __name__
     ALIASES = ('muMRR', 'μRR', 'μMRR')
     PRETTY_NAME = 'µ(Mean) Reciprocal Rank'
+    AT_THRESHOLD = 'RR'
     SHORT_DESC = 'RR at every relevance threshold, averaged with weights by the distance between thresholds.'
 
     def values_at_thresholds(self, judgments, ranking, thr_ptr, reached, relevant):

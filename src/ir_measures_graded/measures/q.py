@@ -44,13 +44,19 @@ class _Q(base.GradedMeasure):
         from ir_measures_graded.kernels import q as q_kernels  # numpy loads when a value is computed
         gain = derived.GainFunction(judgments, self.value('gains'), self.value('floor'), None, exponential=False,
                                     measure=str(self))
+
+        def relevant(label):  # a positive gain, judged before any rescaling (a tiny gain may round to 0 there)
+            return derived.mapped_labels(label, gain.gains) > gain.floor
+
         ideal_ptr, ideal_cum = judgments.cached(
             ('ideal_cumulative_gain', gain.gains, gain.floor),
             lambda: derived.read_only(q_kernels.ideal_cumulative_gain(
-                judgments.query, gain(judgments.query, judgments.label), judgments.n_queries)))
+                judgments.query, gain(judgments.query, judgments.label), judgments.n_queries,
+                relevant(judgments.label))))
+        # gains on each query's own scale (huge labels): the kernel undoes it, Q adds gains to counts
         return q_kernels.q_measure(ranking.query, ranking.rank, gain(ranking.query, ranking.label), ideal_ptr,
-                                   ideal_cum, self.value('beta'), self.value('cutoff'), self.tie_groups(ranking))
-
+                                   ideal_cum, self.value('beta'), self.value('cutoff'), self.tie_groups(ranking),
+                                   gain_scale=gain.factors(), row_relevant=relevant(ranking.label))
 
 Q = base.register(_Q())
 Qmeasure = Q

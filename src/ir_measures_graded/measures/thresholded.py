@@ -77,9 +77,14 @@ class ThresholdedMeasure(base.GradedMeasure):
         """M_q^t for every flat threshold; ``reached[i]`` = how many of its query's thresholds row i reaches."""
         raise NotImplementedError
 
+    #: The binary measure M^t this one combines, as tables name its aggregate at one threshold
+    #: (``MAP``, ``P``, ``RR``, ``R``, ``Rprec``); a cutoff is appended by :meth:`at_threshold`.
+    AT_THRESHOLD: str
+
     def at_threshold(self) -> str:
-        """What the aggregate is at one threshold, as tables name it (``MAP``, ``P@10``)."""
-        raise NotImplementedError
+        """What the aggregate is at one threshold, as tables name it (``MAP``, ``P@10``, ``RR@5``, ``Rprec``)."""
+        cutoff = self.value("cutoff") if "cutoff" in self.SUPPORTED_PARAMS else None
+        return self.AT_THRESHOLD if cutoff is None else f"{self.AT_THRESHOLD}@{cutoff}"
 
     def check(self, values: dict) -> None:
         levels = values["levels"]

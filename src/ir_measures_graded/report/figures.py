@@ -42,7 +42,7 @@ def run_styles(runs: Sequence[str]) -> dict[str, tuple[str, str]]:
 
 
 def threshold_figure(levels: pd.DataFrame, measure: str, runs: Sequence[str], baseline: str | None) -> Figure:
-    """MAP^t (or P^t@k) against the threshold t, a line per run, with the queries behind each point."""
+    """M^t (MAP^t, P^t@k, RR^t, ...: :func:`threshold_label`) against the threshold t, a line per run, with the queries behind each point."""
     of = levels[levels["measure"] == measure]
     styles = run_styles(runs)
     label = threshold_label(measure)
@@ -92,14 +92,17 @@ def thinned(points: list[svg.Point], most: int) -> list[svg.Point]:
 
 
 def threshold_label(measure: str) -> str:
-    """``MAP^t`` for µAP, ``P^t@k`` for µP@k (the notation of the README and the paper)."""
+    """The quantity M^t a thresholded measure combines, in the notation of the README and the paper:
+    ``MAP^t`` for µAP, ``P^t@k`` for µP@k, ``RR^t`` for µRR, ``R^t@k`` for µR@k, ``Rprec^t`` for µRprec
+    (``@k`` wherever the measure has a cutoff)."""
     import ir_measures
 
     parsed = ir_measures.parse_measure(measure)
+    symbol = getattr(parsed, "AT_THRESHOLD", None)
+    if symbol is None:  # not combined over thresholds: no M^t to name
+        return str(parsed)
     cutoff = parsed.params.get("cutoff")
-    if parsed.NAME == "muAP":
-        return "MAP^t" if cutoff is None else f"MAP^t@{cutoff}"
-    return f"P^t@{cutoff}"
+    return f"{symbol}^t" if cutoff is None else f"{symbol}^t@{cutoff}"
 
 
 def difference_figure(wide: pd.DataFrame, measure: str, baseline: str) -> Figure:
