@@ -4,8 +4,9 @@ For a file of a TREC-sized run (50 queries x 1,000 documents: 1.6 MB), importing
 takes longer than reading it. A qrels or run file of at most :data:`SMALL_FILE_BYTES` bytes in the
 common layout — ASCII, one space (or one tab) between the fields, each line ended by ``\\n``, no
 blank line, every value a plain decimal number — is split into fields by numpy here. Anything else
-(a larger file, gzip, standard input, other spacing, a malformed line, a (query, doc) given twice)
-gets ``None``: the large-file reader reads it and reports what is wrong by ``file:line``. So every
+(a larger file, gzip, standard input, other spacing, a control byte such as NUL, a malformed
+line, a (query, doc) given twice) gets ``None``: the large-file reader reads it and reports what is
+wrong by ``file:line``. So every
 error message comes from one place, and the rows read here are exactly the rows read there
 (numbers parsed to the same correctly rounded doubles; ids compared by their bytes, as there).
 """
