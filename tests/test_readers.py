@@ -4,6 +4,7 @@ standard input and pipes, huge labels, and the hostile inputs of issue #14 (poin
 from __future__ import annotations
 
 import gzip
+import re
 import subprocess
 import sys
 import warnings
@@ -332,3 +333,60 @@ def test_a_checked_table_changed_afterwards_is_checked_again(tmp_path):
     twice = pa.concat_tables([table, table])  # keeps the schema metadata, not the checked buffers
     with pytest.raises(GradedInputError, match=r"qrels has the same \(query, doc\) more than once: query 'q1', doc 'a'"):
         calc(twice, {"q1": {"a": 1.0}})
+
+
+# --- a NUL byte (issue #35.5) ---------------------------------------------------------------------
+
+NUL_QRELS = ["q1 0 d1 1", "q1 0 d2 0", "q2 0 d1 2"]
+NUL_RUN = ["q1 Q0 d2 1 2.0 r", "q1 Q0 d1 2 1.0 r", "q2 Q0 d1 1 1.0 r"]
+
+
+def _with_nul(lines: list[str], field: int) -> bytes:
+    """``lines`` with a NUL byte inside field ``field`` of the second line (``d1\\0x`` for a doc)."""
+    parts = lines[1].split(" ")
+    parts[field] += "\x00x"
+    return "\n".join([lines[0], " ".join(parts), *lines[2:]]).encode() + b"\n"
+
+
+@pytest.mark.parametrize("large", [False, True], ids=["small-file reader", "Arrow reader"])
+@pytest.mark.parametrize("compressed", [False, True], ids=["plain", "gzip"])
+@pytest.mark.parametrize("kind", ["qrels", "run"])
+@pytest.mark.parametrize("field", ["query id", "doc id"])
+def test_a_nul_byte_in_an_id_is_refused_by_file_and_line(tmp_path, monkeypatch, capsys, large, compressed, kind,
+                                                         field):
+    """pytrec_eval ends an id at a NUL byte (``d1\\0x`` is ``d1`` to AP), our measures would not: one
+    reading for both, on every path: the line is refused."""
+    from ir_measures_graded import cli
+    from ir_measures_graded.io.small import ENV, read_small
+    from ir_measures_graded.io.trec import QRELS
+
+    lines = NUL_QRELS if kind == "qrels" else NUL_RUN
+    data = _with_nul(lines, 0 if field == "query id" else 2)
+    bad = tmp_path / (kind + (".gz" if compressed else ""))
+    bad.write_bytes(gzip.compress(data) if compressed else data)
+    good = {"qrels": NUL_QRELS, "run": NUL_RUN}["run" if kind == "qrels" else "qrels"]
+    (tmp_path / "good").write_text("\n".join(good) + "\n")
+    qrels, run = (bad, tmp_path / "good") if kind == "qrels" else (tmp_path / "good", bad)
+    if large:
+        monkeypatch.setenv(ENV, "0")
+    else:
+        monkeypatch.delenv(ENV, raising=False)
+        assert read_small(bad, QRELS if kind == "qrels" else RUN) is None  # left to the reader that names the line
+    message = (f"{bad}:2: malformed {kind} line (the {field} contains a NUL byte, where trec_eval and "
+               f"pytrec_eval would end it): ")
+    assert cli.main([str(qrels), str(run), "muMAP", "AP"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and message in captured.err and "duplicate docs" not in captured.err
+    with pytest.raises(GradedInputError, match=re.escape(message)):
+        ir_measures.calc_aggregate([muMAP, ir_measures.AP], str(qrels), str(run))
+    with pytest.raises(GradedInputError, match=re.escape(message)):
+        (read_qrels_table if kind == "qrels" else read_run_table)(bad)
+    if kind == "run":
+        with pytest.raises(GradedInputError, match=re.escape(message)):
+            calc({"q1": {"d1": 1}}, scan_run(bad))
+
+
+def test_a_nul_byte_elsewhere_in_a_line_names_its_column(tmp_path):
+    (tmp_path / "run").write_bytes(b"q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\x00\n")
+    with pytest.raises(GradedInputError, match=r"run:2: malformed run line \(column 6 contains a NUL byte\)"):
+        read_run_table(tmp_path / "run")

@@ -8,6 +8,7 @@ bytes, and so must the error messages of inputs the small path leaves to the lar
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -232,3 +233,62 @@ def test_what_the_small_reader_leaves_to_the_large_one(line, tmp_path, capsys, m
     small = output(argv, capsys, monkeypatch, large=False)
     assert small == output(argv, capsys, monkeypatch, large=True)
     assert small[0] == 0 and "q1\tmuAP\t1.0" in small[1]  # the doc, judged 2, is ranked first
+
+
+# --- memory: lines x the longest field (issue #35.7) ----------------------------------------------
+
+def _run_with_one_long_field(path: Path, field: int, width: int, lines: int = 10_000) -> Path:
+    """A run of ``lines`` short lines (8-byte doc ids, 3-decimal scores) but for one field of
+    ``width`` characters (a URL-like doc id, or a score of many digits)."""
+    rows = [[f"q{i // 1000}", "Q0", f"D{i:07d}", str(i % 1000 + 1), f"{(i * 7919) % 1000 / 7:.3f}", "t"]
+            for i in range(lines)]
+    rows[10][field] = "http://x/" + "a" * (width - 9) if field == 2 else "0." + "1" * (width - 2)
+    path.write_text("".join(" ".join(row) + "\n" for row in rows))
+    return path
+
+
+def test_an_id_column_whose_matrix_exceeds_the_file_goes_to_the_arrow_reader(tmp_path):
+    """Ids are read here as a (lines x longest id) matrix: one 4,000-byte id among 8-byte ones would
+    make it 40 MB for a 0.2 MB file. Such a file is read by the Arrow reader (ids in their own length)."""
+    from ir_measures_graded.io.small import MATRIX_SLACK, fits
+
+    long_id = _run_with_one_long_field(tmp_path / "long-id.run", 2, 4000)
+    assert read_small(long_id, RUN) is None
+    assert read_small(_run_with_one_long_field(tmp_path / "short.run", 2, 300), RUN) is not None  # within the slack
+    size = 1000
+    lengths = np.full(100, 8)
+    lengths[0] = (size + MATRIX_SLACK) // 100
+    assert fits(lengths, size)
+    lengths[0] += 1
+    assert not fits(lengths, size)
+
+
+def test_a_long_value_is_read_in_bounded_memory(tmp_path):
+    """A 4,000-digit score among 3-decimal ones: parsed here (its value as strtod reads it), plain
+    decimals a chunk at a time and the others grouped by length, never a (fields x longest) matrix."""
+    run = _run_with_one_long_field(tmp_path / "long-score.run", 4, 4000)
+    table = read_small(run, RUN)
+    assert table is not None and table.value[10] == float("0." + "1" * 3998)
+    assert table.value[11] == float(run.read_text().splitlines()[11].split()[4])
+
+
+@pytest.mark.slow  # subprocesses
+@pytest.mark.parametrize("field", [2, 4], ids=["doc id", "score"])
+def test_the_small_path_peaks_below_the_arrow_path(tmp_path, field):
+    """Peak memory (VmHWM: this process's own high-water mark, not its parent's) of the command line
+    on a run with one 4,000-character field: the small-file reader stays within the Arrow path's (it
+    took 320 MiB on the score, 200 MiB on the doc id, where the Arrow path takes about 95)."""
+    run = _run_with_one_long_field(tmp_path / "run", field, 4000)
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q0 0 D0000001 1\nq0 0 D0000002 0\n")
+    code = ("import sys\nfrom ir_measures_graded.cli import main\n"
+            f"main([{str(qrels)!r}, {str(run)!r}, 'muMAP', 'nDCNG@10', 'AP'])\n"
+            "print([int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM')][0])")
+
+    def peak_kib(small: bool) -> int:
+        env = {k: v for k, v in os.environ.items() if k != ENV} | ({} if small else {ENV: "0"})
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+        return int(done.stdout.splitlines()[-1])
+
+    small, arrow = peak_kib(True), peak_kib(False)
+    assert small <= arrow * 1.1, (small, arrow)

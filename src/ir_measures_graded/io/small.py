@@ -4,8 +4,9 @@ For a file of a TREC-sized run (50 queries x 1,000 documents: 1.6 MB), importing
 takes longer than reading it. A qrels or run file of at most :data:`SMALL_FILE_BYTES` bytes in the
 common layout — ASCII, one space (or one tab) between the fields, each line ended by ``\\n``, no
 blank line, every value a plain decimal number — is split into fields by numpy here. Anything else
-(a larger file, gzip, standard input, other spacing, a malformed line, a (query, doc) given twice)
-gets ``None``: the large-file reader reads it and reports what is wrong by ``file:line``. So every
+(a larger file, gzip, standard input, other spacing, a control byte such as NUL, a malformed
+line, a (query, doc) given twice) gets ``None``: the large-file reader reads it and reports what is
+wrong by ``file:line``. So every
 error message comes from one place, and the rows read here are exactly the rows read there
 (numbers parsed to the same correctly rounded doubles; ids compared by their bytes, as there).
 """
@@ -27,6 +28,12 @@ if TYPE_CHECKING:  # pragma: no cover
 SMALL_FILE_BYTES = 8 << 20
 ENV = "IR_MEASURES_GRADED_SMALL_FILE_BYTES"
 PADDING = 4096  # zero bytes read after a file: a field's window (see windows) never runs past them
+#: An id column is read here as a fixed-width matrix (lines x longest id): only while that matrix is
+#: at most the file's size plus this many bytes. One long id (a 4,000-byte URL) among short ones would
+#: otherwise cost hundreds of MiB; the Arrow reader stores each id in its own length.
+MATRIX_SLACK = 4 << 20
+PLAIN_CHARS = 17  # the longest plain decimal: a sign, 15 digits and a dot
+CHUNK = 1 << 16  # values parsed at a time: bounds the parser's (characters x fields) matrices
 _POW10 = 10.0 ** np.arange(23)  # exact doubles: a mantissa below 2**53 over one of them is correctly rounded
 
 
@@ -88,6 +95,8 @@ def read_small(path: str | os.PathLike, layout: Layout) -> TextTable | None:
     if fields is None:
         return None
     raw, ends = fields
+    if not all(fits(field(ends, layout.index(name))[1], info.st_size) for name in ("query_id", "doc_id")):
+        return None  # an id far longer than the others: the Arrow reader's memory follows the bytes
     values = decimals(raw, *field(ends, layout.index(layout.value)))
     if values is None:
         return None
@@ -96,6 +105,13 @@ def read_small(path: str | os.PathLike, layout: Layout) -> TextTable | None:
     if repeated_pair(query_codes, len(query_ids), doc_codes, len(doc_ids)):
         return None  # a (query, doc) given twice: the large-file reader names the lines
     return TextTable(query_codes, query_ids, doc_codes, doc_ids, values)
+
+
+def fits(lengths: np.ndarray, size: int) -> bool:
+    """Is the fixed-width matrix of a column with these field lengths (lines x longest) at most the
+    file's ``size`` plus :data:`MATRIX_SLACK` bytes? Its peak is about twice that (the matrix and a
+    mask, or a sorted copy), within what the Arrow reader takes for the same file."""
+    return len(lengths) * int(lengths.max(initial=0)) <= size + MATRIX_SLACK
 
 
 def repeated_pair(query_codes: np.ndarray, n_queries: int, doc_codes: np.ndarray, n_docs: int) -> bool:
@@ -198,9 +214,32 @@ def decimals(raw: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.nda
 
     Plain decimals (``-12.345``: at most 15 digits) are parsed in numpy: their digits as an integer
     below 2**53 divided by an exact power of ten is the correctly rounded value. Others (exponents,
-    more digits) are parsed by numpy's ``float``; ``nan`` and ``inf`` are refused.
+    more digits) are parsed by numpy's ``float``; ``nan`` and ``inf`` are refused. Memory stays
+    near the fields' own bytes whatever the longest field: plain decimals are read
+    :data:`CHUNK` fields at a time, at most :data:`PLAIN_CHARS` characters each, and the other
+    fields in groups of similar length.
     """
-    width = int(lengths.max())
+    values = np.empty(len(starts), dtype=np.float64)
+    plain = np.empty(len(starts), dtype=bool)
+    for first in range(0, len(starts), CHUNK):
+        part = slice(first, first + CHUNK)
+        values[part], plain[part] = _plain_decimals(raw, starts[part], lengths[part])
+    other = np.flatnonzero(~plain)
+    if len(other):
+        # by length (powers of two), each group a fixed-width matrix of at most twice its fields' bytes
+        group = np.ceil(np.log2(lengths[other])).astype(np.int64)
+        for bits in np.unique(group).tolist():
+            rows = other[group == bits]
+            parsed = _other_decimals(raw, starts[rows], lengths[rows])
+            if parsed is None:
+                return None
+            values[rows] = parsed
+    return values
+
+
+def _plain_decimals(raw: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(values, plain)``: the value of each field that is a plain decimal, and which are."""
+    width = min(int(lengths.max()), PLAIN_CHARS)
     position = np.arange(width)[:, None]  # character positions down, fields across: numpy runs along the fields
     inside = position < lengths
     chars = np.where(inside, windows(raw, starts, width).T, 0)
@@ -208,31 +247,39 @@ def decimals(raw: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.nda
     digit = inside & (chars >= ord("0")) & (chars <= ord("9"))
     dot = chars == ord(".")
     n_digits = digit.sum(axis=0)
-    plain = ((digit | dot | (negative & (position == 0)) | ~inside).all(axis=0)
+    plain = ((digit | dot | (negative & (position == 0)) | ~inside).all(axis=0) & (lengths <= PLAIN_CHARS)
              & (dot.sum(axis=0) <= 1) & (n_digits >= 1) & (n_digits <= 15))
     mantissa = np.zeros(len(starts), dtype=np.int64)
     after_dot = np.zeros(len(starts), dtype=np.int64)
     seen_dot = np.zeros(len(starts), dtype=bool)
     for p in range(width):  # Horner's rule, one character position at a time (not a loop over rows)
-        mantissa = np.where(digit[p], mantissa * 10 + (chars[p] - ord("0")), mantissa)  # exact: <= 15 digits
+        mantissa = np.where(digit[p], mantissa * 10 + (chars[p] - ord("0")), mantissa)  # exact: < 10**17
         after_dot += digit[p] & seen_dot
         seen_dot |= dot[p]
     values = mantissa / _POW10[np.minimum(after_dot, len(_POW10) - 1)]
     values[negative] = -values[negative]  # "-0" is -0.0, as strtod reads it
-    other = np.flatnonzero(~plain)
-    if len(other):
-        rows = chars[:, other].T
-        foreign = inside[:, other].T & ~np.isin(rows, np.frombuffer(b"0123456789.eE+-", dtype=np.uint8))
-        if foreign.any():  # nan, inf, 1_000, 0x10: not what the large-file reader takes as a finite number
-            return None
-        text = np.ascontiguousarray(rows, dtype=np.uint8).view(f"S{width}").ravel()
-        try:
-            values[other] = text.astype(np.float64)
-        except ValueError:
-            return None
-        if not np.isfinite(values[other]).all():
-            return None
-    return values
+    return values, plain
+
+
+_NUMBER_CHARS = np.zeros(256, dtype=bool)
+_NUMBER_CHARS[np.frombuffer(b"0123456789.eE+-", dtype=np.uint8)] = True
+
+
+def _other_decimals(raw: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray | None:
+    """Fields other than plain decimals parsed by numpy (exponents, many digits); None if any is not
+    a finite number."""
+    width = int(lengths.max())
+    chars = windows(raw, starts, width)  # a copy (fancy indexing)
+    outside = np.arange(width) >= lengths[:, None]
+    chars[outside] = 0
+    if not (_NUMBER_CHARS[chars] | outside).all():  # nan, inf, 1_000, 0x10: not finite numbers to the large-file reader
+        return None
+    del outside
+    try:
+        values = chars.view(f"S{width}").ravel().astype(np.float64)
+    except ValueError:
+        return None
+    return values if np.isfinite(values).all() else None
 
 
 def first_seen(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -241,7 +288,7 @@ def first_seen(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return np.zeros(0, dtype=np.int64), ids[:0]
     change = np.empty(len(ids), dtype=bool)
     change[0] = True
-    np.not_equal(ids[1:], ids[:-1], out=change[1:])
+    change[1:] = ids[1:] != ids[:-1]  # the operator: numpy 1.23's np.not_equal has no loop for bytes
     heads = np.flatnonzero(change)  # runs of one id (a run file holds its queries together)
     distinct, first, inverse = np.unique(ids[heads], return_index=True, return_inverse=True)
     order = np.argsort(first, kind="stable")

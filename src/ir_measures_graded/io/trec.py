@@ -99,6 +99,9 @@ def text_blocks(stream: IO[bytes], name: str, layout: Layout, block_size: int, p
 
 def parse_block(block: bytes, name: str, layout: Layout, first_line: int) -> tuple[Block, int]:
     """The rows of ``block`` and its number of lines."""
+    nul = block.find(b"\x00")
+    if nul >= 0:
+        _raise_nul(name, layout, block, first_line, nul)
     table = _parse_fast(block, layout)
     if table is None:
         return _parse_split(block, name, layout, first_line)
@@ -215,6 +218,23 @@ def _first_failing(array: Any, operation: Any) -> int:
         else:
             lo = mid
     return lo
+
+
+def _raise_nul(name: str, layout: Layout, block: bytes, first_line: int, at: int) -> None:
+    """Refuse the line holding the NUL byte at ``block[at]``.
+
+    C strings end at a NUL: pytrec_eval (and trec_eval) would cut an id there, so ``d1\\0x`` and
+    ``d1`` would be one document to the standard measures and two to ours. No reading is right for
+    both, so the line is refused (whichever field holds it).
+    """
+    index = block.count(b"\n", 0, at)
+    line = block.split(b"\n")[index]
+    fields = line.split()  # ASCII whitespace, as the parser splits (NUL is not whitespace)
+    column = next(i for i, part in enumerate(fields) if b"\x00" in part)
+    kind = layout.fields[column] if column < layout.n_fields else ""
+    reason = (f"the {kind.replace('_', ' ')} contains a NUL byte, where trec_eval and pytrec_eval would end it"
+              if kind in ("query_id", "doc_id") else f"column {column + 1} contains a NUL byte")
+    _raise_line(name, layout, block, first_line, index, reason)
 
 
 def _raise_line(name: str, layout: Layout, block: bytes, first_line: int, index: int, reason: str) -> None:
