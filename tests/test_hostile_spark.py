@@ -160,3 +160,50 @@ def test_a_worker_that_cannot_import_the_package_says_how_to_fix_it(tmp_path):
     assert len(lines) == 1, (done.stdout[-2000:], done.stderr[-2000:])
     message = lines[0][len("MESSAGE:"):]
     assert "PYSPARK_PYTHON" in message and "install" in message and "ir-measures-graded" in message, message
+
+
+# --- issue 35, item 9: a duplicate named at the input's rows; --engine spark's stderr is one line ---
+
+DUPLICATED_RUN = pd.DataFrame({"query_id": [1, 2, 1, 2, 2, 1], "doc_id": ["a", "a", "b", "c", "d", "a"],
+                               "score": [6.0, 5.0, 4.0, 3.0, 2.0, 1.0]})  # (1, a) at rows 0 and 5
+
+
+@pytest.mark.parametrize("kind", ["run", "qrels"])
+def test_a_duplicate_is_named_at_the_input_rows_as_the_local_engine_names_it(spark, kind):
+    """A worker sees a query's rows after the shuffle (here rows 0 and 2 of query 1's array): the
+    message names the input DataFrame's rows, 0 and 5, with the local engine's very words."""
+    frames = {"qrels": QRELS, "run": RUN}
+    if kind == "run":
+        frames["run"] = DUPLICATED_RUN
+    else:
+        frames["qrels"] = pd.concat([QRELS, pd.DataFrame({"query_id": [2, 1], "doc_id": ["x", "b"],
+                                                          "relevance": [1.0, 0.0]})], ignore_index=True)
+    tables = {k: pa.Table.from_pandas(f.astype({"query_id": str}), preserve_index=False) for k, f in frames.items()}
+    expected = local_error(tables["qrels"], tables["run"])
+    assert expected is not None and ("rows 0 and 5" if kind == "run" else "rows 1 and 5") in expected
+    qrels = spark.createDataFrame(frames["qrels"]).repartition(1)
+    run = spark.createDataFrame(frames["run"])
+    got = spark_error(spark, frames["qrels"], frames["run"])
+    assert got == expected
+    with pytest.raises(GradedInputError) as raised:  # partitioned otherwise, the same rows
+        graded_spark.calc_aggregate(MEASURES, qrels, run.repartition(1))
+    assert str(raised.value) == expected
+
+
+def test_engine_spark_writes_only_its_one_line_error_to_stderr(tmp_path):
+    """``--engine spark`` on a run with a duplicate: stderr holds the local engine's one-line error
+    (FILE:LINE), not Spark's startup lines and the Java and worker tracebacks first (about 60 lines)."""
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n2 0 a 1\n")
+    run.write_text("1 Q0 a 1 6 r\n2 Q0 a 1 5 r\n1 Q0 b 2 4 r\n2 Q0 c 2 3 r\n2 Q0 d 3 2 r\n1 Q0 a 3 1 r\n")
+    command = [sys.executable, "-m", "ir_measures_graded", str(qrels), str(run), "muMAP"]
+    local = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    env = {**os.environ, "PYSPARK_PYTHON": sys.executable}
+    done = subprocess.run([*command, "--engine", "spark", "--master", "local[1]"], capture_output=True,
+                          text=True, timeout=600, env=env)
+    assert done.returncode == local.returncode != 0
+    lines = done.stderr.splitlines()
+    # the JVM itself may announce an incubator module (Java 17+ with Spark 4): not a log line
+    lines = [line for line in lines if not line.startswith("WARNING: Using incubator modules")]
+    assert lines == local.stderr.splitlines(), done.stderr[-3000:]
+    assert "run.txt:6:" in lines[-1] and "first at line 1" in lines[-1]

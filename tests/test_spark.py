@@ -561,3 +561,47 @@ def test_queries_evaluated_a_batch_at_a_time_give_the_single_machines_values(spa
     expected = ir_measures.calc_aggregate(measures, qrels, run)
     assert got == pytest.approx(expected, abs=1e-12)
     assert_same_per_query(single_machine(measures, qrels, run), per_query)
+
+
+def test_what_the_executors_run_imports_none_of_the_drivers_modules(tmp_path):
+    """The evaluating function, pickled as pyspark pickles it for the executors, runs in a fresh
+    process (as a worker's) without loading the driver's modules of the engine (issue 36, item 4):
+    only :mod:`.workers` (and the package's ``__init__``, as any submodule's parent)."""
+    from pyspark import cloudpickle
+
+    from ir_measures_graded.engines.spark import workers
+
+    fields = (("query_id", "doc_id", "relevance"), ("query_id", "doc_id", "score"))
+    evaluate = workers._partition_evaluator([muMAP, nDCNG @ 10], ["muMAP", "nDCNG@10"], [0.0, 1.0], True, fields)
+    pickled = tmp_path / "evaluate.pickle"
+    pickled.write_bytes(cloudpickle.dumps(evaluate))
+    code = f"""
+import pickle, sys
+import pyarrow as pa
+evaluate = pickle.loads(open({str(pickled)!r}, "rb").read())
+lists = lambda values: pa.array([values])
+none = pa.array([[]], pa.list_(pa.struct([("d", pa.string()), ("v", pa.float64())])))
+batch = pa.RecordBatch.from_pydict({{"q": ["1"], "qrels_d": lists(["a", "b"]), "qrels_v": lists([1.0, 0.0]),
+                                    "qrels_null": none, "run_d": lists(["b", "a"]), "run_v": lists([2.0, 1.0]),
+                                    "run_null": none}})
+print(sum(b.num_rows for b in evaluate(iter([batch]))))
+print(" ".join(sorted(m for m in sys.modules if m.startswith("ir_measures_graded.engines"))))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
+    assert int(out[0]) == 2  # the partial aggregates of both measures
+    assert out[1].split() == ["ir_measures_graded.engines", "ir_measures_graded.engines.spark",
+                              "ir_measures_graded.engines.spark.workers"]
+
+
+def test_the_packages_names_are_those_of_the_module_it_replaced():
+    """``engines/spark.py`` became a package (issue 36, item 4): its public names (and the short
+    module ``ir_measures_graded.spark``) still work."""
+    import ir_measures_graded.spark as short
+    from ir_measures_graded.engines import spark as engine
+    from ir_measures_graded.engines.spark import SparkEngine, calc_aggregate, read_qrels, rows_by_query  # noqa: F401
+
+    assert short is engine
+    for name in engine.__all__:
+        assert callable(getattr(engine, name)), name
+    with pytest.raises(AttributeError):
+        engine.no_such_name  # noqa: B018
