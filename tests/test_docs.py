@@ -20,6 +20,8 @@ from urllib.parse import unquote, urlsplit
 
 import ir_measures
 import pytest
+
+import ir_measures_graded  # noqa: F401 - registers the measures
 from doc_examples import (
     BIN,
     LANGUAGES,
@@ -33,8 +35,6 @@ from doc_examples import (
     sample_folder,
     transcripts,
 )
-
-import ir_measures_graded  # noqa: F401 - registers the measures
 from ir_measures_graded.measures import MEASURES
 from ir_measures_graded.sample import graded_sample
 
@@ -80,7 +80,7 @@ def test_measures_page_has_every_measure_and_every_parameter():
 
 def test_aliases_are_the_registry_names():
     assert hooks.aliases(MEASURES["muAP"]) == ["muMAP", "μAP", "μMAP"]
-    for name, measure in MEASURES.items():
+    for measure in MEASURES.values():
         for alias in hooks.aliases(measure):
             assert ir_measures.parse_measure(alias) == measure
 
@@ -124,6 +124,12 @@ def test_architecture_page_lists_every_contract():
     for contract in hooks.tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]:
         assert contract["name"] in text
     assert hooks.CONTRACTS_MARK in (DOCS / "how-it-computes.md").read_text(encoding="utf-8")
+
+
+def test_paper_page_lists_every_notebook():
+    page = (DOCS / "paper.md").read_text(encoding="utf-8")
+    listed = re.findall(r"^\| `(\d_\w+\.ipynb)` \|", page, flags=re.M)
+    assert listed == sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
 
 
 # --- every example runs ------------------------------------------------------------------------------------

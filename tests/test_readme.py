@@ -5,12 +5,14 @@ The same for the documentation site's pages: tests/test_docs.py (both use tests/
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+
 from doc_examples import (
+    EXTRAS,
     LANGUAGES,
     PYPROJECT,
     ROOT,
@@ -23,7 +25,6 @@ from doc_examples import (
     sample_folder,
     transcripts,
 )
-
 from ir_measures_graded.sample import data_path
 
 pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
@@ -90,7 +91,10 @@ def test_ir_measures_own_command_loads_no_plugin_as_the_readme_says():
 
 def test_readme_links_exist():
     """Every relative link of the README names a file of the repository (the site's pages among them)."""
-    import re
-
     for target in re.findall(r"\]\(((?!https?:)[^)#]+)(?:#[^)]*)?\)", README):
         assert (ROOT / target).exists(), target
+
+
+def test_readme_names_every_extra():
+    named = set(re.findall(r"`(\w+)`", README.split("(extras: ", 1)[1].split(").", 1)[0]))
+    assert named == set(EXTRAS)
