@@ -100,8 +100,6 @@ def check_command(command: str, folder: Path) -> None:
             check_install_target(target)
         if "ir-measures-graded demo" in command:
             assert subprocess.run([SCRIPT, "demo"], capture_output=True, text=True).returncode == 0
-        else:
-            assert "pytest" in command or command.startswith("pip install"), command
     elif command.startswith("ir-measures-graded"):
         result = subprocess.run(command, shell=True, cwd=folder, env=env, capture_output=True, text=True,
                                 executable="/bin/bash")
