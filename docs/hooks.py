@@ -86,6 +86,11 @@ def write_generated() -> None:
     readme.write_text(readme_with_table(readme.read_text(encoding="utf-8")), encoding="utf-8")
 
 
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    """Docstrings use Sphinx roles (:func:`x`); mkdocstrings renders them as ":func:" before the code."""
+    return re.sub(r":(?:data|func|class|meth|mod|attr|math|exc|obj):(<code>)", r"\1", html)
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     return markdown.replace(CONTRACTS_MARK, contracts_section()) if CONTRACTS_MARK in markdown else markdown
 
