@@ -282,8 +282,9 @@ def test_command_line_choices_are_the_statistics_lists():
 
 # --- the README shows what the code prints ------------------------------------------------------------------
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-SECTION = README.split("## Meta-evaluation", 1)[1].split("\n## ", 1)[0]
+# The documentation's pages on comparing runs and on judging measures (they were the README's section).
+SECTION = "\n".join((Path(__file__).resolve().parents[1] / "docs" / name).read_text(encoding="utf-8")
+                    for name in ("comparing.md", "meta-evaluation.md"))
 
 
 def test_readme_paper_table_is_the_python_blocks_output():
