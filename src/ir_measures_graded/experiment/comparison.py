@@ -147,7 +147,7 @@ def _tested(run: np.ndarray, base: np.ndarray, test: str, alternative: str, leve
             permutations: int | None, seed: int) -> dict[str, Any]:
     """The per-query statistics of one run against the baseline."""
     a, b = run[None, :], base[None, :]
-    d = a - b
+    d = statistics.differences(a, b)  # within the package's tolerance, a difference is 0 (a tie)
     p = statistics.paired_test(test, a, b, alternative, permutations, seed)
     ci = statistics.t_interval(d, level)
     boot = statistics.bootstrap_interval(d, level, samples=BOOTSTRAP_SAMPLES if permutations is None else permutations,
