@@ -242,7 +242,7 @@ def cell(text: str) -> str:
 
 # --- command line -------------------------------------------------------------------------------------------
 
-def parsers() -> list[tuple[str, argparse.ArgumentParser]]:
+def parsers(top: argparse.ArgumentParser | None = None) -> list[tuple[str, argparse.ArgumentParser]]:
     """(command, parser) for the command line and each of its subcommands.
 
     Subcommands are the top-level parser's ``_SubParsersAction`` choices; while the command line
@@ -251,15 +251,16 @@ def parsers() -> list[tuple[str, argparse.ArgumentParser]]:
     """
     from ir_measures_graded.cli.args import PROG, build_parser
 
-    top = build_parser()
-    found = [(PROG, top)]
+    top = build_parser() if top is None else top
+    prog = top.prog or PROG
+    found = [(prog, top)]
     subparsers = [a for a in top._actions if isinstance(a, argparse._SubParsersAction)]
     for action in subparsers:
         seen: set[int] = set()
         for name, sub in action.choices.items():
             if id(sub) not in seen:  # an alias maps to the same parser
                 seen.add(id(sub))
-                found.append((f"{PROG} {name}", sub))
+                found.append((f"{prog} {name}", sub))
     if not subparsers:
         for name in ("compare", "report"):
             try:
@@ -267,7 +268,7 @@ def parsers() -> list[tuple[str, argparse.ArgumentParser]]:
             except ImportError:
                 continue
             if hasattr(module, "build_parser"):
-                found.append((f"{PROG} {name}", module.build_parser()))
+                found.append((f"{prog} {name}", module.build_parser()))
     return found
 
 
@@ -316,7 +317,7 @@ def action_values(action: argparse.Action) -> str:
     return "; ".join(parts)
 
 
-def cli_page() -> str:
+def cli_page(top: argparse.ArgumentParser | None = None) -> str:
     out = [
         "# Command-line options",
         "",
@@ -325,7 +326,7 @@ def cli_page() -> str:
         "This page is generated from the command line's parsers when the site is built; see",
         "[The command line](command-line.md) for what the commands do, with examples.",
     ]
-    for command, parser in parsers():
+    for command, parser in parsers(top):
         out += ["", f"## `{command}`", ""]
         with _columns(100):  # argparse wraps the usage to the terminal's width
             usage = parser.format_usage().replace("usage: ", "", 1).strip()

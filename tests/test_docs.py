@@ -119,6 +119,27 @@ def test_command_line_page_documents_every_option_of_every_parser():
                 assert f"`{action.option_strings[0]}" in section, (command, action.option_strings)
 
 
+def test_command_line_page_walks_subcommands():
+    """With one parser and subcommands (the command line's planned layout), each subcommand gets its section."""
+    import argparse
+
+    top = argparse.ArgumentParser(prog="ir-measures-graded")
+    top.add_argument("--version", action="store_true", help="versions")
+    commands = top.add_subparsers(dest="command")
+    evaluate = commands.add_parser("evaluate", aliases=["eval"], help="evaluate runs")
+    evaluate.add_argument("qrels", help="the qrels")
+    evaluate.add_argument("--places", "-p", type=int, default=4, help="decimal places (default %(default)s)")
+    compare = commands.add_parser("compare", help="compare runs")
+    compare.add_argument("--test", choices=["t", "sign"], default="t", help="the paired test")
+    found = [command for command, _ in hooks.parsers(top)]
+    assert found == ["ir-measures-graded", "ir-measures-graded evaluate", "ir-measures-graded compare"]
+    page = hooks.cli_page(top)
+    assert "subcommand: `evaluate`, `eval`, `compare`" in page
+    evaluate_section = page.split("## `ir-measures-graded evaluate`", 1)[1].split("\n## ", 1)[0]
+    assert "| `--places PLACES`, `-p PLACES` | decimal places (default 4) | default `4` |" in evaluate_section
+    assert "`t` \\| `sign`; default `t`" in page.split("## `ir-measures-graded compare`", 1)[1]
+
+
 def test_architecture_page_lists_every_contract():
     text = hooks.contracts_section()
     for contract in hooks.tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]:
