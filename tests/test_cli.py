@@ -426,12 +426,13 @@ HEAP_KEPT = """
 import ctypes, sys
 import numpy as np
 from ir_measures_graded.cli import main
+whole_process = sys.argv.pop(1) == "console"
 
 class MallInfo2(ctypes.Structure):
     _fields_ = [(n, ctypes.c_size_t) for n in ("arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks "
                                                "fordblks keepcost").split()]
 
-assert main(sys.argv[1:]) == 0
+assert main(sys.argv[1:], whole_process=whole_process) == 0
 libc = ctypes.CDLL(None)
 libc.mallinfo2.restype = MallInfo2
 first = np.ones(4 << 20, dtype=np.uint8)
@@ -448,15 +449,18 @@ print(pyarrow.default_memory_pool().backend_name, before, after)
 @pytest.mark.skipif(not sys.platform.startswith("linux") or os.confstr("CS_GNU_LIBC_VERSION") is None,
                     reason="glibc's malloc settings (mallinfo2)")
 @pytest.mark.parametrize("small", [True, False])
-def test_large_inputs_keep_freed_memory_for_the_next_batch(small):
-    """Evaluating files too large for the small-file reader, the command line tells malloc to keep
-    the heap's freed top for the next batch, and pyarrow to allocate through malloc; small files
-    leave the process as it was."""
+@pytest.mark.parametrize("caller", ["console", "main"])
+def test_large_inputs_keep_freed_memory_for_the_next_batch(small, caller):
+    """Evaluating files too large for the small-file reader, the console script tells malloc to keep
+    the heap's freed top for the next batch, and pyarrow to allocate through malloc; small files, and
+    main() called in a process that goes on (a notebook, a test harness: #35), leave it as it was."""
     env = {**os.environ, "IR_MEASURES_GRADED_SMALL_FILE_BYTES": str(8 << 20 if small else 0)}
-    result = subprocess.run([sys.executable, "-c", HEAP_KEPT, QRELS, STRONG, "muMAP"], capture_output=True,
+    result = subprocess.run([sys.executable, "-c", HEAP_KEPT, caller, QRELS, STRONG, "muMAP"], capture_output=True,
                             text=True, env=env, check=True)
     pool, before, after = result.stdout.split()[-3:]
     before, after = int(before), int(after)
     assert before >= 12
-    assert (after < before - 6) if small else (after >= before)
-    assert (pool != "system") if small else (pool == "system")  # pyarrow allocates through malloc too
+    kept = caller == "console" and not small
+    if kept or small:  # (a large input through malloc raises glibc's own adaptive thresholds: not measured)
+        assert (after >= before) if kept else (after < before - 6)
+    assert (pool == "system") if kept else (pool != "system")  # pyarrow allocates through malloc too

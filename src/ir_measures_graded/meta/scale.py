@@ -43,8 +43,9 @@ def _adjusted(measure: Any, transform: Transform) -> Any | None:
             return measure.relabelled(transform.threshold)
         except ValueError:
             return None
-    if "rel" not in measure.SUPPORTED_PARAMS:
-        return measure
+    if "rel" not in measure.SUPPORTED_PARAMS or ("rel" not in measure.params and
+                                                 type(measure.SUPPORTED_PARAMS["rel"].default) is object):
+        return measure  # no threshold (ir_measures marks "not given, no default" with a bare object())
     rel = transform.threshold(float(measure["rel"]))
     if rel != round(rel):
         return None  # trec_eval's rel is an integer
