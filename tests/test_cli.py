@@ -82,7 +82,7 @@ def test_several_runs_one_table(api):
     out = cli(QRELS, STRONG, WEAK, RANDOM, "muMAP", "nDCNG@10", "MAP", "-p", "-1").stdout.splitlines()
     assert out[0].split("\t") == ["run", "muAP", "nDCNG@10", "AP"]
     rows = [line.split("\t") for line in out[1:]]
-    assert [r[0] for r in rows] == [STRONG, WEAK, RANDOM]
+    assert [r[0] for r in rows] == ["strong.run", "weak.run", "random.run"]  # the file names (#34)
     for row, name in zip(rows, ["strong", "weak", "random"], strict=True):
         expected = ir_measures.calc_aggregate([muMAP, nDCNG @ 10, AP], qrels, runs[name])
         assert [float(v) for v in row[1:]] == [expected[muMAP], expected[nDCNG @ 10], expected[AP]]
@@ -101,7 +101,7 @@ def test_csv_and_jsonl_and_trec(api):
     assert records == [{"measure": "muAP", "value": muMAP.calc_aggregate(qrels, runs["strong"])},
                        {"measure": "P@5", "value": (P @ 5).calc_aggregate(qrels, runs["strong"])}]
     several = [json.loads(line) for line in cli(QRELS, STRONG, WEAK, "muMAP", "-q", "-o", "jsonl").stdout.splitlines()]
-    assert {r["run"] for r in several} == {STRONG, WEAK} and all("query_id" in r for r in several)
+    assert {r["run"] for r in several} == {"strong.run", "weak.run"} and all("query_id" in r for r in several)
 
     trec = cli(QRELS, STRONG, "muMAP", "-q", "-o", "trec").stdout.splitlines()
     assert trec[0].split("\t") == ["runid".ljust(22), "all", "strong"]  # the run's own tag (column 6)
@@ -120,7 +120,7 @@ def test_thresholds_add_the_per_level_breakdown_to_the_normal_output(api):
     shown = [c for c in levels.columns if c != "value"]  # the threshold, its weight and what by_level adds
     assert list(table.columns) == ["run", "of", "measure", *shown, "value"]
     assert table["measure"].tolist() == ["MAP(rel>=1)", "MAP(rel>=2)", "MAP(rel>=3)", "MAP(rel>=4)"]
-    assert (table["run"] == STRONG).all() and (table["of"] == "muAP").all()
+    assert (table["run"] == "strong.run").all() and (table["of"] == "muAP").all()
     assert table["value"].tolist() == levels["value"].tolist()
     assert table["weight"].tolist() == levels["weight"].tolist()
     for column in levels.columns:
@@ -142,7 +142,7 @@ def test_thresholds_add_the_per_level_breakdown_to_the_normal_output(api):
     first = records[2]
     threshold = by_level(muP @ 5, qrels, runs["strong"]).columns[0]
     assert {k: first[k] for k in ("run", "of", "measure", threshold, "weight")} == \
-        {"run": STRONG, "of": "muP@5", "measure": "P@5(rel>=1)", threshold: 1.0, "weight": 1.0}
+        {"run": "strong.run", "of": "muP@5", "measure": "P@5(rel>=1)", threshold: 1.0, "weight": 1.0}
     assert first["value"] == pytest.approx((P(rel=1) @ 5).calc_aggregate(qrels, runs["strong"]))
     assert len(records) == 2 + 2 * 4
     assert "add one of them" in fail(QRELS, STRONG, "AP", "--thresholds")

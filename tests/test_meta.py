@@ -246,13 +246,14 @@ def test_compare_command(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "| scale:2     | muAP" in done.stdout and "### Discriminative power" in done.stdout, done.stdout
     assert plot.read_text().lstrip().startswith("<?xml")
-    for fmt, marker in (("latex", "\\begin{tabular}"), ("tsv", "# Mean per run")):
+    for fmt, sections, marker in (("latex", [], "\\begin{tabular}"), ("tsv", ["--sections", "means"], "run\tmeasure\tvalue\n"),
+                                  ("tsv", [], "run\tmeasure\tvalue\tdelta")):  # tsv: one table, the comparison by default
         out = subprocess.run(
             [sys.executable, "-m", "ir_measures_graded", "compare", str(folder / "qrels.txt"), *runs[:2],
-             "-m", "muMAP", "--samples", "5", "--permutations", "100", "-o", fmt],
+             "-m", "muMAP", "--samples", "5", "--permutations", "100", "-o", fmt, *sections],
             capture_output=True, text=True, timeout=300,
         )
-        assert out.returncode == 0 and marker in out.stdout, out.stderr
+        assert out.returncode == 0 and out.stdout.startswith(marker) if fmt == "tsv" else marker in out.stdout, out.stderr
 
 
 @pytest.mark.slow
@@ -280,14 +281,15 @@ def test_ordinary_command_compares_runs_with_a_baseline():
         capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 0, done.stderr
-    normal, comparison = done.stdout.split("\n\n")
-    table = pd.read_csv(pd.io.common.StringIO(comparison), sep="\t")
-    assert list(table.columns) == meta.COMPARISON_COLUMNS
+    table = pd.read_csv(pd.io.common.StringIO(done.stdout), sep="\t")  # tsv: the comparison is the one table
+    from ir_measures_graded.experiment.comparison import COLUMNS
+
+    assert list(table.columns) == COLUMNS
     assert list(table["measure"]) == ["muAP"] * 3 + ["AP"] * 3
     qrels, sample_runs = graded_sample()
     per_query = meta.per_query(qrels, sample_runs, [muMAP])
     expected = meta.compare_runs(per_query, "random", correction="bonferroni").set_index("run")
-    strong = table[(table["run"] == runs[0]) & (table["measure"] == "muAP")].iloc[0]
+    strong = table[(table["run"] == "strong.run") & (table["measure"] == "muAP")].iloc[0]
     assert strong["p_adjusted"] == pytest.approx(expected.loc["strong", "p_adjusted"], rel=1e-2)
     assert strong["delta"] == pytest.approx(expected.loc["strong", "delta"], abs=1e-4)
     bad = subprocess.run(

@@ -12,15 +12,15 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from ir_measures_graded import engines
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiment import measure_lists
 from ir_measures_graded.experiment.naming import STDIN, display, find_baseline, run_names
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["experiment", "Experiment", "run_specs"]
 
@@ -61,12 +61,13 @@ class Experiment:
         found = next((r.judged for r in self.results if r.judged is not None), None)
         if found is not None:
             return list(found)
-        seen = pd.unique(pd.Series([str(m.query_id) for r in self.results for m in r.per_query], dtype=object))
-        return list(seen)
+        return list(dict.fromkeys(str(m.query_id) for r in self.results for m in r.per_query))
 
     @cached_property
     def aggregates(self) -> pd.DataFrame:
         """``run``, ``measure``, ``value``: each measure's own aggregate, as ``calc_aggregate`` gives it."""
+        import pandas as pd  # the tables load pandas; evaluating does not
+
         rows = [(name, str(m), float(r.summary[m]))
                 for name, r in zip(self.runs, self.results, strict=True) for m in self.measures]
         return pd.DataFrame(rows, columns=["run", "measure", "value"])
@@ -75,6 +76,9 @@ class Experiment:
     def per_query(self) -> pd.DataFrame:
         """``run``, ``query_id``, ``measure``, ``value`` for every judged query of every run and measure
         (queries in the qrels' order), 0 where the run does not rank the query (ir_measures' rule)."""
+        import numpy as np
+        import pandas as pd
+
         labels = [str(m) for m in self.measures]
         names = dict(zip(self.measures, labels, strict=True))
         full = pd.MultiIndex.from_product([self.judged, labels], names=["query_id", "measure"])
