@@ -337,11 +337,14 @@ def test_several_runs_in_every_output_format(collection, output_format, by_query
     with tempfile.TemporaryDirectory() as tmp:
         qrels_path, paths = write_several(qrels, runs, Path(tmp))
         args = [qrels_path, *[paths[i] for i in named], *SEVERAL_MEASURES, "-p", "-1", "-o", output_format]
-        args += ["-q"] * by_query + ["--thresholds"] * thresholds
         if compare and len(set(named)) > 1 and named.count(named[0]) == 1:
             args += ["--compare", paths[named[0]]]
+            # tsv, csv and jsonl are one table: with --baseline the comparison, which holds every run's value
+            by_query = by_query and output_format == "trec"
+            thresholds = thresholds and output_format == "trec"
         else:
             compare = False
+        args += ["-q"] * by_query + ["--thresholds"] * thresholds
         status, out, err = run_cli(args)
         assert status == 0, err
         expected = []
@@ -367,6 +370,20 @@ def test_several_runs_in_every_output_format(collection, output_format, by_query
                 summaries.append({})
             elif query == "all":
                 summaries[-1][name] = float(value)
+    elif compare:  # the comparison table: a row per run and measure, the baseline's rows first
+        import pandas as pd
+
+        table = (pd.DataFrame(map(json.loads, out.splitlines())) if output_format == "jsonl" else
+                 pd.read_csv(io.StringIO(out), sep="," if output_format == "csv" else "\t"))
+        assert "p_value" in table.columns
+        first = named[0]
+        order = [first, *[i for i in named if i != first]]
+        names = list(pd.unique(table["run"]))
+        assert len(names) == len(named)
+        by_run = {name: dict(zip(rows["measure"], rows["value"], strict=True))
+                  for name, rows in table.groupby("run", sort=False)}
+        summaries = [by_run[names[order.index(i)] if named.count(i) == 1 else names[order.index(i)]] for i in named]
+        compare = False
     elif output_format == "jsonl":  # each run's summary records, measure after measure
         records = [r for r in map(json.loads, out.splitlines())
                    if not r.get("comparison") and "of" not in r and r.get("query_id", "all") == "all"]

@@ -57,7 +57,7 @@ def test_jsonl_p_values_keep_significant_digits_with_places():
          "-p", "4", "--compare", "random"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     records = [json.loads(line) for line in done.stdout.splitlines()]
-    strong = next(r for r in records if r.get("comparison") and r["run"] == runs[0])
+    strong = next(r for r in records if r["run"] == "strong.run")  # jsonl: the comparison is the one table
     qrels, sample_runs = graded_sample()
     expected = meta.compare_runs(meta.per_query(qrels, sample_runs, ["muMAP"]), "random").set_index("run")
     assert 0 < strong["p_value"] < 1e-10  # 4.3e-15 with -p 4, not 0.0
@@ -194,7 +194,7 @@ def test_compare_command_prints_every_section_as_a_markdown_table(tmp_path):
     runs = [str(SAMPLE / f"{n}.run") for n in ("random", "strong", "weak")]
     done = subprocess.run(
         [sys.executable, "-m", "ir_measures_graded", "compare", str(SAMPLE / "qrels.txt"), *runs, "-m", "muMAP",
-         "P@5", "--transform", "scale:2", "--samples", "10", "--permutations", "300", "--test", "tukey",
+         "P@5", "--transform", "scale:2", "--samples", "10", "--permutations", "300", "--pairs-test", "tukey",
          "--compare-test", "wilcoxon", "--alternative", "greater", "--family", "all", "-o", "markdown"],
         capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -221,20 +221,22 @@ def test_run_names_are_the_same_in_every_mode(tmp_path):
 
     trec_summary, trec_comparison = run("qrels.txt", *runs, "muMAP", "-o", "trec", "--compare", "random").split("\n\n")
     tags = [line.split("\t")[2] for line in trec_summary.splitlines() if line.startswith("runid")]
-    assert tags == ["strong", "weak", "random"]  # column 6 of the sample runs
-    assert sorted(pd.read_csv(pd.io.common.StringIO(trec_comparison), sep="\t")["run"]) == sorted(tags)
-    main_out = run("qrels.txt", *runs, "muMAP", "--compare", "random")
-    summary, comparison = main_out.split("\n\n")
-    summary_names = list(pd.read_csv(pd.io.common.StringIO(summary), sep="\t")["run"])
-    compare_names = list(dict.fromkeys(pd.read_csv(pd.io.common.StringIO(comparison), sep="\t")["run"]))
-    sub = run("compare", "qrels.txt", *runs, "-m", "muMAP", "--samples", "5", "--permutations", "100",
-              "--baseline", "random", "-o", "tsv")
-    means = sub.split("# Mean per run\n", 1)[1].split("\n# ", 1)[0]
+    assert tags == ["strong", "weak", "random"]  # trec_eval's runid lines: column 6 of the sample runs
+    assert sorted(pd.read_csv(pd.io.common.StringIO(trec_comparison), sep="\t")["run"]) == sorted(runs)
+    summary_names = list(pd.read_csv(pd.io.common.StringIO(run("qrels.txt", *runs, "muMAP")), sep="\t")["run"])
+    compare_names = list(pd.read_csv(pd.io.common.StringIO(run("qrels.txt", *runs, "muMAP", "--compare", "random")),
+                                     sep="\t")["run"])
+    means = run("compare", "qrels.txt", *runs, "-m", "muMAP", "--samples", "5", "--permutations", "100",
+                "--baseline", "random", "-o", "tsv", "--sections", "means")
     sub_names = list(pd.read_csv(pd.io.common.StringIO(means), sep="\t")["run"])
-    against = sub.split("# Against the baseline random.run, per run", 1)[1].split("\n", 1)[1].split("\n# ", 1)[0]
-    sub_compare = list(dict.fromkeys(pd.read_csv(pd.io.common.StringIO(against), sep="\t")["run"]))
+    against = run("compare", "qrels.txt", *runs, "-m", "muMAP", "--samples", "5", "--permutations", "100",
+                  "--baseline", "random", "-o", "tsv")
+    sub_compare = list(pd.read_csv(pd.io.common.StringIO(against), sep="\t")["run"])
+    report = run("report", "qrels.txt", *runs, "-m", "muMAP", "--baseline", "random", "--html",
+                 str(tmp_path / "r.html"), "--no-scale")
+    report_names = list(pd.read_csv(pd.io.common.StringIO(report), sep="\t")["run"])
     assert summary_names == sub_names == runs
-    assert sorted(compare_names) == sorted(sub_compare) == sorted(runs)  # the baseline's row comes first
+    assert compare_names == sub_compare == report_names == ["random.run", "strong.run", "weak.run"]  # baseline first
 
 
 @pytest.mark.slow
@@ -312,9 +314,9 @@ def test_readme_scale_table_is_what_the_command_prints(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("extra, message", [
-    (["--baseline", "nope"], "--baseline 'nope' is none of the runs"),
+    (["--baseline", "nope"], "baseline 'nope' is none of the runs"),
     (["--min-difference", "0"], "--min-difference must be positive"),
-    (["--power", "1.5"], "--power between 0 and 1"),
+    (["--power", "1.5"], "--power must be between 0 and 1"),
 ])
 def test_compare_command_refuses_bad_options_in_one_line(extra, message):
     done = subprocess.run(

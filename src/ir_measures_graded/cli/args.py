@@ -50,7 +50,7 @@ FORMATS = ("tsv", "csv", "jsonl", "trec", "text", "markdown", "latex")
 CORRECTIONS = ("holm", "bonferroni", "fdr_bh", "none")
 ALTERNATIVES = ("two-sided", "greater", "less")
 PAIRS_TESTS = ("randomization", "bootstrap", "t", "wilcoxon", "sign", "tukey", "randomized_tukey")
-SECTIONS = ("means", "scale", "stability", "power", "pairs", "baseline", "sizes")
+SECTIONS = ("means", "scale", "stability", "power", "pairs", "baseline", "details", "sizes")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -90,7 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
     judging = compare.add_argument_group("judging the measures")
     judging.add_argument("--sections", nargs="+", choices=SECTIONS, metavar="SECTION",
                          help=f"the tables to write ({', '.join(SECTIONS)}); default: all in text, markdown and "
-                         "latex, the baseline comparison in tsv, csv and jsonl (one table per stream)")
+                         "latex, the comparison with the baseline in tsv, csv and jsonl (one table per stream: "
+                         "baseline and details are then the same tidy table)")
     judging.add_argument("--transform", action="append", metavar="T",
                          help="label transform, repeatable (scale:F, shift:C, merge:A,B, insert:L, map:A=B,..., real); "
                          "default: scale:2, shift:1, merge of the two highest labels, real")

@@ -1,7 +1,8 @@
 """``ir-measures-graded compare``: judging the measures on your qrels and runs, section by section.
 
 Sections (``--sections``): the mean per run, scale dependence, stability, discriminative power, the
-run pairs (ASL curve), every run against the baseline, and the topic-set size. Text, markdown and
+run pairs (ASL curve), every run against the baseline (the paper's view, and its details: intervals,
+effect size, wins/ties/losses), and the topic-set size. Text, markdown and
 LaTeX write the sections asked for (default all); tsv, csv and jsonl write one tidy table (default
 the comparison against the baseline).
 """
@@ -36,8 +37,12 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
 
     if len(runs) < 2:
         raise UsageError("compare needs at least two runs")
-    if args.samples < 1 or not 0 < args.power < 1 or not args.min_difference > 0:
-        raise UsageError("--samples must be positive, --power between 0 and 1 and --min-difference positive")
+    if args.samples < 1:
+        raise UsageError(f"--samples must be positive, got {args.samples}")
+    if not 0 < args.power < 1:
+        raise UsageError(f"--power must be between 0 and 1, got {args.power:g}")
+    if not args.min_difference > 0:
+        raise UsageError(f"--min-difference must be positive, got {args.min_difference:g}")
     chosen = sections_of(args)
     if args.plot:
         from ir_measures_graded.lazy import require
@@ -63,6 +68,8 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
                   "test, two-sided)", report.power, ""),
         "pairs": ("Run pairs (the ASL curve: asl_rank 1 = smallest p-value)", report.pairs, ""),
         "baseline": None,
+        "details": (f"Against the baseline {comparison.baseline}, per run: mean difference, {1 - args.alpha:.0%} "
+                    "intervals (t, bootstrap), effect size d_z, per-query wins/ties/losses", comparison.table, ""),
         "sizes": (f"Topic-set size: queries a paired t-test needs to detect a difference of {args.min_difference:g} "
                   f"with power {args.power:g} at alpha={args.alpha:g} (Sakai 2016)", report.sizes, ""),
     }
