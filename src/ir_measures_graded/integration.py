@@ -3,9 +3,10 @@
 :func:`install` runs when the package is imported; :func:`uninstall` restores every object it
 changed (the same objects, not copies). The changes, and why each is needed:
 
-1. **Measure names** in ``ir_measures.measures.registry`` (and in ``pyterrier.measures`` when
-   PyTerrier was imported first, which copies that registry when it is imported): so that
-   ``ir_measures.parse_measure('muMAP')`` and ``pt.measures.muMAP`` work.
+1. **Measure names** in ``ir_measures.measures.registry`` (and in ``pyterrier.measures``: set here
+   when PyTerrier was imported first; PyTerrier imported later copies them from that registry
+   itself): so that ``ir_measures.parse_measure('muMAP')`` and ``pt.measures.muMAP`` work.
+   ``uninstall()`` removes them from both, whichever was imported first.
 2. **The ``graded`` provider** in ``ir_measures.providers.registry`` and appended to
    ``ir_measures.DefaultPipeline.providers``: so that ``ir_measures.calc_aggregate([muMAP, AP], ...)``
    sends our measures to us and the others to their usual providers.
@@ -249,12 +250,19 @@ def uninstall() -> None:
         return
     saved, _saved = _saved, None
     base.on_register.remove(_register_names)
+    # PyTerrier imported after install() copied our measures from the registry into pyterrier.measures
+    # itself (install() saw no module to record): the names bound to our objects there go too.
+    pt_measures = sys.modules.get("pyterrier.measures")
+    if pt_measures is not None:
+        for name in saved["registry"]:
+            ours = ir_measures.measures.registry.get(name)
+            if name not in saved["pyterrier"] and ours is not None and vars(pt_measures).get(name) is ours:
+                saved["pyterrier"][name] = _MISSING
     for name, previous in saved["registry"].items():
         if previous is _MISSING:
             ir_measures.measures.registry.pop(name, None)
         else:
             ir_measures.measures.registry[name] = previous
-    pt_measures = sys.modules.get("pyterrier.measures")
     for name, previous in saved["pyterrier"].items():
         if previous is _MISSING:
             if pt_measures is not None and hasattr(pt_measures, name):
