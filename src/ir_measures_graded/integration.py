@@ -97,9 +97,14 @@ def _ordered_evaluator(pipeline: Any, measures: Iterable[ir_measures.Measure], q
     several = not all(isinstance(m, GradedMeasure) for m in measures)  # other providers read the inputs too
     evaluator = type(pipeline)._evaluator(pipeline, measures, readable(_qrels_file(measures, qrels), "qrels", several))
     # Every evaluator, whichever providers it holds (one rule: see the module docstring, change 3)
-    each_provider = evaluator._iter_calc
-    evaluator._iter_calc = lambda run: each_provider(readable(run, "run", several))
+    evaluator._iter_calc = functools.partial(_read_run_then, evaluator._iter_calc, several)
     return in_given_order(evaluator, measures)
+
+
+def _read_run_then(iter_calc: Callable[[Any], Any], several: bool, run: Any) -> Any:
+    """``iter_calc`` of the run in a form its providers read (a partial of this, not a lambda:
+    an evaluator stays as picklable as its providers' evaluators are)."""
+    return iter_calc(readable(run, "run", several))
 
 
 def readable(obj: Any, kind: str, several: bool) -> Any:
