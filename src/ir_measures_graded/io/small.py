@@ -6,9 +6,14 @@ common layout — ASCII, one space (or one tab) between the fields, each line en
 blank line, every value a plain decimal number — is split into fields by numpy here. Anything else
 (a larger file, gzip, standard input, other spacing, a control byte such as NUL, a malformed
 line, a (query, doc) given twice) gets ``None``: the large-file reader reads it and reports what is
-wrong by ``file:line``. So every
-error message comes from one place, and the rows read here are exactly the rows read there
-(numbers parsed to the same correctly rounded doubles; ids compared by their bytes, as there).
+wrong by ``file:line``. So every error message comes from one place, and the rows read here are
+exactly the rows read there (numbers parsed to the same correctly rounded doubles; ids compared by
+their bytes, as there).
+
+Memory follows the file's size, not lines x its longest field, so that it stays within the Arrow
+reader's for every file read here: ids are compared as a fixed-width matrix only while that matrix
+is at most the file's size plus :data:`MATRIX_SLACK` (else the file goes to the Arrow reader, which
+stores each id in its own length), and numbers are parsed in chunks (see :func:`decimals`).
 """
 
 from __future__ import annotations
