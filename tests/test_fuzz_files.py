@@ -3,10 +3,10 @@
 Each generated case is a small clean collection written out with harmless noise (BOM, CRLF, blank
 and whitespace-only lines, tabs, every number syntax that C and Python read alike, non-ASCII ids,
 gzip) and at most one defect (wrong column count, a number no reader should take, a number only
-one of C and Python reads, a duplicate (query, doc), invalid UTF-8). The contract (README, "What
-happens with bad input"): the values equal the slow reference on the clean collection, or the
-reader raises ``GradedInputError`` (the CLI exits 2) with one line naming ``file:line`` of the
-defect — never another exception, a traceback, NaN, a Python warning or a silently dropped line.
+one of C and Python reads, a duplicate (query, doc), invalid UTF-8, a NUL byte in an id). The
+contract (README, "What happens with bad input"): the values equal the slow reference on the clean
+collection, or the reader raises ``GradedInputError`` (the CLI exits 2) with one line naming
+``file:line`` of the defect — never another exception, a traceback, NaN, a Python warning or a silently dropped line.
 
 Cases per run: ``test_hostile_files_through_the_api`` 150, ``test_hostile_files_through_the_cli``
 (in-process ``main``) 40, plus the subprocess cases below.
@@ -106,7 +106,7 @@ def cases(draw) -> Case:
         case.run["only_in_run"] = {"d1": 1.0}
         lines["run"].append(["only_in_run", "Q0", "d1", "1", "1", "tag"])
 
-    kind = draw(st.sampled_from(["none", "none", "columns", "rejected", "either", "duplicate", "utf8"]))
+    kind = draw(st.sampled_from(["none", "none", "columns", "rejected", "either", "duplicate", "utf8", "nul"]))
     target = draw(st.sampled_from(["qrels", "run"])) if lines["run"] else "qrels"
     rows = lines[target]
     at = draw(st.integers(0, len(rows) - 1))
@@ -133,6 +133,11 @@ def cases(draw) -> Case:
         defect_rows = (len(rows) - 1,)  # the second occurrence (the first may be named too)
     elif kind == "utf8":
         rows[at][2] = rows[at][2] + "\udcff"  # becomes the invalid byte 0xff
+        defect_rows = (at,)
+    elif kind == "nul":  # inside the query or doc id: pytrec_eval would end the id there (#35.5)
+        column = draw(st.sampled_from([0, 2]))
+        cut = draw(st.integers(0, len(rows[at][column])))
+        rows[at][column] = rows[at][column][:cut] + "\x00" + rows[at][column][cut:]
         defect_rows = (at,)
     else:
         case.defect_file = ""
@@ -215,7 +220,7 @@ def test_hostile_files_through_the_api(case):
                 qrels, run = read_qrels(qrels_path), read_run(run_path)
                 got = {(m.query_id, m.measure): m.value for m in ir_measures.iter_calc(MEASURES, qrels, run)}
         except GradedInputError as ex:
-            assert case.defect in ("columns", "rejected", "either", "duplicate", "utf8"), str(ex)
+            assert case.defect in ("columns", "rejected", "either", "duplicate", "utf8", "nul"), str(ex)
             path = qrels_path if case.defect_file == "qrels" else run_path
             check_error_message(str(ex), path, case)
             return
@@ -240,7 +245,7 @@ def test_hostile_files_through_the_cli(case):
     for line in err.splitlines():  # only our own one-line messages on stderr
         assert line.startswith(("ir-measures-graded: error:", "ir-measures-graded: warning:")), err
     if status == 2:
-        assert case.defect in ("columns", "rejected", "either", "duplicate", "utf8"), err
+        assert case.defect in ("columns", "rejected", "either", "duplicate", "utf8", "nul"), err
         assert len(err.splitlines()) == 1, err
         check_error_message(err, qrels_path if case.defect_file == "qrels" else run_path, case)
         return

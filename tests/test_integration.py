@@ -8,6 +8,7 @@ before the import, after it, after ``uninstall()``, after ``install()`` again an
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -57,6 +58,11 @@ SNAPSHOT = textwrap.dedent('''
 ''')
 
 
+#: What the minimum-versions environment (.ci/run) lacks: tests that need it skip there.
+HAS_PYTERRIER = importlib.util.find_spec("pyterrier") is not None
+HAS_IR_DATASETS = importlib.util.find_spec("ir_datasets") is not None
+
+
 def states(first: str) -> dict:
     done = subprocess.run([sys.executable, "-c", SNAPSHOT.format(first=first)], capture_output=True, text=True,
                           timeout=300)
@@ -67,6 +73,8 @@ def states(first: str) -> dict:
 @pytest.mark.parametrize("first", ["", "import ir_datasets, pyterrier, pyterrier.measures"],
                          ids=["alone", "after-pyterrier-and-ir_datasets"])
 def test_uninstall_restores_every_patched_object(first):
+    if first and not (HAS_PYTERRIER and HAS_IR_DATASETS):
+        pytest.skip("needs the extras pyterrier and datasets")
     s = states(first)
     assert s["parsed"] == "muAP"
     before, installed = s["before"], s["installed"]
@@ -83,8 +91,39 @@ def test_uninstall_restores_every_patched_object(first):
     if first:
         assert "muMAP" in installed["pyterrier"] and "muMAP" not in before["pyterrier"]
         assert set(installed["datasets"]) - set(before["datasets"]) >= {"ohsumed"}
-    else:  # ir_datasets not imported: one finder waits for it, and leaves with uninstall()
-        assert len(installed["meta_path"]) == len(before["meta_path"]) + 1
+    else:  # ir_datasets not imported: one finder waits for it (if installed), and leaves with uninstall()
+        assert len(installed["meta_path"]) == len(before["meta_path"]) + HAS_IR_DATASETS
+
+
+@pytest.mark.skipif(not HAS_PYTERRIER, reason="needs the extra pyterrier")
+def test_uninstall_removes_what_pyterrier_imported_afterwards_copied():
+    """``pyterrier.measures`` copies ir_measures' registry when it is imported: imported after this
+    package, it holds our measures (issue #35.16); ``uninstall()`` takes them out of it too."""
+    code = textwrap.dedent("""
+        import json, ir_measures_graded
+        from ir_measures_graded.measures import MEASURES
+        import pyterrier.measures as pt
+        names = sorted({n for m in MEASURES.values() for n in (m.NAME, *m.ALIASES)})
+        def held():
+            return [n for n in names if n in vars(pt)]
+        copied = held()
+        ir_measures_graded.uninstall()
+        left = held()
+        ir_measures_graded.install()
+        again = held()
+        ir_measures_graded.uninstall()
+        print(json.dumps({"names": names, "copied": copied, "left": left, "again": again, "finally": held(),
+                          "standard": "AP" in vars(pt) and "nDCG" in vars(pt)}))
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    s = json.loads(done.stdout.splitlines()[-1])
+    assert "muMAP" in s["names"] and s["copied"] == s["names"] and s["again"] == s["names"]
+    assert s["left"] == [] and s["finally"] == []
+    assert s["standard"]  # PyTerrier's own copies of ir_measures' measures stay
+
+
+@pytest.mark.skipif(not HAS_IR_DATASETS, reason="needs the extra datasets")
 
 
 def test_datasets_are_registered_when_ir_datasets_is_imported_later():

@@ -140,3 +140,45 @@ def test_real_valued_labels_rejected_by_pytrec_eval_but_not_by_us():
         (0.37 * (1 + 1) / 2 + (1.5 - 0.37) * 0.5) / 1.5)
     with pytest.raises(TypeError):
         ir_measures.calc_aggregate([AP], qrels, run)
+
+
+# --- which inputs go through ir_measures (issue #35.17) ------------------------------------------
+
+def _in_form(form: str, frame: pd.DataFrame, path):
+    """``frame`` as a TREC file path, an Arrow table or a polars DataFrame."""
+    if form == "path":
+        if "score" in frame.columns:
+            lines = [f"{q} Q0 {d} 1 {s!r} t" for q, d, s in frame[["query_id", "doc_id", "score"]].itertuples(index=False)]
+        else:
+            lines = [f"{q} 0 {d} {r}" for q, d, r in frame[["query_id", "doc_id", "relevance"]].itertuples(index=False)]
+        path.write_text("\n".join(lines) + "\n")
+        return str(path)
+    if form == "arrow":
+        import pyarrow as pa
+
+        return pa.Table.from_pandas(frame, preserve_index=False)
+    polars = pytest.importorskip("polars")
+    return polars.from_pandas(frame)
+
+
+@pytest.mark.parametrize("names", [["AP"], ["AP", "Judged@10"], ["AP", "muMAP"], ["muMAP"]])
+@pytest.mark.parametrize("form", ["path", "arrow", "polars"])
+def test_files_arrow_and_polars_are_read_for_every_list_of_measures(names, form, tmp_path):
+    """One rule (issue #35.17): with the package imported, qrels and runs given to ir_measures'
+    default pipeline as a path, an Arrow table or a polars frame are read for any list of measures,
+    ours or not (standard-only lists failed on the run: 'unknown run format'), with the values of the
+    same data as pandas frames, through calc_aggregate, iter_calc and an evaluator."""
+    measures = [ir_measures.parse_measure(n) for n in names]
+    qdf = pd.DataFrame({"query_id": ["q1", "q1", "q1", "q2", "q2"], "doc_id": ["a", "b", "c", "a", "d"],
+                        "relevance": [2, 0, 1, 1, 0]})
+    rdf = pd.DataFrame({"query_id": ["q1", "q1", "q1", "q2", "q2", "q2"], "doc_id": ["c", "b", "a", "d", "a", "e"],
+                        "score": [3.0, 2.0, 1.0, 2.5, 1.5, 0.5]})
+    expected = ir_measures.calc_aggregate(measures, qdf, rdf)
+    per_query = sorted((str(m.measure), m.query_id, m.value) for m in ir_measures.iter_calc(measures, qdf, rdf))
+    qrels, run = _in_form(form, qdf, tmp_path / "qrels"), _in_form(form, rdf, tmp_path / "run")
+    assert ir_measures.calc_aggregate(measures, qrels, run) == expected
+    assert sorted((str(m.measure), m.query_id, m.value) for m in ir_measures.iter_calc(measures, qrels, run)) == per_query
+    evaluator = ir_measures.evaluator(measures, qrels)
+    assert evaluator.calc_aggregate(run) == expected and evaluator.calc_aggregate(run) == expected  # runs twice
+    assert ir_measures.calc_aggregate(measures, qdf, run) == expected  # and mixed with a pandas qrels
+    assert measures[0].calc_aggregate(qrels, run) == expected[measures[0]]

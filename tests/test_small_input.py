@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ir_measures_graded import cli
 from ir_measures_graded.io.small import (
@@ -292,3 +294,30 @@ def test_the_small_path_peaks_below_the_arrow_path(tmp_path, field):
 
     small, arrow = peak_kib(True), peak_kib(False)
     assert small <= arrow * 1.1, (small, arrow)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.integers(1, 3000), long_fields=st.lists(st.tuples(st.sampled_from([0, 2, 4]), st.integers(1, 4000)),
+                                                         max_size=3))
+def test_memory_follows_the_file_not_lines_times_the_longest_field(tmp_path, lines, long_fields):
+    """Whatever the lengths of its fields, reading a file here allocates (numpy's allocations, as
+    tracemalloc counts them) at most a fixed multiple of the file's size plus the matrix slack: what
+    it accepts stays within the Arrow path's memory, and what would not fit goes there."""
+    import tracemalloc
+
+    from ir_measures_graded.io.small import MATRIX_SLACK
+
+    rows = [[f"q{i // 100}", "Q0", f"d{i}", "1", f"{i % 89 / 8:.3f}", "t"] for i in range(lines)]
+    for k, (column, width) in enumerate(long_fields):
+        row = rows[(k * 7919) % lines]
+        row[column] = f"{row[column]}{'x' * width}" if column != 4 else "1." + "7" * width
+    path = tmp_path / "run"
+    path.write_text("".join(" ".join(row) + "\n" for row in rows))
+    tracemalloc.start()
+    try:
+        table = read_small(path, RUN)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert table is not None or any(c != 4 for c, _ in long_fields)  # long numbers are read here
+    assert peak <= 16 * path.stat().st_size + 3 * MATRIX_SLACK, (peak, path.stat().st_size)

@@ -3,21 +3,31 @@
 :func:`install` runs when the package is imported; :func:`uninstall` restores every object it
 changed (the same objects, not copies). The changes, and why each is needed:
 
-1. **Measure names** in ``ir_measures.measures.registry`` (and in ``pyterrier.measures`` when
-   PyTerrier was imported first, which copies that registry when it is imported): so that
-   ``ir_measures.parse_measure('muMAP')`` and ``pt.measures.muMAP`` work.
+1. **Measure names** in ``ir_measures.measures.registry`` (and in ``pyterrier.measures``: set here
+   when PyTerrier was imported first; PyTerrier imported later copies them from that registry
+   itself): so that ``ir_measures.parse_measure('muMAP')`` and ``pt.measures.muMAP`` work.
+   ``uninstall()`` removes them from both, whichever was imported first.
 2. **The ``graded`` provider** in ``ir_measures.providers.registry`` and appended to
    ``ir_measures.DefaultPipeline.providers``: so that ``ir_measures.calc_aggregate([muMAP, AP], ...)``
    sends our measures to us and the others to their usual providers.
-3. **Result order**: ``DefaultPipeline`` groups measures by provider through Python sets, so the
-   order of its results followed ``PYTHONHASHSEED``. An instance attribute ``_evaluator`` on that
-   one object (its class is untouched) returns evaluators whose measures are in the caller's order.
+3. **Result order and inputs**: ``DefaultPipeline`` groups measures by provider through Python
+   sets, so the order of its results followed ``PYTHONHASHSEED``. An instance attribute
+   ``_evaluator`` on that one object (its class is untouched) returns evaluators whose measures are
+   in the caller's order, and which read what ir_measures alone cannot read, by **one rule for
+   every list of measures** (ours, standard ones, or both; ``ir_measures.calc_aggregate``,
+   ``iter_calc``, ``calc``, ``evaluator`` and a measure's own ``calc_aggregate``...): qrels and runs
+   given as a file path (TREC text, plain or gzip; Parquet; Arrow IPC), an Arrow table, record
+   batch or reader, or a polars DataFrame or LazyFrame are read by this package's readers. So with
+   the package imported ``ir_measures.calc_aggregate([AP], 'qrels.txt', 'run.txt')`` works, where
+   ir_measures alone answers "unknown qrels format". No value changes: what ir_measures reads itself
+   (pandas DataFrames, dicts of dicts, named tuples, generators) is passed on untouched; the other
+   providers get the rows as a pandas DataFrame, ours as Arrow columns (a run path or record batch
+   reader streamed by query batches when only our measures read it). An unstarted
+   ``ir_measures.read_trec_qrels(path)`` given with our measures only is read by our reader (Arrow
+   columns instead of one named tuple per judgment), as ``read_trec_run(path)`` already is.
 4. **``ir_measures.parse_trec_measure``** is wrapped: PyTerrier turns ``eval_metrics=['muMAP', 'map']``
    into measures with it, and it knows trec_eval's names only. A name it rejects that names one of
    our measures is read by ``parse_measure``; every trec_eval name parses as before.
-   The same evaluator reads an unstarted ``ir_measures.read_trec_qrels(path)`` given with our
-   measures only with our own reader (Arrow columns instead of one named tuple per judgment, which
-   ir_measures' pipeline would also copy), as our provider already does for ``read_trec_run(path)``.
 5. **OHSUMED datasets** are registered with ``ir_datasets`` (extra ``datasets``): at once if it is
    imported, else when it is first imported — a ``sys.meta_path`` finder that answers for the name
    ``ir_datasets`` only, once, and then removes itself (Python has no narrower post-import hook).
@@ -86,25 +96,35 @@ def _ordered_evaluator(pipeline: Any, measures: Iterable[ir_measures.Measure], q
     measures = list(measures)  # may be a generator; read once
     several = not all(isinstance(m, GradedMeasure) for m in measures)  # other providers read the inputs too
     evaluator = type(pipeline)._evaluator(pipeline, measures, readable(_qrels_file(measures, qrels), "qrels", several))
-    if hasattr(evaluator, "evaluators"):  # a FallbackEvaluator: each provider gets the run from it
-        each_provider = evaluator._iter_calc
-        evaluator._iter_calc = lambda run: each_provider(readable(run, "run", True))
+    # Every evaluator, whichever providers it holds (one rule: see the module docstring, change 3)
+    evaluator._iter_calc = functools.partial(_read_run_then, evaluator._iter_calc, several)
     return in_given_order(evaluator, measures)
+
+
+def _read_run_then(iter_calc: Callable[[Any], Any], several: bool, run: Any) -> Any:
+    """``iter_calc`` of the run in a form its providers read (a partial of this, not a lambda:
+    an evaluator stays as picklable as its providers' evaluators are)."""
+    return iter_calc(readable(run, "run", several))
 
 
 def readable(obj: Any, kind: str, several: bool) -> Any:
     """``obj`` in a form every provider that reads it reads, if only this package reads it as given.
 
     ``ir_measures``' converters iterate anything iterable: a polars DataFrame (its columns), a
-    file path (its characters), and they know no Arrow. So a qrels path, a polars DataFrame or
-    LazyFrame, or an Arrow record batch or reader becomes an Arrow table (passed on untouched to
-    the graded provider), and with ``several`` providers to serve, a pandas DataFrame, as a run
-    path or an Arrow table does (the graded provider streams a run path when it serves alone).
+    file path (its characters), and they know no Arrow. So for ``several`` providers (any measure
+    not ours) a path, a polars DataFrame or LazyFrame and an Arrow table, record batch or reader
+    become a pandas DataFrame. For ours alone, a qrels path, a polars frame and an Arrow record
+    batch or qrels reader become an Arrow table, and a run path a :func:`.io.stream.scan_run`
+    (streamed by query batches, as an Arrow record batch reader is). Anything else is passed on.
     """
     import os
 
     module = type(obj).__module__ or ""
-    if isinstance(obj, (str, os.PathLike)) and (kind == "qrels" or several):
+    if isinstance(obj, (str, os.PathLike)):
+        if kind == "run" and not several:
+            from ir_measures_graded.io.stream import scan_run
+
+            return scan_run(obj)
         from ir_measures_graded.io.readers import read_qrels_table, read_run_table
 
         obj = (read_qrels_table if kind == "qrels" else read_run_table)(obj)
@@ -113,6 +133,8 @@ def readable(obj: Any, kind: str, several: bool) -> Any:
     elif module.startswith("pyarrow"):  # pyarrow is imported only for its own objects (small inputs need none)
         import pyarrow as pa
 
+        if isinstance(obj, pa.RecordBatchReader) and kind == "run" and not several:
+            return obj  # streamed by the graded provider
         if isinstance(obj, pa.RecordBatchReader):
             obj = obj.read_all()
         elif isinstance(obj, pa.RecordBatch):
@@ -249,12 +271,19 @@ def uninstall() -> None:
         return
     saved, _saved = _saved, None
     base.on_register.remove(_register_names)
+    # PyTerrier imported after install() copied our measures from the registry into pyterrier.measures
+    # itself (install() saw no module to record): the names bound to our objects there go too.
+    pt_measures = sys.modules.get("pyterrier.measures")
+    if pt_measures is not None:
+        for name in saved["registry"]:
+            ours = ir_measures.measures.registry.get(name)
+            if name not in saved["pyterrier"] and ours is not None and vars(pt_measures).get(name) is ours:
+                saved["pyterrier"][name] = _MISSING
     for name, previous in saved["registry"].items():
         if previous is _MISSING:
             ir_measures.measures.registry.pop(name, None)
         else:
             ir_measures.measures.registry[name] = previous
-    pt_measures = sys.modules.get("pyterrier.measures")
     for name, previous in saved["pyterrier"].items():
         if previous is _MISSING:
             if pt_measures is not None and hasattr(pt_measures, name):

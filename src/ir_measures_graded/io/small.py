@@ -6,9 +6,14 @@ common layout — ASCII, one space (or one tab) between the fields, each line en
 blank line, every value a plain decimal number — is split into fields by numpy here. Anything else
 (a larger file, gzip, standard input, other spacing, a control byte such as NUL, a malformed
 line, a (query, doc) given twice) gets ``None``: the large-file reader reads it and reports what is
-wrong by ``file:line``. So every
-error message comes from one place, and the rows read here are exactly the rows read there
-(numbers parsed to the same correctly rounded doubles; ids compared by their bytes, as there).
+wrong by ``file:line``. So every error message comes from one place, and the rows read here are
+exactly the rows read there (numbers parsed to the same correctly rounded doubles; ids compared by
+their bytes, as there).
+
+Memory follows the file's size, not lines x its longest field, so that it stays within the Arrow
+reader's for every file read here: ids are compared as a fixed-width matrix only while that matrix
+is at most the file's size plus :data:`MATRIX_SLACK` (else the file goes to the Arrow reader, which
+stores each id in its own length), and numbers are parsed in chunks (see :func:`decimals`).
 """
 
 from __future__ import annotations
@@ -173,8 +178,10 @@ def windows(raw: np.ndarray, starts: np.ndarray, width: int) -> np.ndarray:
 def fixed_width(raw: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """The fields as a fixed-width bytes array (``S<longest>``, shorter ones padded with NUL)."""
     width = int(lengths.max())
-    chars = windows(raw, starts, width)
-    chars *= np.arange(width) < lengths[:, None]
+    chars = windows(raw, starts, width)  # a copy (fancy indexing)
+    step = max(1, (1 << 20) // width)  # the padding's mask a megabyte at a time, not a second matrix
+    for first in range(0, len(starts), step):
+        chars[first:first + step] *= np.arange(width) < lengths[first:first + step, None]
     return chars.view(f"S{width}").ravel()
 
 
@@ -182,17 +189,20 @@ def distinct(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(distinct, codes)``: the distinct ids sorted by their bytes, and each row's index into them.
 
     Ids of at most 8 bytes are sorted as big-endian integers (the same order as their bytes, NUL
-    padding included), which is faster than comparing bytes.
+    padding included), which is faster than comparing bytes. Memory: one sorted copy of ``ids``
+    at a time besides ``ids`` (``np.unique`` holds three).
     """
-    as_int = integers(ids)
-    if as_int is None or not len(ids):
-        unique, codes = np.unique(ids, return_inverse=True)
-        return unique, codes.ravel().astype(np.int64)
-    order = np.argsort(as_int)
-    ranked = as_int[order]
+    if not len(ids):
+        return ids[:0], np.zeros(0, dtype=np.int64)
+    keys = integers(ids)
+    if keys is None:
+        keys = ids
+    order = np.argsort(keys)
+    ranked = keys[order]
     new = np.empty(len(ids), dtype=bool)
     new[0] = True
-    np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
+    new[1:] = ranked[1:] != ranked[:-1]  # the operator: numpy 1.23's np.not_equal has no loop for bytes
+    del ranked
     codes = np.empty(len(ids), dtype=np.int64)
     codes[order] = np.cumsum(new) - 1
     return ids[order[new]], codes
@@ -290,8 +300,9 @@ def first_seen(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     change[0] = True
     change[1:] = ids[1:] != ids[:-1]  # the operator: numpy 1.23's np.not_equal has no loop for bytes
     heads = np.flatnonzero(change)  # runs of one id (a run file holds its queries together)
-    distinct, first, inverse = np.unique(ids[heads], return_index=True, return_inverse=True)
+    unique, head_codes = distinct(ids if len(heads) == len(ids) else ids[heads])
+    first = np.unique(head_codes, return_index=True)[1]  # each distinct id's first run
     order = np.argsort(first, kind="stable")
     code = np.empty(len(order), dtype=np.int64)
     code[order] = np.arange(len(order))
-    return code[inverse.ravel()][np.cumsum(change) - 1], distinct[order]
+    return code[head_codes][np.cumsum(change) - 1], unique[order]
