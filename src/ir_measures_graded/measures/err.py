@@ -68,7 +68,7 @@ class _gERR(base.GradedMeasure):
             # label - floor itself: the gain function scales a query's huge gains (#35.1), but a grade
             # is compared with g_max, a number on the labels' scale (beyond float64: inf, refused)
             with np.errstate(over="ignore"):
-                return gain(query, label) / gain.factors()[query]
+                return gain(query, label) / gain.factor_of(query)
 
         def highest():
             x = grades(judgments.query, judgments.label)
