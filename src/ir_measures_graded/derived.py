@@ -163,8 +163,9 @@ class GainFunction:
         """The factor of each given query (:meth:`factors`); the number 1 when no query is scaled
         (the usual case: no per-row array to gather or multiply by)."""
         factors = self.factors()
-        unscaled = _cached(self.judgments, ("gain_unscaled", *self.key[1:]), lambda: bool(np.all(factors == 1.0)))
-        return 1.0 if unscaled else factors[query]
+        unscaled = _cached(self.judgments, ("gain_unscaled", *self.key[1:]),  # a read-only 0-d array, as every table
+                           lambda: np.array(np.all(factors == 1.0)))
+        return 1.0 if bool(unscaled) else factors[query]
 
     def scale(self) -> np.ndarray:
         """The normaliser m_q of every query (1 for unnormalised gains), on the scale of its
