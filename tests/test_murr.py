@@ -83,3 +83,12 @@ def test_collection_levels_and_names():
         assert ir_measures.parse_measure(str(measure)) == measure
     with pytest.raises(GradedInputError, match=r"muRR: levels=\(0, 1\) must all lie above floor=0"):
         muRR(levels=(0, 1)).validate_params()
+
+
+def test_rr_at_k_follows_trec_eval_ties_not_ir_measures_rr_at_k():
+    # documented (#35.19): ir_measures serves RR@k by its msmarco provider (ties by doc id ascending),
+    # RR without a cutoff by pytrec_eval (trec_eval's order: ties by doc id descending), as muRR@k
+    qrels, run = {"q": {"a": 1}}, {"q": {"a": 1.0, "b": 1.0}}
+    values = ir_measures.calc_aggregate([muRR @ 5, RR @ 5, RR], qrels, run)
+    assert values[muRR @ 5] == values[RR] == 0.5 and values[RR @ 5] == 1.0
+    assert "msmarco" in type(muRR).__doc__

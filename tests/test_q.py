@@ -87,3 +87,11 @@ def test_parameters_round_trip_and_errors():
     ]:
         with pytest.raises(GradedInputError, match=message):
             bad.validate_params()
+
+
+def test_q_equals_ap_on_binary_labels_at_beta_zero_only():
+    # the docstring's example (#35.19): one relevant document at rank 3
+    qrels, run = {"q": {"a": 1}}, {"q": {"x": 3.0, "y": 2.0, "a": 1.0}}
+    values = ir_measures.calc_aggregate([Q, Q(beta=0), AP], qrels, run)
+    assert values[Q] == 0.5 and values[Q(beta=0)] == values[AP] == pytest.approx(1 / 3)
+    assert "AP at beta=0 only" in Q.SHORT_DESC and "Only β = 0 does" in type(Q).__doc__

@@ -51,3 +51,21 @@ def test_every_registered_thresholded_measure_is_named():
             assert m.at_threshold() and "None" not in threshold_label(str(m))
             assert len(threshold_table([m], QRELS, RUN)) == 3
     assert threshold_label("nDCG@10") == "nDCG@10"  # no M^t: the measure itself
+
+
+def test_the_report_draws_each_measures_own_curve():
+    import pandas as pd
+
+    from ir_measures_graded.report.build import levels
+    from ir_measures_graded.report.figures import threshold_figure
+
+    qrels = pd.DataFrame([(q, d, label) for q, judged in QRELS.items() for d, label in judged.items()],
+                         columns=["query_id", "doc_id", "relevance"])
+    run = pd.DataFrame([(q, d, s) for q, scored in RUN.items() for d, s in scored.items()],
+                       columns=["query_id", "doc_id", "score"])
+    measures = [muRR, muR @ 3, muRprec]
+    table = levels(qrels, {"r": run}, measures)
+    for measure, caption in zip(measures, ("RR^t", "R^t@3", "Rprec^t"), strict=True):
+        figure = threshold_figure(table, str(measure), ["r"], None)
+        assert figure.title == f"{caption} — {measure}" and figure.series == 1
+        assert "P^t" not in figure.svg

@@ -98,7 +98,7 @@ def raw_gain(label: np.ndarray, gains: Gains, floor: float, factor: float | np.n
     the subtraction, so that labels and floors at the edge of float64 never overflow into ``inf``.
     """
     label = mapped_labels(label, gains)
-    if not np.all(np.asarray(factor) == 1.0):
+    if not (np.isscalar(factor) and factor == 1.0):
         label, floor = label * factor, floor * factor
     with np.errstate(over="ignore"):  # an overflow is reported by the caller (GainFunction), by name
         return np.nan_to_num(np.maximum(label - floor, 0.0), nan=0.0, posinf=np.inf)
@@ -113,10 +113,11 @@ class GainFunction:
     """The gain of a (query, label) pair for one measure's ``gains``, ``floor``, ``norm`` and ``dcg``.
 
     Linear: ``g / m_q`` with ``g = raw_gain(label)`` and ``m_q`` the normaliser (1 when ``norm`` is
-    None: then ``g`` times the query's factor, see :meth:`factors`). Exponential: ``2^(g / m_q) - 1``, computed as ``2^(e - s_q) - 2^(-s_q)`` with ``e = g / m_q``
-    and ``s_q`` a per-query shift that keeps the query's largest ``2^e`` finite; the factor
-    ``2^(-s_q)`` is the same for a query's ranking and its ideal ranking, so nDCG is unchanged
-    (``s_q = 0``, the plain formula, unless a query's exponents reach ``SAFE_EXPONENT``).
+    None: then ``g`` times the query's factor, see :meth:`factors`). Exponential: ``2^(g / m_q) - 1``,
+    computed as ``2^(e - s_q) - 2^(-s_q)`` with ``e = g / m_q`` and ``s_q`` a per-query shift that
+    keeps the query's largest ``2^e`` finite; the factor ``2^(-s_q)`` is the same for a query's
+    ranking and its ideal ranking, so nDCG is unchanged (``s_q = 0``, the plain formula, unless a
+    query's exponents reach ``SAFE_EXPONENT``).
     """
 
     SAFE_EXPONENT = 512.0
@@ -158,6 +159,14 @@ class GainFunction:
 
         return _cached(j, ("gain_factors", *self.key[1:]), compute)
 
+    def factor_of(self, query: np.ndarray) -> float | np.ndarray:
+        """The factor of each given query (:meth:`factors`); the number 1 when no query is scaled
+        (the usual case: no per-row array to gather or multiply by)."""
+        factors = self.factors()
+        unscaled = _cached(self.judgments, ("gain_unscaled", *self.key[1:]),  # a read-only 0-d array, as every table
+                           lambda: np.array(np.all(factors == 1.0)))
+        return 1.0 if bool(unscaled) else factors[query]
+
     def scale(self) -> np.ndarray:
         """The normaliser m_q of every query (1 for unnormalised gains), on the scale of its
         :meth:`factors`; not for a numeric norm (see :meth:`_exponent`)."""
@@ -166,7 +175,7 @@ class GainFunction:
         def compute() -> np.ndarray:
             if self.norm is None:
                 return np.ones(j.n_queries)
-            g = raw_gain(j.label, self.gains, self.floor, self.factors()[j.query])
+            g = raw_gain(j.label, self.gains, self.floor, self.factor_of(j.query))
             if self.norm == "query":
                 m = np.zeros(j.n_queries)
                 np.maximum.at(m, j.query, g)
@@ -187,7 +196,7 @@ class GainFunction:
         return _cached(j, ("gain_shift", *self.key[1:]), compute)
 
     def _exponent(self, query: np.ndarray, label: np.ndarray) -> np.ndarray:
-        factor = self.factors()[query]
+        factor = self.factor_of(query)
         g = raw_gain(label, self.gains, self.floor, factor)
         with np.errstate(over="ignore"):
             if isinstance(self.norm, float):  # the scale's top: norm * factor could underflow to 0, so

@@ -6,7 +6,7 @@ import numpy as np
 
 from ir_measures_graded.kernels.cascade import err
 from ir_measures_graded.kernels.segments import segment_ptr
-from ir_measures_graded.kernels.ties import threshold_pairs
+from ir_measures_graded.kernels.ties import group_rows_at_least
 
 
 def thresholded_rr(
@@ -43,31 +43,80 @@ def thresholded_rr(
     return out
 
 
+#: The first hit among r of a group's n positions lies beyond position j with probability at most
+#: exp(-j r / n): positions beyond TAIL · n / r add less than exp(-TAIL) (4e-18) and are not summed.
+TAIL = 40.0
+
+#: Positions summed at once by :func:`_first_hit_expectations` (bounds its memory).
+CHUNK_POSITIONS = 1 << 18
+
+
 def expected_thresholded_rr(
     row_query: np.ndarray, row_rank: np.ndarray, row_level: np.ndarray, thr_ptr: np.ndarray,
     group_ptr: np.ndarray, cutoff: int | None = None,
 ) -> np.ndarray:
-    """Expected ``RR^t`` over every order of tied rows, exactly.
+    """Expected ``RR^t`` over every order of tied rows.
 
     The first hit at threshold t lies in the first tie group holding a row >= t (n rows after s
     others, r of them >= t). In a random order its position j inside the group is reached with
     probability Π_{i<j} (1 − r/(n − i + 1)) and holds a hit with probability r/(n − j + 1): a
     cascade (:func:`~ir_measures_graded.kernels.cascade.err`) over the group's positions s + j.
+
+    A group is the first hit of the thresholds above every level of its query's earlier groups, up
+    to its own highest level: (running maximum before it, its maximum] — so these (group,
+    threshold) pairs number at most the thresholds (never a pair per group and threshold reached:
+    real-valued labels give a query as many thresholds as rows). r at each is a binary search
+    (:func:`~.ties.group_rows_at_least`), and the cascade is summed once per distinct (group, r),
+    over at most ``TAIL · n / r`` positions: ``O(rows log rows)`` positions in all, in chunks.
     """
     n_flat = int(thr_ptr[-1])
     out = np.zeros(n_flat)
     if not len(row_query) or not n_flat:
         return out
-    pair_group, flat, r, before = threshold_pairs(row_query, row_rank, row_level, thr_ptr, group_ptr)
-    first = before == 0
-    group, flat, r = pair_group[first], flat[first], r[first]
-    start = row_rank[group_ptr[:-1][group]] - 1  # rows ranked above the group
-    n = np.diff(group_ptr)[group]
+    starts = group_ptr[:-1]
+    group_query = row_query[starts]
+    top = np.maximum.reduceat(row_level, starts).astype(np.int64)
+    stride = int(top.max()) + 1
+    running = np.maximum.accumulate(group_query * stride + top) - group_query * stride
+    before = np.zeros(len(top), dtype=np.int64)  # highest level of the query's earlier groups
+    same = group_query[1:] == group_query[:-1]
+    before[1:][same] = running[:-1][same]
+    firsts = np.flatnonzero(top > before)
+    count = top[firsts] - before[firsts]  # the thresholds (before, top] this group is the first hit of
+    pair_group = np.repeat(firsts, count)
+    t = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count) + np.repeat(before[firsts] + 1, count)
+    flat = thr_ptr[group_query[pair_group]] + t - 1
+    r = group_rows_at_least(row_level, group_ptr)(pair_group, t)
+    del t
+    # one expectation per distinct (group, r): thresholds of a group that select the same rows share it
+    distinct, which = np.unique(np.column_stack((pair_group, r)), axis=0, return_inverse=True)
+    values = _first_hit_expectations(distinct[:, 0], distinct[:, 1].astype(np.float64),
+                                     row_rank[starts] - 1, np.diff(group_ptr), cutoff)
+    out[flat] = values[which.reshape(-1)]
+    return out
+
+
+def _first_hit_expectations(group: np.ndarray, r: np.ndarray, above: np.ndarray, sizes: np.ndarray,
+                            cutoff: int | None) -> np.ndarray:
+    """E[1 / rank of the first of r hits placed at random among group g's n positions] (0 beyond the
+    cutoff) for every (group, r): the cascade over positions j ≤ min(n − r + 1, TAIL · n / r, cutoff
+    − s), summed chunk by chunk (at most ``CHUNK_POSITIONS`` positions at once)."""
+    s, n = above[group], sizes[group].astype(np.float64)
+    length = np.minimum(n - r + 1, np.ceil(TAIL * n / r))
     if cutoff is not None:
-        n = np.clip(np.minimum(n, cutoff - start), 0, None)
-    position = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n) + 1  # j = 1 .. n per pair
-    pair = np.repeat(np.arange(len(n)), n)
-    size = np.diff(group_ptr)[group][pair]
-    stop = r[pair] / (size - position + 1.0)
-    out[flat] = err(pair, start[pair] + position, stop, segment_ptr(pair, len(n)))
+        length = np.minimum(length, np.maximum(cutoff - s, 0))
+    length = length.astype(np.int64)
+    out = np.zeros(len(group))
+    ends = np.cumsum(length)
+    begin = 0
+    while begin < len(group):
+        # the pairs whose positions fit in this chunk (at least one pair)
+        end = max(int(np.searchsorted(ends, (ends[begin - 1] if begin else 0) + CHUNK_POSITIONS, side="right")),
+                  begin + 1)
+        m = length[begin:end]
+        pair = np.repeat(np.arange(end - begin), m)
+        position = np.arange(int(m.sum())) - np.repeat(np.cumsum(m) - m, m) + 1.0  # j = 1 .. m per pair
+        stop = r[begin:end][pair] / (n[begin:end][pair] - position + 1.0)
+        out[begin:end] = err(pair, s[begin:end][pair] + position, stop, segment_ptr(pair, end - begin))
+        begin = end
     return out

@@ -73,8 +73,10 @@ def q_measure(
     count_weight = scale.copy()
     if beta > 0:
         count_weight[~plain] = scale[~plain] / beta
-    a = np.where(plain, beta, 1.0)[row_query]
-    b = count_weight[row_query]
+    if plain.all() and (count_weight == 1.0).all():  # the usual case: the plain formula, no per-row weights
+        a, b = beta, 1.0
+    else:
+        a, b = np.where(plain, beta, 1.0)[row_query], count_weight[row_query]
     relevant = (row_gain > 0 if row_relevant is None else row_relevant).astype(np.float64)
     ptr = segment_ptr(row_query, n_queries)
     cg = segment_cumsum(row_gain, ptr)

@@ -12,6 +12,8 @@ group is equally likely, so by linearity of expectation:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ir_measures_graded.kernels.dominance import earlier_at_least
@@ -109,6 +111,21 @@ def threshold_pairs(
     return pair_group, flat, r, b
 
 
+def group_rows_at_least(row_level: np.ndarray, group_ptr: np.ndarray) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """``count(g, t)``: how many rows of tie group g reach threshold t (level >= t, t 1-based), for
+    any arrays of (group, threshold) — a binary search each in the rows sorted by (group, level).
+
+    Memory ``O(rows)`` for the sorted keys, whatever the number of thresholds.
+    """
+    stride = int(row_level.max(initial=0)) + 2
+    key = np.sort(segment_ids(group_ptr).astype(np.int64) * stride + row_level)  # groups stay contiguous
+
+    def count(group: np.ndarray, t: np.ndarray) -> np.ndarray:
+        return group_ptr[group + 1] - np.searchsorted(key, group.astype(np.int64) * stride + t, side="left")
+
+    return count
+
+
 def expected_thresholded_ap(
     row_query: np.ndarray,
     row_rank: np.ndarray,
@@ -148,7 +165,7 @@ def expected_thresholded_ap(
     h1 = np.add.reduceat(inside / row_rank, starts)
     h2 = np.add.reduceat(inside * (j - 1) / row_rank, starts)
     del j, inside
-    if _few_pairs(row_level, group_ptr):
+    if few_pairs(row_level, group_ptr):
         pair_group, flat, r, b = threshold_pairs(row_query, row_rank, row_level, thr_ptr, group_ptr)
         others = np.divide(r - 1, n[pair_group] - 1, out=np.zeros_like(r), where=n[pair_group] > 1)
         term = (r / n[pair_group]) * ((b + 1) * h1[pair_group] + others * h2[pair_group])
@@ -159,7 +176,7 @@ def expected_thresholded_ap(
     return np.divide(sums, n_relevant, out=np.zeros(n_flat), where=n_relevant > 0)
 
 
-def _few_pairs(row_level: np.ndarray, group_ptr: np.ndarray) -> bool:
+def few_pairs(row_level: np.ndarray, group_ptr: np.ndarray) -> bool:
     """Do the (tie group, threshold reached) pairs number at most ``PAIRS_PER_ROW`` per row?"""
     return int(np.maximum.reduceat(row_level, group_ptr[:-1]).sum()) <= PAIRS_PER_ROW * len(row_level)
 
@@ -198,7 +215,7 @@ def expected_thresholded_precision(
         return np.zeros(n_flat)
     sizes = np.diff(group_ptr)
     in_top = np.add.reduceat((row_rank <= cutoff).astype(np.float64), group_ptr[:-1])
-    if _few_pairs(row_level, group_ptr):
+    if few_pairs(row_level, group_ptr):
         pair_group, flat, r, _ = threshold_pairs(row_query, row_rank, row_level, thr_ptr, group_ptr)
         return np.bincount(flat, weights=in_top[pair_group] * r / sizes[pair_group], minlength=n_flat) / cutoff
     share = np.repeat(in_top / sizes, sizes)

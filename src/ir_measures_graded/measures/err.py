@@ -25,8 +25,12 @@ class _gERR(base.GradedMeasure):
     query's highest grade to ``g_max`` (:math:`x = g_{max} \\cdot g / m_q`, as NDCNG normalises),
     which makes the value independent of the rating scale; ``'collection'`` or a number does the
     same with the qrels' highest grade or the given top. Named ``gERR`` because ``ERR`` in
-    ir_measures is gdeval's (integer labels 0-4, numeric query ids, Perl): at the defaults the
-    values are the same. Ties: no closed form for the expected value over tie orders is used,
+    ir_measures is gdeval's (integer labels 0-4, numeric query ids, Perl). At the defaults the
+    values are gdeval's wherever the run's scores rank the documents alike in float32 and in double
+    precision: gERR ranks as trec_eval does (scores rounded to float32, ties by doc id descending),
+    gdeval compares Perl's doubles (ties by doc id descending too), so scores that differ only
+    below float32's precision (0.1 and 0.1 + 1e-12) are a tie here and ordered by score there, and
+    the values can differ. Ties: no closed form for the expected value over tie orders is used,
     so ``ties='expected'`` is refused.
 
     O. Chapelle, D. Metzler, Y. Zhang, P. Grinspan. Expected Reciprocal Rank for Graded Relevance.
@@ -64,7 +68,7 @@ class _gERR(base.GradedMeasure):
             # label - floor itself: the gain function scales a query's huge gains (#35.1), but a grade
             # is compared with g_max, a number on the labels' scale (beyond float64: inf, refused)
             with np.errstate(over="ignore"):
-                return gain(query, label) / gain.factors()[query]
+                return gain(query, label) / gain.factor_of(query)
 
         def highest():
             x = grades(judgments.query, judgments.label)

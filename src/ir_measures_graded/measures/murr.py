@@ -17,7 +17,11 @@ class _muRR(ThresholdedMeasure):
         \\mu RR_q = \\frac{\\sum_{t \\in L_q} d_t \\cdot RR_q^t}{\\sum_{t \\in L_q} d_t}
 
     With binary judgments µRR equals RR. ``cutoff`` counts only hits up to rank k; ``levels``,
-    ``weights`` and ``floor`` as for µAP.
+    ``weights`` and ``floor`` as for µAP. Documents are ranked as trec_eval ranks them (scores
+    rounded to float32, ties by doc id descending), which is what ir_measures' ``RR`` (pytrec_eval)
+    does, but not its ``RR@k``: pytrec_eval has no cutoff for RR, so ir_measures serves ``RR@k``
+    by its ``msmarco`` provider, which orders ties by doc id ascending on double scores. µRR@k on
+    binary labels equals ``RR@k`` wherever the run has no such ties.
 
     C. Scheel, A. Lommatzsch, S. Albayrak. Performance Measures for Multi-Graded Relevance.
     Technische Universität Berlin, DAI-Labor, 2011.

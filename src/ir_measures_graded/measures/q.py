@@ -20,8 +20,10 @@ class _Q(base.GradedMeasure):
     a positive gain, and R the query's judged documents with positive gain (retrieved or not: Q@k
     divides by R, as trec_eval's AP@k). The gain of a label is label − ``floor`` (negative → 0)
     after the optional ``gains`` mapping (Sakai's per-grade gains, e.g. ``gains={1:1,2:2,3:3}``).
-    ``beta`` (β ≥ 0, default 1) is the persistence of the blended ratio; β = 0 gives AP exactly
-    (relevant = label above the floor). A query without relevant documents scores 0.
+    ``beta`` (β ≥ 0, default 1; any finite value) is the persistence of the blended ratio; β = 0
+    gives AP exactly (relevant = label above the floor). Only β = 0 does: on binary labels Q with
+    β > 0 is not AP (β = 1, one relevant document at rank 3: Q = (1 + 1) / (1 + 3) = 0.5, AP = 1/3).
+    A query without relevant documents scores 0.
 
     T. Sakai. New Performance Metrics based on Multigrade Relevance: Their Application to Question
     Answering. NTCIR-4, 2004. T. Sakai, N. Kando. On Information Retrieval Metrics Designed for
@@ -31,7 +33,8 @@ class _Q(base.GradedMeasure):
     NAME = __name__
     ALIASES = ('Qmeasure',)
     PRETTY_NAME = 'Q-measure'
-    SHORT_DESC = 'AP with graded gains: the blended ratio of cumulative gain to the ideal cumulative gain (Sakai).'
+    SHORT_DESC = ('Graded gains in an AP-like sum: the blended ratio of cumulative gain to the ideal (Sakai); '
+                  'AP at beta=0 only.')
     SUPPORTED_PARAMS = {
         **params.RANKING,
         'floor': params.FLOOR,
