@@ -116,3 +116,35 @@ def test_file_names_that_are_not_utf8_and_names_with_newlines_are_shown_safely(t
     assert "\na\n" not in latex and "% runs a b" in latex
     tsv = exp.compare().render("tsv")
     assert len(pd.read_csv(__import__("io").StringIO(tsv), sep="\t")) == 2
+
+
+@pytest.mark.slow
+def test_a_missing_extra_is_named_in_one_line(tmp_path):
+    """The plain install: a feature whose extra is missing says which extra, in one line, no traceback
+    (ir_datasets, matplotlib and pyspark hidden from a subprocess by a module finder that refuses them)."""
+    import subprocess
+    import sys
+
+    hide = ("import sys, importlib.abc\n"
+            "class Hide(importlib.abc.MetaPathFinder):\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name.split('.')[0] in ('ir_datasets', 'matplotlib', 'pyspark'):\n"
+            "            raise ModuleNotFoundError(name)\n"
+            "sys.meta_path.insert(0, Hide())\n"
+            "import importlib.util\n"
+            "_find = importlib.util.find_spec\n"
+            "importlib.util.find_spec = lambda n, *a: None if n.split('.')[0] in "
+            "('ir_datasets', 'matplotlib', 'pyspark') else _find(n, *a)\n")
+    cases = {
+        "datasets": ("import runpy; sys.argv = ['x', 'list']; runpy.run_module('ir_measures_graded.datasets', "
+                     "run_name='__main__')", "pip install 'ir-measures-graded[datasets]'"),
+        "plot": (f"from ir_measures_graded.cli import main; sys.exit(main(['compare', {QRELS!r}, {RUNS[0]!r}, "
+                 f"{RUNS[1]!r}, 'muMAP', '--plot', {str(tmp_path / 'p.png')!r}]))", "[meta]"),
+        "spark": (f"from ir_measures_graded.cli import main; sys.exit(main([{QRELS!r}, {RUNS[0]!r}, 'muMAP', "
+                  "'--engine', 'spark']))", "[spark]"),
+    }
+    for name, (code, extra) in cases.items():
+        done = subprocess.run([sys.executable, "-c", hide + code], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2, (name, done.stderr)
+        assert "Traceback" not in done.stderr and extra in done.stderr and len(done.stderr.splitlines()) == 1, \
+            (name, done.stderr)

@@ -118,19 +118,23 @@ def run(args: Any, runs: list[str], measures: list[Any], out: TextIO, whole_proc
     exp = evaluate(args, runs, measures, per_query=args.by_query or compared, thresholds=args.thresholds,
                    provider=args.provider, whole_process=whole_process)
     machine = args.output_format in ("tsv", "csv", "jsonl")
-    if not (compared and machine):  # with a machine format and --baseline, the comparison is the one table
-        writers.write_results(exp, args, out)
+    streams = writers.Streams(args, out)
+    if not (compared and machine and not args.output_dir):  # on stdout the comparison is then the one table
+        with streams.table("results") as stream:
+            writers.write_results(exp, args, stream)
     if args.thresholds and args.output_format != "trec":  # trec: under each run's runid line
         import pandas as pd
 
         tables = [r.levels.assign(run=name)[["run", *r.levels.columns]] for name, r in zip(exp.runs, exp.results,
                                                                                            strict=True)]
-        writers.write_breakdown(pd.concat(tables, ignore_index=True), args, out)
+        with streams.table("thresholds") as stream:
+            writers.write_breakdown(pd.concat(tables, ignore_index=True), args, stream)
     if compared:
         comparison = exp.compare(test=args.test, correction=args.correction, alternative=args.alternative,
                                  family=args.family, level=1 - args.alpha, permutations=args.permutations,
                                  seed=args.seed)
-        writers.write_comparison(comparison, args, out)
+        with streams.table("comparison") as stream:
+            writers.write_comparison(comparison, args, stream)
     return 0
 
 

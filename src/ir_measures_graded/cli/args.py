@@ -180,6 +180,9 @@ def add_output(parser: argparse.ArgumentParser, default: str) -> None:
     group.add_argument("--output_format", "--output-format", "-o", choices=FORMATS, default=default,
                        help=f"tsv, csv, jsonl (one tidy table per stream, numbers as numbers), trec (trec_eval's "
                        f"lines; evaluate only), text, markdown, latex (default {default})")
+    group.add_argument("--output-dir", metavar="DIR", help="write each table to its own file in DIR (results, "
+                       "thresholds, comparison, or compare's sections: e.g. DIR/comparison.tsv) instead of standard "
+                       "output")
     group.add_argument("--places", "-p", type=int, default=None,
                        help=f"decimal places (default {DEFAULT_PLACES}; -1: all digits; with -o jsonl, values are "
                        "rounded only when given)")
@@ -329,6 +332,10 @@ def check_options(args: argparse.Namespace, runs: list[str], measures: list[ir_m
     if args.thresholds and not broken_down(measures):
         raise UsageError(f"--thresholds breaks down a measure over relevance thresholds ({breakdown_names()}): "
                          "add one of them to the measures")
-    if args.baseline is not None and args.by_query and args.output_format in ("tsv", "csv", "jsonl"):
-        raise UsageError(f"-o {args.output_format} writes one table: with --baseline, it is the comparison; "
-                         "leave out -q, or use -o text, markdown or latex for both")
+    machine = args.output_format in ("tsv", "csv", "jsonl")
+    if machine and not args.output_dir and args.baseline is not None and args.by_query:
+        raise UsageError(f"-o {args.output_format} writes one table per stream: with --baseline, the comparison; "
+                         "leave out -q, give --output-dir DIR for a file per table, or use -o text, markdown or latex")
+    if machine and not args.output_dir and args.thresholds:
+        raise UsageError(f"-o {args.output_format} writes one table per stream: --thresholds adds a second; give "
+                         "--output-dir DIR for a file per table, or use -o trec, text, markdown or latex")

@@ -19,10 +19,13 @@ MACHINE = ("tsv", "csv", "jsonl")
 
 def sections_of(args: argparse.Namespace) -> list[str]:
     """The sections to write: one table per stream in a machine format."""
-    chosen = list(dict.fromkeys(args.sections or (["baseline"] if args.output_format in MACHINE else SECTIONS)))
-    if args.output_format in MACHINE and len(chosen) > 1:
+    every = [s for s in SECTIONS if not (args.output_format in MACHINE and s == "details")]  # the same tidy table
+    chosen = list(dict.fromkeys(args.sections or (every if args.output_format not in MACHINE or args.output_dir
+                                                  else ["baseline"])))
+    if args.output_format in MACHINE and len(chosen) > 1 and not args.output_dir:
         raise UsageError(f"-o {args.output_format} writes one table per stream: choose one of --sections "
-                         f"({', '.join(chosen)}), or use -o text, markdown or latex")
+                         f"({', '.join(chosen)}), give --output-dir DIR for a file per section, or use -o text, "
+                         "markdown or latex")
     if args.output_format == "trec":
         raise UsageError("-o trec writes trec_eval's result lines (the evaluate command); compare writes tables: "
                          "tsv, csv, jsonl, text, markdown or latex")
@@ -33,6 +36,7 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     """``compare``; returns the exit status."""
     from ir_measures_graded import meta
     from ir_measures_graded.cli import evaluate, warn
+    from ir_measures_graded.cli.writers import Streams
     from ir_measures_graded.experiment import tables
 
     if len(runs) < 2:
@@ -73,15 +77,15 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
         "sizes": (f"Topic-set size: queries a paired t-test needs to detect a difference of {args.min_difference:g} "
                   f"with power {args.power:g} at alpha={args.alpha:g} (Sakai 2016)", report.sizes, ""),
     }
+    streams = Streams(args, out)
     for name in chosen:
-        if name == "baseline":
-            out.write(comparison.render(fmt, args.places if fmt == "jsonl" else places,
-                                        title=f"Against the baseline {comparison.baseline}"))
-            if fmt not in MACHINE:
-                out.write("\n")
-            continue
-        title, table, legend = found[name]
-        out.write(tables.render(table, fmt, args.places if fmt == "jsonl" else places, title, legend))
+        with streams.table(name) as stream:
+            if name == "baseline":
+                stream.write(comparison.render(fmt, args.places if fmt == "jsonl" else places,
+                                               title=f"Against the baseline {comparison.baseline}"))
+                continue
+            title, table, legend = found[name]
+            stream.write(tables.render(table, fmt, args.places if fmt == "jsonl" else places, title, legend))
     for note in comparison.notes:
         warn(note)
     if args.plot:

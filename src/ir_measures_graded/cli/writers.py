@@ -4,7 +4,9 @@ tables and the demo (the meta-evaluation report's tables: meta.tables)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
+from collections.abc import Iterator
 from typing import Any, TextIO
 
 import ir_measures
@@ -104,16 +106,14 @@ def write_table(results: list[Any], measures: list[ir_measures.Measure], args: a
 
 
 def write_comparison(comparison: Any, args: argparse.Namespace, out: TextIO) -> None:
-    """The comparison against the baseline: the one table of a machine format (tsv, csv, jsonl), or
-    after the results (a blank line, then the table: text, markdown, latex; tsv after trec's lines).
-    What was not tested, and why, goes to stderr as well."""
+    """The comparison against the baseline: tidy in a machine format (tsv, csv, jsonl; tsv after trec's
+    lines), the paper's view in text, markdown and latex. What was not tested, and why, goes to stderr."""
     from ir_measures_graded.cli import warn
 
     fmt = args.output_format
     if fmt in ("tsv", "csv", "jsonl"):  # values as the results: -p places (jsonl: as computed unless given)
         out.write(comparison.render(fmt, args.places if fmt == "jsonl" or args.places is not None else DEFAULT_PLACES))
     else:
-        out.write("\n")
         out.write(comparison.render("tsv" if fmt == "trec" else fmt, DEFAULT_PLACES if args.places is None else args.places,
                                     title=f"Against the baseline {comparison.baseline}"))
     for note in comparison.notes:
@@ -121,8 +121,7 @@ def write_comparison(comparison: Any, args: argparse.Namespace, out: TextIO) -> 
 
 
 def write_breakdown(table: pd.DataFrame, args: argparse.Namespace, out: TextIO) -> None:
-    """The per-level parts after the normal output: a blank line and a table, or more records (with
-    ``-o trec`` they are part of each run's lines: :func:`write_results`)."""
+    """The per-level table (with ``-o trec`` these are part of each run's lines: :func:`write_results`)."""
     import json
 
     places = DEFAULT_PLACES if args.places is None else args.places
@@ -135,9 +134,13 @@ def write_breakdown(table: pd.DataFrame, args: argparse.Namespace, out: TextIO) 
     for column in shown.columns:
         if column not in ("run", "of", "measure", "value"):
             shown[column] = shown[column].map(lambda v: f"{v:g}" if isinstance(v, float) else str(v))
+    if args.output_format in ("text", "markdown", "latex"):
+        from ir_measures_graded.experiment import tables
+
+        out.write(tables.render(table, args.output_format, places, "Per relevance threshold"))
+        return
     sep = "," if args.output_format == "csv" else "\t"
     float_format = None if places < 0 else f"%.{places}f"
-    out.write("\n")
     shown.to_csv(out, sep=sep, index=False, float_format=float_format, na_rep="nan", lineterminator="\n")
 
 
@@ -156,3 +159,33 @@ def print_demo(out: TextIO) -> None:
 
         for title, table in demo_tables().items():
             out.write(f"\n{title}\n{table.to_string()}\n")
+
+
+class Streams:
+    """Where each table goes: standard output, tables separated by a blank line (text, markdown, latex,
+    trec; machine formats hold one table there), or with ``--output-dir`` a file per table in that folder
+    (``results.tsv``, ``thresholds.tsv``, ``comparison.tsv``, one per ``compare`` section)."""
+
+    SUFFIX = {"text": "txt", "markdown": "md", "latex": "tex", "trec": "txt"}
+
+    def __init__(self, args: argparse.Namespace, out: TextIO) -> None:
+        self.folder, self.out, self.written = getattr(args, "output_dir", None), out, []
+        self.suffix = self.SUFFIX.get(args.output_format, args.output_format)
+        if self.folder:
+            import os
+
+            os.makedirs(self.folder, exist_ok=True)
+
+    @contextlib.contextmanager
+    def table(self, name: str) -> Iterator[TextIO]:
+        if self.folder:
+            import os
+
+            path = os.path.join(self.folder, f"{name}.{self.suffix}")
+            with open(path, "w", encoding="utf-8", newline="") as stream:
+                yield stream
+        else:
+            if self.written:
+                self.out.write("\n")
+            yield self.out
+        self.written.append(name)

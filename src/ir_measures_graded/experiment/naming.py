@@ -82,7 +82,8 @@ def run_names(specs: Sequence[Any], names: Sequence[str] | None = None) -> list[
 def find_baseline(key: Any, names: Sequence[str], specs: Sequence[Any] = (), tags: Sequence[str] = (),
                   option: str = "baseline") -> str:
     """The name of the one run ``key`` names: its position (an int, from 0, as PyTerrier's
-    ``baseline=``), its name, the path as given, its file name, file name without extension or run tag.
+    ``baseline=``; a string of digits when no run has that name, path or tag), its name, the path as
+    given, its file name, file name without extension or run tag.
     A GradedInputError naming ``option`` and the runs otherwise, before anything is evaluated."""
     names = list(names)
     if isinstance(key, int) and not isinstance(key, bool):
@@ -106,6 +107,8 @@ def find_baseline(key: Any, names: Sequence[str], specs: Sequence[Any] = (), tag
             if name not in candidates[alias]:
                 candidates[alias].append(name)
     matches = candidates.get(key, [])
+    if not matches and key.lstrip("-").isdigit() and -len(names) <= int(key) < len(names):
+        return names[int(key)]  # a position, as the command line gives it: after every name, path and tag
     if len(matches) != 1:
         why = "matches several runs" if matches else "is none of the runs"
         raise GradedInputError(f"{option} {display(key)!r} {why} ({', '.join(names)})")
