@@ -41,9 +41,6 @@ from ir_measures_graded.sample import graded_sample
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.glob("*.md"))
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--no-first-run", "--disable-sync", "--disable-extensions", "--disable-default-apps"]
 
 
 def load_hooks():
@@ -255,16 +252,6 @@ def test_no_broken_internal_link(site):
                     broken.append(f"{path.name}: {link} (no such anchor)")
     assert broken == []
 
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("chromium is not installed (apt-get install chromium); .ci/run installs it")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the 'test' extra)")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture()

@@ -8,7 +8,6 @@ Playwright is not installed; ``.ci/run`` installs both.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import ir_measures
@@ -17,23 +16,10 @@ import pytest
 import ir_measures_graded
 from ir_measures_graded.sample import GRADED_SAMPLE_RUNS, data_path, graded_sample
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--no-first-run", "--disable-sync", "--disable-extensions", "--disable-default-apps"]
 MEASURES = ["muMAP", "nDCNG@10", "nDCG@10", "GAP"]
 SAMPLE = data_path("graded_sample")
 pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
 
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("chromium is not installed (apt-get install chromium); .ci/run installs it")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the 'test' extra)")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield browser
-        browser.close()
 
 
 class Opened:
