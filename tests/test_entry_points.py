@@ -148,3 +148,21 @@ def test_a_missing_extra_is_named_in_one_line(tmp_path):
         assert done.returncode == 2, (name, done.stderr)
         assert "Traceback" not in done.stderr and extra in done.stderr and len(done.stderr.splitlines()) == 1, \
             (name, done.stderr)
+
+
+@pytest.mark.slow
+def test_jsonl_per_query_lines_are_the_ir_measures_commands(capsys):
+    """Issue 35 item 18: ``-q -o jsonl`` prints what ``python -m ir_measures`` prints, cwl_eval's extra
+    fields (expected utility and costs) included."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("cwl", reason="cwl-eval (module cwl) is in the test extra")
+    theirs = subprocess.run([sys.executable, "-m", "ir_measures", QRELS, RUNS[1], "RBP(rel=1) P@5", "-q", "-o",
+                             "jsonl"], capture_output=True, text=True, check=True).stdout
+    assert main([QRELS, RUNS[1], "RBP(rel=1)", "P@5", "-q", "-o", "jsonl"]) == 0
+    ours = capsys.readouterr().out
+    key = lambda r: (r["query_id"], r["measure"])  # noqa: E731
+    theirs, ours = (sorted(map(json.loads, text.splitlines()), key=key) for text in (theirs, ours))
+    assert "expected_total_utility" in theirs[0] or "expected_total_utility" in theirs[1]
+    assert ours == theirs

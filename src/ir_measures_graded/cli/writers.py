@@ -42,7 +42,7 @@ def write_results(exp: Any, args: argparse.Namespace, out: TextIO) -> None:
         for result in results:
             for metric in result.per_query if args.by_query else []:
                 write_json(out, result.name if several else None, metric.query_id, metric.measure, metric.value,
-                           args.places)
+                           args.places, extra_fields(metric))
             for measure in measures if summary else []:
                 write_json(out, result.name if several else None, SUMMARY_QID if args.by_query else None,
                            measure, result.summary[measure], args.places)
@@ -68,14 +68,23 @@ def write_results(exp: Any, args: argparse.Namespace, out: TextIO) -> None:
 
 
 def write_json(out: TextIO, run_name: str | None, query_id: str | None, measure: ir_measures.Measure,
-               value: float, places: int | None) -> None:
+               value: float, places: int | None, extra: dict[str, Any] | None = None) -> None:
     item = {} if run_name is None else {"run": run_name}
     if query_id is not None:
         item["query_id"] = query_id
     import json  # here: the text outputs, the default, do not need it
 
     item.update(measure=str(measure), value=json_value(value, places))
+    item.update({k: json_value(v, places) for k, v in (extra or {}).items()})
     out.write(json.dumps(item) + "\n")
+
+
+def extra_fields(metric: Any) -> dict[str, Any]:
+    """What a provider's per-query result holds beside query_id, measure and value (cwl_eval's expected
+    utility and costs), as ``python -m ir_measures -o jsonl`` prints it."""
+    if not hasattr(metric, "_asdict"):
+        return {}
+    return {k: v for k, v in metric._asdict().items() if k not in ("query_id", "measure", "value")}
 
 
 def write_table(results: list[Any], measures: list[ir_measures.Measure], args: argparse.Namespace,
