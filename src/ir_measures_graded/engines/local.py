@@ -20,12 +20,12 @@ import numpy as np
 from ir_measures_graded.arrow import from_numpy
 from ir_measures_graded.engines import Request, RunResult, name_tags, run_tag
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.io.load import load_qrels
 from ir_measures_graded.io.small import TextTable, read_small
 from ir_measures_graded.io.trec import QRELS, RUN
 from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import GradedMeasure
 from ir_measures_graded.provider import GradedProvider
+from ir_measures_graded.sources import load_qrels
 
 # The Arrow readers and column checks load when an input needs them (small TREC files do not).
 validated = lazy_module("ir_measures_graded.io.columns")

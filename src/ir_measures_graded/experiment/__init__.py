@@ -6,7 +6,7 @@
     exp.per_query               # run, query_id, measure, value: every judged query, 0 where not ranked
     cmp = exp.compare(test="t", correction="holm")
     cmp.to_dataframe(); cmp.to_markdown(); cmp.to_latex()
-    exp.report().save("report.html")
+    img.report(exp).save("report.html")  # the HTML page renders an experiment (the report sits above)
 
 - :mod:`.naming`: how runs are named and the baseline found;
 - :mod:`.measure_lists`: how measures are read, which are tested, which break down per threshold;

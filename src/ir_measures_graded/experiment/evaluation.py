@@ -116,13 +116,6 @@ class Experiment:
         """The name of the run ``key`` names (name, position from 0, path, file name or run tag)."""
         return _find(key, self.runs, self.specs, option)
 
-    def report(self, **options: Any) -> Any:
-        """The HTML report of this experiment (:func:`ir_measures_graded.report.report`)."""
-        import importlib
-
-        # The report renders an experiment: it sits above this layer, so it is looked up, not imported.
-        return importlib.import_module("ir_measures_graded.report").report(self, **options)
-
 
 def _find(key: Any, names: Sequence[str], specs: Sequence[Any], option: str) -> str:
     try:

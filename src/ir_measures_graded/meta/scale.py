@@ -13,11 +13,11 @@ import pandas as pd
 
 from ir_measures_graded import statistics
 from ir_measures_graded.io.columns import integral_labels
-from ir_measures_graded.io.load import qrels_frame
 from ir_measures_graded.labels import takes_real_labels
 from ir_measures_graded.measures import GradedMeasure
 from ir_measures_graded.meta.inputs import as_experiment, scores
 from ir_measures_graded.meta.transforms import Transform, parse_transform
+from ir_measures_graded.sources import qrels_frame
 
 __all__ = ["default_transforms", "scale_dependence"]
 

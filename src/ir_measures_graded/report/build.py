@@ -94,8 +94,8 @@ def wide_values(per_query: pd.DataFrame, measure: str) -> pd.DataFrame:
 def levels(exp: Any, measures: Sequence[ir_measures.Measure]) -> pd.DataFrame:
     """``by_level`` of every run of the experiment for each measure: ``measure``, ``run``,
     ``threshold``, ``weight``, ``value``, ``queries`` (the qrels read once, the runs as the engine kept them)."""
-    from ir_measures_graded.io.load import load_qrels
     from ir_measures_graded.per_level import by_level
+    from ir_measures_graded.sources import load_qrels
 
     qrels = load_qrels(exp.qrels) if isinstance(exp.qrels, str) else exp.qrels
     runs = {name: r.table if r.table is not None else spec

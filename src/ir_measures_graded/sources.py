@@ -1,5 +1,6 @@
 """Qrels named on a command line or in Python: a file (TREC text, gzip, Parquet, Arrow IPC; ``-`` for
-standard input) or an ir_datasets id. The one place a qrels argument becomes a table."""
+standard input) or an ir_datasets id. The one place a qrels argument becomes a table: above the
+readers (:mod:`.io`) and the collections (:mod:`.datasets`), which it both uses."""
 
 from __future__ import annotations
 
