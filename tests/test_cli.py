@@ -236,7 +236,7 @@ def test_bad_inputs(files, tmp_path):
     assert "real-valued labels, which AP cannot take" in fail(str(files["real"]), STRONG, "muMAP", "AP")
     assert "--no_summary (-n) only goes with --by_query (-q)" in fail(QRELS, STRONG, "muMAP", "-n")
     assert "neither a file nor an ir_datasets id" in fail("no-such-collection/v1", STRONG, "muMAP") or \
-        "install ir_datasets" in fail("no-such-collection/v1", STRONG, "muMAP")
+        "[datasets]" in fail("no-such-collection/v1", STRONG, "muMAP")
 
 
 def test_run_sharing_no_query_warns(files):

@@ -64,7 +64,9 @@ def test_the_report_draws_each_measures_own_curve():
     run = pd.DataFrame([(q, d, s) for q, scored in RUN.items() for d, s in scored.items()],
                        columns=["query_id", "doc_id", "score"])
     measures = [muRR, muR @ 3, muRprec]
-    table = levels(qrels, {"r": run}, measures)
+    from ir_measures_graded.experiment import experiment
+
+    table = levels(experiment(qrels, {"r": run}, measures, keep_runs=True), measures)
     for measure, caption in zip(measures, ("RR^t", "R^t@3", "Rprec^t"), strict=True):
         figure = threshold_figure(table, str(measure), ["r"], None)
         assert figure.title == f"{caption} — {measure}" and figure.series == 1

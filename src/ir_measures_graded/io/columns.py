@@ -240,8 +240,9 @@ def _list_values(col: list, kind: str, field: str, where: Any) -> np.ndarray:
                 raise GradedInputError(f"{where(row)}: {field} {_plain(value)!r} is a {type(_plain(value)).__name__}, "
                                        "not a real number")
             if value is not None and _not_a_number(value):  # '2' or b'2' is text, however it reads: say so
-                raise GradedInputError(f"{where(row)}: {field} {_plain(value)!r} is a {type(value).__name__}, "
-                                       "not a number")
+                kind_of = "str" if isinstance(value, str) else "bytes" if isinstance(value, bytes) else type(value).__name__
+                raise GradedInputError(f"{where(row)}: {field} {_plain(value)!r} is a {kind_of}, "
+                                       "not a number")  # numpy's str_ (older pandas) is a str to the user
     try:
         values = np.asarray([np.nan if v is None else v for v in col] if type(None) in types else col,
                             dtype=np.float64)
