@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Print ``name==floor`` for every entry of pyproject.toml's ``[project] dependencies``, one a line.
+"""Print ``name==floor`` for every entry of pyproject.toml's ``[project] dependencies``, one a line
+(with ``--python``: the lowest Python that ``requires-python`` declares).
 
 .ci/run installs these pins in a second virtual environment and runs the core tests there, so the
 declared minimum versions are the tested ones and cannot drift. Every dependency must declare a
@@ -36,6 +37,19 @@ def minimums(pyproject: Path) -> list[str]:
     return pins
 
 
+def lowest_python(pyproject: Path) -> str:
+    """``X.Y`` of ``requires-python = ">=X.Y"``: the interpreter the job runs on."""
+    declared = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["requires-python"]
+    match = re.fullmatch(r"\s*>=\s*(\d+\.\d+)\s*", declared)
+    if match is None:
+        raise SystemExit(f"minimums.py: requires-python {declared!r} is not of the form '>=X.Y'")
+    return match[1]
+
+
 if __name__ == "__main__":
-    root = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[1]
-    print("\n".join(minimums(root / "pyproject.toml")))
+    args = [a for a in sys.argv[1:] if a != "--python"]
+    root = Path(args[0]) if args else Path(__file__).resolve().parents[1]
+    if "--python" in sys.argv[1:]:
+        print(lowest_python(root / "pyproject.toml"))
+    else:
+        print("\n".join(minimums(root / "pyproject.toml")))
