@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-#: Tiny OHSUMED and LETOR files in the exact real formats (see its README).
-OHSUMED_FIXTURE = Path(__file__).parent / "data" / "ohsumed"
+from support.paths import OHSUMED_FIXTURE
 
 
 @pytest.fixture()

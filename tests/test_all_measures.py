@@ -5,16 +5,14 @@ from __future__ import annotations
 import ir_measures
 import pytest
 
-import ir_measures_graded
 from ir_measures_graded import cli, meta
 from ir_measures_graded.cli.args import measures_help
 from ir_measures_graded.io import scan_run
 from ir_measures_graded.measures import MEASURES
 from ir_measures_graded.measures.base import all_measures
 from ir_measures_graded.sample import graded_sample
-from random_collections import random_collection
-
-SAMPLE = ir_measures_graded.sample.__file__.rsplit("/", 1)[0] + "/data/graded_sample"
+from support.paths import SAMPLE
+from support.random_collections import random_collection
 
 
 def test_every_registered_measure_in_registration_order():

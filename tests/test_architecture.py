@@ -20,7 +20,7 @@ from ir_measures_graded import GAP, GradedInputError, derived, meanNDCG, meanNDC
 from ir_measures_graded.measures import MEASURES, GradedMeasure
 from ir_measures_graded.measures.params import Param
 from ir_measures_graded.prepare import Judgments, Ranking
-from random_collections import random_collection
+from support.random_collections import random_collection
 
 SRC = Path(ir_measures_graded.__file__).parent
 

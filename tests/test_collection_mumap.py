@@ -14,7 +14,7 @@ from ir_measures import AP, nDCG
 
 from ir_measures_graded import GradedInputError, by_level, muAP, muMAP, muP, nDCNG
 from ir_measures_graded.measures.thresholded import CollectionMean
-from random_collections import random_collection
+from support.random_collections import random_collection
 
 # q2 has no document with label >= 2: it takes part in MAP^1 only.
 QRELS = {"q1": {"a": 2, "b": 1, "c": 0}, "q2": {"a": 1, "b": 0}, "q3": {"a": 2, "b": 2, "c": 1}}

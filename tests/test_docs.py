@@ -22,7 +22,9 @@ import ir_measures
 import pytest
 
 import ir_measures_graded  # noqa: F401 - registers the measures
-from doc_examples import (
+from ir_measures_graded.measures import MEASURES
+from ir_measures_graded.sample import graded_sample
+from support.doc_examples import (
     BIN,
     LANGUAGES,
     ROOT,
@@ -35,8 +37,6 @@ from doc_examples import (
     sample_folder,
     transcripts,
 )
-from ir_measures_graded.measures import MEASURES
-from ir_measures_graded.sample import graded_sample
 
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.glob("*.md"))

@@ -5,7 +5,6 @@ and the same refusal message (as tests/test_measure_lists.py does for measure li
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -14,10 +13,9 @@ import ir_measures_graded as g
 from ir_measures_graded.cli import main
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiment import experiment
+from support.paths import QRELS, RANDOM, SAMPLE, STRONG, WEAK
 
-SAMPLE = Path(g.__file__).parent / "data" / "graded_sample"
-QRELS = str(SAMPLE / "qrels.txt")
-RUNS = [str(SAMPLE / f"{name}.run") for name in ("weak", "strong", "random")]
+RUNS = [WEAK, STRONG, RANDOM]
 MEASURES = ["muMAP", "ndcg_cut.10", "NumRet"]  # ours, trec_eval's spelling, and a sum
 NAMES = ["weak.run", "strong.run", "random.run"]
 

@@ -14,9 +14,8 @@ from ir_measures import ERR
 from ir_measures_graded import GradedInputError, gERR, meta
 from ir_measures_graded.meta.transforms import parse_transform
 from ir_measures_graded.sample import graded_sample
-from measure_checks import TOL, assert_reference, draw_params, per_query
-from random_collections import random_collection
-from test_reference_differential import collections
+from support.measure_checks import TOL, assert_reference, draw_params, per_query
+from support.random_collections import collections, random_collection
 
 
 def gdeval_collection(seed: int) -> tuple[dict, dict]:

@@ -33,10 +33,9 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-import reference
-import registered
 from ir_measures_graded import GradedInputError, cli
 from ir_measures_graded.io.readers import read_qrels, read_run
+from support import reference, registered
 
 pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import ir_measures
 import pytest
 
-import reference
 from ir_measures_graded import meanNDCG, meanNDCNG, muAP, nDCNG
+from support import reference
 
 QRELS = {"q1": {"a": 2, "b": 1, "c": 0}, "q2": {"a": 4, "b": 1, "d": 3}}
 RUN = {"q1": {"c": 3.0, "b": 2.0, "a": 1.0}, "q2": {"b": 3.0, "d": 2.0, "a": 1.0}}

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ir_measures import AP
 
-import reference
 from ir_measures_graded import GAP, GradedInputError
-from random_collections import random_collection
+from support import reference
+from support.random_collections import random_collection
 
 TOL = 1e-9
 

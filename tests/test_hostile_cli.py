@@ -7,7 +7,6 @@ from __future__ import annotations
 import decimal
 import io
 import math
-import shutil
 import subprocess
 import sys
 import warnings
@@ -21,28 +20,8 @@ import pytest
 
 import ir_measures_graded as g
 from ir_measures_graded import GradedInputError
-from ir_measures_graded.sample import data_path
-
-SCRIPT = shutil.which("ir-measures-graded", path=str(Path(sys.executable).parent)) or shutil.which("ir-measures-graded")
-SAMPLE = data_path("graded_sample")
-QRELS = str(SAMPLE / "qrels.txt")
-STRONG, WEAK, RANDOM = (str(SAMPLE / f"{name}.run") for name in ("strong", "weak", "random"))
-ERROR = "ir-measures-graded: error: "
-
-
-def run_main(capsys, *args: str, rc: int = 0) -> tuple[str, str]:
-    from ir_measures_graded.cli import main
-
-    assert main(list(args)) == rc, capsys.readouterr().err
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return out, err
-
-
-def error_of(capsys, *args: str) -> str:
-    out, err = run_main(capsys, *args, rc=2)
-    assert out == "" and len(err.splitlines()) == 1 and err.startswith(ERROR), err
-    return err.strip()[len(ERROR):]
+from support.cli import ERROR, SCRIPT, error_of, run_main
+from support.paths import QRELS, RANDOM, SAMPLE, STRONG, WEAK
 
 
 def table(text: str) -> pd.DataFrame:

@@ -24,12 +24,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ir_measures import Qrel, ScoredDoc
 
-import registered
 from ir_measures_graded import GradedInputError, muAP, muP, nDCNG
 from ir_measures_graded.io.readers import read_qrels, read_qrels_table, read_run, read_run_table
 from ir_measures_graded.io.stream import Prefetch, query_batches, scan_run
 from ir_measures_graded.io.trec import Block
-from random_collections import random_collection
+from support import registered
+from support.random_collections import random_collection
 
 #: Every registered measure (streamed and whole inputs must agree for each), and a few parameters.
 MEASURES = [*registered.instances(cutoff=5), *registered.with_cutoff(10), muAP(judged_only=True),

@@ -11,7 +11,7 @@ from ir_measures import AP, P, Qrel, ScoredDoc, nDCG
 
 import ir_measures_graded
 from ir_measures_graded import GradedProvider, meanNDCG, meanNDCNG, muAP, muMAP, muP, nDCNG, μAP, μMAP, μP
-from random_collections import random_collection
+from support.random_collections import random_collection
 
 MIXED = [muMAP, nDCNG @ 10, AP, nDCG @ 10, P @ 5]
 

@@ -9,8 +9,8 @@ import ir_measures
 import pytest
 
 import ir_measures_graded as g
+from support.paths import SAMPLE as DATA
 
-DATA = Path(__file__).resolve().parents[1] / "src" / "ir_measures_graded" / "data" / "graded_sample"
 QRELS, RUN = str(DATA / "qrels.txt"), str(DATA / "strong.run")
 MEASURES = [g.muMAP, g.nDCNG @ 10, g.muAP(levels="collection")]
 

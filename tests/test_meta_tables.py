@@ -8,7 +8,6 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -18,9 +17,8 @@ from markdown_it import MarkdownIt
 from ir_measures_graded import meta
 from ir_measures_graded.cli import args as cli_args
 from ir_measures_graded.meta import statistics, tables
-from ir_measures_graded.sample import data_path, graded_sample
-
-SAMPLE = data_path("graded_sample")
+from ir_measures_graded.sample import graded_sample
+from support.paths import ROOT, SAMPLE
 
 
 @pytest.fixture(scope="module")
@@ -285,7 +283,7 @@ def test_command_line_choices_are_the_statistics_lists():
 # --- the README shows what the code prints ------------------------------------------------------------------
 
 # The documentation's pages on comparing runs and on judging measures (they were the README's section).
-SECTION = "\n".join((Path(__file__).resolve().parents[1] / "docs" / name).read_text(encoding="utf-8")
+SECTION = "\n".join((ROOT / "docs" / name).read_text(encoding="utf-8")
                     for name in ("comparing.md", "meta-evaluation.md"))
 
 

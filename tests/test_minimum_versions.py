@@ -8,13 +8,13 @@ import importlib.util
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
+from support.paths import ROOT
+
 tomllib = pytest.importorskip("tomllib")  # Python >= 3.11 (.ci/minimums.py needs it too, or tomli)
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def load_minimums():

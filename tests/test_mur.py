@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from ir_measures import R
 
 from ir_measures_graded import GradedInputError, muR
-from measure_checks import (
+from support.measure_checks import (
     TOL,
     assert_reference,
     assert_ties_expected,
@@ -19,8 +19,7 @@ from measure_checks import (
     per_query,
     tied_rows,
 )
-from random_collections import random_collection
-from test_reference_differential import collections
+from support.random_collections import collections, random_collection
 
 
 def pytrec_eval_recall(qrels: dict, run: dict, t: int, cutoff: int, judged_only: bool) -> dict[str, float]:

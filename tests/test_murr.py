@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from ir_measures import RR
 
 from ir_measures_graded import GradedInputError, muRR
-from measure_checks import (
+from support.measure_checks import (
     TOL,
     assert_reference,
     assert_ties_expected,
@@ -18,8 +18,7 @@ from measure_checks import (
     per_query,
     tied_rows,
 )
-from random_collections import random_collection
-from test_reference_differential import collections
+from support.random_collections import collections, random_collection
 
 
 @pytest.mark.slow

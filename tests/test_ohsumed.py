@@ -21,10 +21,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import OHSUMED_FIXTURE as FIXTURE
 from ir_measures_graded import GradedInputError, meanNDCG, meanNDCNG, muMAP, nDCNG
 from ir_measures_graded.datasets import ohsumed
 from ir_measures_graded.datasets.letor import OhsumedDoc
+from support.paths import OHSUMED_FIXTURE as FIXTURE
 
 ORIGINAL = ["ohsumed.87", "ohsumed.88", "ohsumed.89", "ohsumed.90", "ohsumed.91", "queries", "judged"]
 

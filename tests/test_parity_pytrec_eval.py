@@ -14,7 +14,7 @@ import pytest
 from ir_measures import AP, P, nDCG
 
 from ir_measures_graded import muAP, muP, nDCNG
-from random_collections import random_collection
+from support.random_collections import random_collection
 
 SEEDS = [0, 1, 2, 3, 4, 5]  # 6 x 200 = 1,200 queries
 TOL = 1e-9

@@ -106,8 +106,8 @@ def test_binary_real_labels_mu_ap_equals_ap(collection):
 def _with_collection_params():
     """Every registered measure, and each with every parameter value that takes something from the
     whole qrels, and some that do not (numbers in their place)."""
-    import registered
     from ir_measures_graded import GAP, gERR, gRBP
+    from support import registered
 
     variants = [muAP(levels="collection"), muAP(levels="collection-all"), muP(levels="collection") @ 3,
                 muAP(levels=(1, 2.5)), nDCNG(norm="collection") @ 5, meanNDCNG(norm="collection"), nDCNG(norm=7.0),

@@ -6,7 +6,6 @@ import shutil
 import subprocess
 import sys
 import warnings
-from pathlib import Path
 
 import ir_measures
 import pandas as pd
@@ -15,6 +14,7 @@ from ir_measures import AP, nDCG
 
 from ir_measures_graded import meanNDCNG, muMAP, nDCNG
 from ir_measures_graded.sample import graded_sample
+from support.paths import OHSUMED_FIXTURE
 
 pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
 
@@ -120,7 +120,7 @@ def test_pt_measures_whatever_the_import_order(order):
 
 def test_ohsumed_from_pyterrier_datasets(tmp_path, monkeypatch):
     monkeypatch.setenv("IR_DATASETS_HOME", str(tmp_path))
-    shutil.copytree(Path(__file__).parent / "data" / "ohsumed", tmp_path / "ohsumed")
+    shutil.copytree(OHSUMED_FIXTURE, tmp_path / "ohsumed")
     from ir_measures_graded.datasets import ohsumed
 
     ohsumed._cached_table.cache_clear()

@@ -9,9 +9,15 @@ from hypothesis import strategies as st
 from ir_measures import AP
 
 from ir_measures_graded import GradedInputError, Q
-from measure_checks import TOL, assert_reference, assert_ties_expected, draw_params, per_query, tied_rows
-from random_collections import random_collection
-from test_reference_differential import collections
+from support.measure_checks import (
+    TOL,
+    assert_reference,
+    assert_ties_expected,
+    draw_params,
+    per_query,
+    tied_rows,
+)
+from support.random_collections import collections, random_collection
 
 # a:3 b:0 c:1 e:2 ranked in that order; d:2 judged, not retrieved. Ideal gains 3 2 2 1: cg* = 3 5 7 8.
 QRELS = {"q": {"a": 3, "b": 0, "c": 1, "d": 2, "e": 2}}

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import reference
 from ir_measures_graded import GAP, GradedInputError, Q, gERR, gRBP, gRBP_residual, meanNDCG, meanNDCNG, nDCNG
 from ir_measures_graded.measures.base import all_measures
+from support import reference
 
 HUGE = st.floats(min_value=2.0**900, max_value=1.7e308)
 

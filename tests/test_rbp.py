@@ -12,11 +12,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ir_measures import RBP
 
-import reference
 from ir_measures_graded import GradedInputError, gRBP, gRBP_residual
-from measure_checks import TOL, assert_reference, assert_ties_expected, draw_params, per_query, tied_rows
-from random_collections import random_collection
-from test_reference_differential import collections
+from support import reference
+from support.measure_checks import (
+    TOL,
+    assert_reference,
+    assert_ties_expected,
+    draw_params,
+    per_query,
+    tied_rows,
+)
+from support.random_collections import collections, random_collection
 
 
 def cwl_eval(qrels: dict, run: dict, p: float, tmp_path) -> dict[str, tuple[float, float]]:

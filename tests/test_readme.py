@@ -11,7 +11,8 @@ import sys
 
 import pytest
 
-from doc_examples import (
+from ir_measures_graded.sample import data_path
+from support.doc_examples import (
     EXTRAS,
     LANGUAGES,
     PYPROJECT,
@@ -25,7 +26,6 @@ from doc_examples import (
     sample_folder,
     transcripts,
 )
-from ir_measures_graded.sample import data_path
 
 pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
 

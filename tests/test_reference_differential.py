@@ -17,37 +17,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import reference
 from ir_measures_graded import muAP, muP, nDCNG
 from ir_measures_graded.measures import MEASURES, params
+from support import reference
+from support.random_collections import collections
 
 #: Values to draw for each kind of parameter (keyed by the parameter object or class the measures
 #: share): a measure is covered by registering it; a new kind of parameter needs a line here.
 FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-DOCS = [f"d{i}" for i in (1, 2, 9, 10, 11, 100)] + ["a", "B", "b"]
-int_label = st.integers(-2, 4).map(float)
-real_label = st.floats(-2, 10, allow_nan=False).map(lambda x: round(x, 2))
-label = st.one_of(int_label, int_label, real_label)
-# A coarse grid gives exact ties; +1e-9 gives ties once read as float32; -0.0 ties with 0.0.
-score = st.one_of(st.sampled_from([0.0, -0.0, 0.5, 1.0, 1.0 + 1e-9, 2.0, -1.0]),
-                  st.floats(-5, 5, allow_nan=False, width=32))
-
-
-@st.composite
-def collections(draw) -> tuple[dict, dict]:
-    qrels: dict = {}
-    run: dict = {}
-    for q in range(draw(st.integers(1, 5))):
-        qid = f"q{q}"
-        kind = draw(st.sampled_from(["both", "both", "both", "qrels only", "run only"]))
-        if kind != "run only":
-            qrels[qid] = draw(st.dictionaries(st.sampled_from(DOCS), label, max_size=8))  # may be empty
-        if kind != "qrels only":
-            run[qid] = draw(st.dictionaries(st.sampled_from(DOCS), score, max_size=9))  # may be empty
-    if not qrels:
-        qrels["q_only"] = {"d1": 1.0}
-    return qrels, run
 
 
 def _floor(draw, values: dict) -> float:

@@ -18,11 +18,11 @@ import pytest
 import ir_measures_graded
 from ir_measures_graded import GradedInputError, meta
 from ir_measures_graded.report import build, figures
-from ir_measures_graded.sample import GRADED_SAMPLE_RUNS, data_path, graded_sample
+from ir_measures_graded.sample import GRADED_SAMPLE_RUNS, graded_sample
+from support.cli import SCRIPT
+from support.paths import SAMPLE
 
-SAMPLE = data_path("graded_sample")
 MEASURES = ["muMAP", "nDCNG@10", "nDCG@10", "GAP"]
-SCRIPT = str(Path(sys.executable).parent / "ir-measures-graded")
 
 
 @pytest.fixture(scope="module")

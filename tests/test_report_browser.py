@@ -14,10 +14,10 @@ import ir_measures
 import pytest
 
 import ir_measures_graded
-from ir_measures_graded.sample import GRADED_SAMPLE_RUNS, data_path, graded_sample
+from ir_measures_graded.sample import GRADED_SAMPLE_RUNS, graded_sample
+from support.paths import SAMPLE
 
 MEASURES = ["muMAP", "nDCNG@10", "nDCG@10", "GAP"]
-SAMPLE = data_path("graded_sample")
 pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
 
 

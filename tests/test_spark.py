@@ -15,9 +15,9 @@ import pandas as pd
 import pytest
 from ir_measures import AP, P, nDCG
 
-import registered
 from ir_measures_graded import GAP, GradedInputError, cli, meanNDCG, meanNDCNG, muAP, muMAP, muP, nDCNG
-from random_collections import random_collection
+from support import registered
+from support.random_collections import random_collection
 
 pytest.importorskip("pyspark", reason="the Spark tests need the 'spark' extra (pyspark)")
 if shutil.which("java") is None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import ir_measures
 import pytest
 
-import reference
 from ir_measures_graded import muAP, muP
+from support import reference
 
 # Labels at the floor (0 and, with floor=1, 1) must never become thresholds.
 QRELS = {"q1": {"a": 2, "b": 1, "c": 0, "e": 3}, "q2": {"a": 1, "b": 0, "d": 0}}

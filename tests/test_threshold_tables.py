@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-import reference
 from ir_measures_graded import muAP, muP, muR, muRprec, muRR
 from ir_measures_graded.measures import MEASURES
 from ir_measures_graded.measures.thresholded import ThresholdedMeasure
 from ir_measures_graded.per_level import threshold_table
 from ir_measures_graded.report.figures import threshold_label
+from support import reference
 
 QRELS = {"q1": {"a": 2, "b": 1, "c": 0, "e": 3}, "q2": {"a": 1, "b": 0, "d": 0, "f": 2}}
 RUN = {"q1": {"c": 4.0, "b": 3.0, "a": 2.0, "x": 1.0}, "q2": {"b": 3.0, "d": 2.0, "a": 1.0, "f": 0.5}}

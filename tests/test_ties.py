@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import registered
 from ir_measures_graded import GradedInputError
 from ir_measures_graded.kernels.ties import expected_ap, group_mean, tie_group_ptr
-from measure_checks import TIE_EXAMPLES, assert_ties_expected, orders, tied_rows
+from support import registered
+from support.measure_checks import TIE_EXAMPLES, assert_ties_expected, orders, tied_rows
 
 
 def ap(relevant, n_relevant, cutoff):

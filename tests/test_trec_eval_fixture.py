@@ -8,15 +8,14 @@ per query and overall, to trec_eval's printed 4 decimals.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import ir_measures
 import pytest
 
 from ir_measures_graded import muAP, nDCNG
 from ir_measures_graded.sample import trec_eval_example
+from support.paths import DATA
 
-REFERENCE = Path(__file__).parent / "data" / "trec_eval_out.test.aql"
+REFERENCE = DATA / "trec_eval_out.test.aql"
 
 
 def reference(measure_name: str) -> dict[str, float]:

@@ -1,4 +1,4 @@
-"""Running the examples of the README and of the documentation site (tests/test_readme.py, tests/test_docs.py).
+"""Running the examples of the README and of the documentation site (tests/e2e/test_readme.py, tests/e2e/test_docs.py).
 
 A ``python`` block is executed and what it prints compared with its ``# -> `` lines; every command of a
 ``bash`` block runs or is checked; a ``text`` block whose lines begin with ``$ ir-measures-graded`` is a
@@ -19,10 +19,9 @@ from pathlib import Path
 
 import tomllib
 
-from conftest import OHSUMED_FIXTURE
 from ir_measures_graded.sample import data_path
+from support.paths import OHSUMED_FIXTURE, ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 EXTRAS = PYPROJECT["project"]["optional-dependencies"]
 BIN = Path(sys.executable).parent

@@ -19,7 +19,7 @@ import ir_measures
 import pytest
 from hypothesis import strategies as st
 
-import reference
+from support import reference
 
 TOL = 1e-9
 
