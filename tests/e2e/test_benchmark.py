@@ -13,7 +13,7 @@ from ir_measures_graded import muMAP
 
 pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 def test_file_benchmark_prints_every_target_of_issue_22(tmp_path):

@@ -32,7 +32,7 @@ pytestmark = [pytest.mark.slow,  # a Spark session: see pyproject.toml (the ever
               pytest.mark.filterwarnings("ignore:Deprecated in 3.0.0:FutureWarning")]
 
 FLOAT_LABELS = {0: 0.0, 1: 0.5, 2: 1.25, 3: 2.0, 4: 3.7}
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "spark_bench.py"
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "spark_bench.py"
 
 
 def frames(qrels: dict, run: dict, labels: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -267,7 +267,7 @@ def test_cli_engine_spark_rejects_what_it_cannot_do(spark, tmp_path, capsys):
 
 def readme_section() -> str:
     """The documentation's Spark page (docs/spark.md; it was the README's Spark section)."""
-    return (Path(__file__).resolve().parents[1] / "docs" / "spark.md").read_text(encoding="utf-8")
+    return (Path(__file__).resolve().parents[2] / "docs" / "spark.md").read_text(encoding="utf-8")
 
 
 @pytest.fixture()

@@ -30,7 +30,7 @@ from ir_measures_graded.io.small import (
 )
 from ir_measures_graded.io.trec import QRELS, RUN
 
-DATA = Path(__file__).resolve().parents[1] / "src" / "ir_measures_graded" / "data"
+DATA = Path(__file__).resolve().parents[3] / "src" / "ir_measures_graded" / "data"
 GRADED = ["muMAP", "nDCNG@10", "muP@5", "GAP", "meanNDCG", "meanNDCNG@20", "muAP(levels='collection')",
           "muAP(ties='expected')", "nDCNG(norm=1)@5", "muP(judged_only=True)@10"]
 STANDARD = ["AP", "nDCG@10", "P@5"]
