@@ -9,7 +9,7 @@ collection, or the reader raises ``GradedInputError`` (the CLI exits 2) with one
 ``file:line`` of the defect — never another exception, a traceback, NaN, a Python warning or a silently dropped line.
 
 Cases per run: ``test_hostile_files_through_the_api`` 150, ``test_hostile_files_through_the_cli``
-(in-process ``main``) 40, plus the subprocess cases below.
+(in-process ``main``) 40; a few more through a real subprocess in tests/e2e/test_fuzz_subprocess.py.
 """
 
 from __future__ import annotations
@@ -19,10 +19,7 @@ import gzip
 import io
 import json
 import math
-import os
 import re
-import subprocess
-import sys
 import tempfile
 import warnings
 from dataclasses import dataclass, field
@@ -36,8 +33,7 @@ from hypothesis import strategies as st
 from ir_measures_graded import GradedInputError, cli
 from ir_measures_graded.io.readers import read_qrels, read_run
 from support import reference, registered
-
-pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
+from support.examples import examples
 
 #: Every registered measure (a new one is fuzzed by registering it), some at a cutoff.
 MEASURES = registered.instances(cutoff=3) + registered.with_cutoff(4)[:2]
@@ -208,7 +204,7 @@ def check_values(got: dict, case: Case) -> None:
         assert value == pytest.approx(expected[key], rel=1e-9, abs=1e-12), key
 
 
-@settings(FUZZ, max_examples=150)
+@settings(FUZZ, max_examples=examples(150))
 @given(cases())
 def test_hostile_files_through_the_api(case):
     with tempfile.TemporaryDirectory() as tmp:
@@ -235,7 +231,7 @@ def run_cli(argv: list[str]) -> tuple[int, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
-@settings(FUZZ, max_examples=40)
+@settings(FUZZ, max_examples=examples(40))
 @given(cases())
 def test_hostile_files_through_the_cli(case):
     with tempfile.TemporaryDirectory() as tmp:
@@ -260,46 +256,6 @@ def test_hostile_files_through_the_cli(case):
         else:
             value = reference.per_query(name, params, qrels, run)[record["query_id"]]
         assert record["value"] == pytest.approx(value, rel=1e-9, abs=1e-12), record
-
-
-# --- a few cases through a real subprocess (stdin, stderr as the user sees it) ---------------------
-
-QRELS = "q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 1\nq2 0 d1 1\n"
-RUN = "q1 Q0 d1 1 2.5 t\nq1 Q0 d2 2 1.5 t\nq1 Q0 d4 3 0.5 t\nq2 Q0 d1 1 1 t\n"
-
-
-def command(args: list[str], stdin: bytes | None = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONWARNINGS="default")  # a warning would be shown, not hidden
-    return subprocess.run([sys.executable, "-m", "ir_measures_graded", *args], input=stdin,
-                          capture_output=True, env=env, timeout=120)
-
-
-@pytest.mark.parametrize("name, qrels, run, stdin_run, error_at, value_ok", [
-    ("invalid UTF-8 in the run", QRELS.encode(), RUN.encode().replace(b"d4", b"d\xff4"), False, "run.txt:3", False),
-    ("score beyond float32", QRELS.encode(), RUN.encode().replace(b"0.5", b"1e39"), False, "run.txt:3", True),
-    ("run from standard input", QRELS.encode(), RUN.encode(), True, None, True),
-    ("empty qrels", b"", RUN.encode(), False, None, "nan"),
-    ("1_000 as a score", QRELS.encode(), RUN.encode().replace(b"2.5", b"1_000"), False, "run.txt:1", True),
-], ids=["invalid-utf8", "score-beyond-float32", "run-from-stdin", "empty-qrels", "1_000-score"])
-def test_hostile_files_through_a_subprocess(tmp_path, name, qrels, run, stdin_run, error_at, value_ok):
-    (tmp_path / "qrels.txt").write_bytes(qrels)
-    (tmp_path / "run.txt").write_bytes(run)
-    run_arg = "-" if stdin_run else str(tmp_path / "run.txt")
-    done = command([str(tmp_path / "qrels.txt"), run_arg, "muMAP", "nDCNG@5"], stdin=run if stdin_run else None)
-    err = done.stderr.decode("utf-8", errors="replace")
-    assert "Traceback" not in err and "Warning" not in err and ".py:" not in err, (name, err)
-    if done.returncode == 2:
-        assert len(err.splitlines()) == 1 and err.startswith("ir-measures-graded: error:"), (name, err)
-        assert error_at is not None and error_at in err, (name, err)
-        return
-    assert done.returncode == 0, (name, err)
-    if value_ok == "nan":  # undefined, as ir_measures prints it, with one warning line
-        assert done.stdout.decode().split() == ["muAP", "nan", "nDCNG@5", "nan"] and len(err.splitlines()) == 1
-        return
-    assert value_ok, f"{name}: expected an error naming {error_at}, got {done.stdout!r}"
-    values = dict(row.split("\t") for row in done.stdout.decode().splitlines())
-    assert values.keys() == {"muAP", "nDCNG@5"} and all(v.strip() and v != "nan" for v in values.values()), \
-        (name, done.stdout)
 
 
 # --- issue 21: several runs in every output format, with --thresholds and --compare -----------------
@@ -332,7 +288,7 @@ def write_several(qrels: dict, runs: list[dict], folder: Path) -> tuple[str, lis
     return str(folder / "qrels.txt"), paths
 
 
-@settings(FUZZ, max_examples=30)
+@settings(FUZZ, max_examples=examples(30))
 @given(several_runs(), st.sampled_from(["tsv", "csv", "jsonl", "trec"]), st.booleans(), st.booleans(), st.booleans())
 def test_several_runs_in_every_output_format(collection, output_format, by_query, thresholds, compare):
     """Each run's rows (and trec's runid blocks) hold the values of that file alone, computed as the

@@ -38,13 +38,12 @@ from ir_measures import Qrel, ScoredDoc
 
 from ir_measures_graded import GAP, GradedInputError, meanNDCG, meanNDCNG, muAP, muP, nDCNG
 from support import reference, registered
-
-pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
+from support.examples import examples
 
 #: Every registered measure (a new one is fuzzed by registering it).
 MEASURES = {m: registered.reference_args(m) for m in registered.instances(cutoff=5)}
 # No shrinking: a failing case is reported as generated, and the suite stays within its CI minute.
-FUZZ = settings(phases=(Phase.explicit, Phase.reuse, Phase.generate), max_examples=200, deadline=None,
+FUZZ = settings(phases=(Phase.explicit, Phase.reuse, Phase.generate), max_examples=examples(200), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
 
 #: Defects that must be refused, that may be refused or read as the clean value, and none.
@@ -198,7 +197,7 @@ def test_hostile_objects_through_the_api(data):
 
 
 
-@settings(FUZZ, max_examples=60)
+@settings(FUZZ, max_examples=examples(60))
 @given(collections_(), st.sampled_from([1, 300, 1100, 5000]), st.data())
 def test_extreme_gain_parameters(collection, scale, data):
     """Huge labels, gains and tiny norms give the finite, correct value (2^g itself is never needed)."""
@@ -238,7 +237,7 @@ def per_query_values(evaluator_or_measures, run, qrels=None) -> dict:
     return {(m.query_id, str(m.measure)): m.value for m in metrics}
 
 
-@settings(FUZZ, max_examples=40)
+@settings(FUZZ, max_examples=examples(40))
 @given(collections_(), st.data())
 def test_an_evaluator_shared_across_threads_and_in_place_edits(collection, data):
     """One evaluator, several threads at once, the caller's frame edited in place in between: every
@@ -278,7 +277,7 @@ def long_id(short: str, at: int) -> str:
     return pad[:at] + short.encode().hex() + "!" + pad[at:]
 
 
-@settings(FUZZ, max_examples=40)
+@settings(FUZZ, max_examples=examples(40))
 @given(collections_(), st.integers(0, 120), st.sampled_from(["dict", "frame", "arrow"]))
 def test_long_ids_that_differ_only_inside(collection, at, container):
     """Ids of 120+ bytes that differ only in a few inner bytes: the same values as the short ids."""
@@ -299,7 +298,7 @@ SCALE_FREE = [muAP, muAP(levels="collection"), muAP(levels="collection-all"), mu
               meanNDCNG, meanNDCG(dcg="log2")]
 
 
-@settings(FUZZ, max_examples=60)
+@settings(FUZZ, max_examples=examples(60))
 @given(collections_(), st.sampled_from([2.0**1022, 2.0**-1060, 1.0]), st.sampled_from([0.0, -1.0, 0.5, -1.7]),
        st.data())
 def test_extreme_labels_and_floors(collection, factor, floor, data):

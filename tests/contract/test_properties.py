@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ir_measures_graded import meanNDCG, meanNDCNG, muAP, muP, nDCNG
+from support.examples import examples
 
 ALL = [muAP, muAP @ 5, muAP(levels="collection"), muP @ 3, nDCNG, nDCNG @ 5, meanNDCG, meanNDCNG,
        meanNDCNG @ 12, muAP(judged_only=True), nDCNG(dcg="log2")]
@@ -33,8 +34,7 @@ def values(measures, qrels, run):
     return {(m.query_id, m.measure): m.value for m in ir_measures.iter_calc(measures, qrels, run)}
 
 
-@pytest.mark.slow
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(collections())
 def test_values_lie_in_unit_interval(collection):
     qrels, run = collection
@@ -42,8 +42,7 @@ def test_values_lie_in_unit_interval(collection):
         assert 0.0 <= value <= 1.0 + 1e-12
 
 
-@pytest.mark.slow
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(collections())
 def test_ideal_ranking_scores_one(collection):
     qrels, _ = collection
@@ -57,8 +56,7 @@ def test_ideal_ranking_scores_one(collection):
             assert value == 0.0
 
 
-@pytest.mark.slow
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(collections(), st.sampled_from([0.01, 0.5, 2, 3.7, 100]))
 def test_scale_free_measures_ignore_multiplying_labels(collection, c):
     qrels, run = collection

@@ -1,4 +1,4 @@
-"""Differential test: the vectorised provider against the slow reference (tests/reference.py), per query.
+"""Differential test: the vectorised provider against the slow reference (tests/support/reference.py), per query.
 
 Hypothesis draws small collections that hit every convention at once — score ties (exact, after the
 float32 cast, and -0.0 vs 0.0), doc ids whose string order differs from their numeric order,

@@ -27,6 +27,7 @@ from ir_measures import AP, RR, P, R, Rprec
 from ir_measures_graded import GradedInputError, muAP, muP, muR, muRprec, muRR
 from ir_measures_graded.measures import MEASURES
 from ir_measures_graded.measures.thresholded import ThresholdedMeasure
+from support.examples import examples
 from support.measure_checks import (
     TOL,
     assert_reference,
@@ -202,7 +203,7 @@ def test_equals_the_slow_reference(name, params):
 
 
 @pytest.mark.parametrize("name", THRESHOLDED)
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.data())
 def test_real_labels_and_any_parameters_equal_the_reference(name, data):
     qrels, run = data.draw(collections())
@@ -211,7 +212,7 @@ def test_real_labels_and_any_parameters_equal_the_reference(name, data):
 
 
 @pytest.mark.parametrize("name", THRESHOLDED)
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(tied_rows, st.integers(0, 2), st.data())
 def test_ties_expected_is_the_mean_over_every_tie_order(name, rows, unretrieved, data):
     cutoff = data.draw(st.sampled_from(SPECS[name].tie_cutoffs))

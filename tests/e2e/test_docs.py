@@ -2,7 +2,7 @@
 
 - The generated pages (docs/measures.md, docs/command-line-options.md) are what docs/hooks.py makes
   from the registry and the parsers, and the claims they make about binary labels hold.
-- Every example of every page runs and prints what the page shows (tests/doc_examples.py).
+- Every example of every page runs and prints what the page shows (tests/support/doc_examples.py).
 - ``mkdocs build --strict`` passes, and the built site, opened from the file system in Chromium,
   renders the measures page, finds a measure with its search offline, and has no broken internal link.
 """
@@ -182,7 +182,7 @@ def test_contributing_commands_are_checked(tmp_path):
 @pytest.mark.parametrize("page", [p.name for p in PAGES if transcripts(p.read_text(encoding="utf-8"))])
 def test_command_line_transcripts_print_what_the_page_shows(page):
     for block in transcripts((DOCS / page).read_text(encoding="utf-8")):
-        if "--engine spark" in block:  # needs a Spark session: tests/test_spark.py runs this one
+        if "--engine spark" in block:  # needs a Spark session: tests/e2e/test_spark.py runs this one
             assert page == "spark.md"
             continue
         check_transcript(block)

@@ -1,6 +1,6 @@
 """The README stays true: every code block in it runs (or is checked) here and prints what it says.
 
-The same for the documentation site's pages: tests/test_docs.py (both use tests/doc_examples.py).
+The same for the documentation site's pages: tests/e2e/test_docs.py (both use tests/support/doc_examples.py).
 """
 
 from __future__ import annotations

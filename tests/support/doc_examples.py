@@ -27,7 +27,7 @@ EXTRAS = PYPROJECT["project"]["optional-dependencies"]
 BIN = Path(sys.executable).parent
 SCRIPT = shutil.which("ir-measures-graded", path=str(BIN))
 #: The languages of code blocks these helpers cover ("" is a block that is shown, not run: the Spark
-#: page's example, which tests/test_spark.py runs on a Spark session).
+#: page's example, which tests/e2e/test_spark.py runs on a Spark session).
 LANGUAGES = {"python", "bash", "text", ""}
 
 
@@ -103,25 +103,26 @@ def check_command(command: str, folder: Path) -> None:
         result = subprocess.run(command, shell=True, cwd=folder, env=env, capture_output=True, text=True,
                                 executable="/bin/bash")
         assert result.returncode == 0 and result.stdout and not result.stderr, (command, result.stderr)
-    elif command.startswith("jupyter execute"):  # executed by tests/test_notebooks.py
+    elif command.startswith("jupyter execute"):  # executed by tests/e2e/test_notebooks.py
         assert tool("jupyter-execute") and "nbclient>=0.7" in EXTRAS["notebooks"]
         assert sorted(ROOT.glob(command.split()[-1]))
     elif command.startswith("jupyter lab"):
         assert any(req.startswith("jupyterlab") for req in EXTRAS["notebooks"])
         assert (ROOT / command.split()[-1]).is_dir()
-    elif command.startswith("python benchmarks/bench.py"):  # options checked; tests/test_benchmark.py runs it
+    elif command.startswith("python benchmarks/bench.py"):  # options checked; tests/e2e/test_benchmark.py runs it
         help_text = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--help"],
                                    capture_output=True, text=True, check=True).stdout
         assert all(option in help_text for option in re.findall(r"--\w+", command)), command
-    elif command.startswith("python benchmarks/"):  # run at a tiny size by tests/test_benchmark.py
+    elif command.startswith("python benchmarks/"):  # run at a tiny size by tests/e2e/test_benchmark.py
         assert (ROOT / command.split()[1]).is_file(), command
     elif command.startswith(("python -m pytest", "pytest")):  # the suite itself: the marker it names must exist
         markers = PYPROJECT["tool"]["pytest"]["ini_options"]["markers"]
         assert "not slow" not in command or any(m.startswith("slow:") for m in markers), command
+        assert all((ROOT / arg).exists() for arg in command.split() if arg.startswith("tests/")), command  # moved?
     elif command.startswith("mutmut"):  # the mutation extra's tool, configured in [tool.mutmut]
         assert any(req.startswith("mutmut") for req in EXTRAS["mutation"]) and "mutmut" in PYPROJECT["tool"]
     elif command.startswith(("ruff", "lint-imports", "mkdocs")):  # run by test_lint, test_import_contracts,
-        assert tool(command.split()[0]), command  # tests/test_docs.py: here, that the tool is installed
+        assert tool(command.split()[0]), command  # tests/e2e/test_docs.py: here, that the tool is installed
     elif command.startswith("python docs/"):
         assert (ROOT / command.split()[1]).is_file(), command
     else:

@@ -1,9 +1,9 @@
 """Checks every measure's test runs the same way: against the slow reference, and over tie orders.
 
 - :func:`assert_reference` — per query and aggregate through ``ir_measures`` against
-  ``tests/reference.py``;
+  ``tests/support/reference.py``;
 - :func:`assert_ties_expected` — ``ties='expected'`` against the mean over every order of the tied
-  documents (brute force, as tests/test_ties.py);
+  documents (brute force, as tests/unit/kernels/test_ties.py);
 - :func:`weighted_by_threshold` — the distance-weighted combination of a binary measure computed at
   every relevance threshold by another tool (pytrec_eval), as µAP is checked against ``AP(rel=t)``.
 """

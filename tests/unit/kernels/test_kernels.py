@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from ir_measures_graded import kernels
 from ir_measures_graded.io.ids import name_ranks
 from ir_measures_graded.kernels import ap, levels
+from support.examples import examples
 
 
 def test_segments():
@@ -146,8 +147,7 @@ def ap_numerators_by_loops(query, rank, level, thr_ptr):
     return out
 
 
-@pytest.mark.slow
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(ranked_levels())
 def test_ap_by_counting_equals_the_pair_expansion_and_loops(case):
     query, rank, level, thr_ptr = case
@@ -161,8 +161,7 @@ def test_ap_by_counting_equals_the_pair_expansion_and_loops(case):
         assert counting == pytest.approx(expected, rel=1e-12, abs=1e-12)
 
 
-@pytest.mark.slow
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(ranked_levels(), st.one_of(st.none(), st.integers(1, 30)))
 def test_thresholded_ap_takes_either_path_with_the_same_result(case, cutoff):
     query, rank, level, thr_ptr = case

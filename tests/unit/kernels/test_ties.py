@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from ir_measures_graded import GradedInputError
 from ir_measures_graded.kernels.ties import expected_ap, group_mean, tie_group_ptr
 from support import registered
+from support.examples import examples
 from support.measure_checks import TIE_EXAMPLES, assert_ties_expected, orders, tied_rows
 
 
@@ -126,8 +127,7 @@ TIE_AWARE = [m for m in [*registered.instances(cutoff=2), *registered.with_cutof
                          *(m(judged_only=True) for m in registered.instances(cutoff=2))] if tie_aware(m)]
 
 
-@pytest.mark.slow
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(tied_rows, st.integers(0, 2))
 def test_ties_expected_is_the_mean_over_every_order_of_tied_documents(rows, unretrieved):
     assert len(TIE_AWARE) >= 2 * len(registered.instances()) and "ties" in TIE_AWARE[0].SUPPORTED_PARAMS

@@ -40,7 +40,6 @@ def test_meta_helpers_read_all():
     assert list(dict.fromkeys(table["measure"])) == [*(str(m) for m in all_measures()), "AP"]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1])
 def test_streaming_a_run_file_gives_the_in_memory_values(seed, tmp_path):
     qrels, run = random_collection(seed, n_queries=60)

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import ir_measures
 import numpy as np
 import pytest
@@ -14,6 +11,8 @@ from ir_measures import AP, nDCG
 
 from ir_measures_graded import GradedInputError, by_level, muAP, muMAP, muP, nDCNG
 from ir_measures_graded.measures.thresholded import CollectionMean
+from support.cli import run_main
+from support.examples import examples
 from support.random_collections import random_collection
 
 # q2 has no document with label >= 2: it takes part in MAP^1 only.
@@ -107,16 +106,14 @@ def test_aggregator_edge_cases():
     assert muAP(levels="collection").calc_aggregate(nothing_relevant, {"q": {"a": 1.0}}) == 0.0
 
 
-@pytest.mark.slow
-def test_command_line_gives_the_paper_value(tmp_path):
+def test_command_line_gives_the_paper_value(tmp_path, capsys):
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("".join(f"{q} 0 {d} {r}\n" for q, docs in QRELS.items() for d, r in docs.items()))
     run = tmp_path / "run.txt"
     run.write_text("".join(f"{q} Q0 {d} 1 {s} tag\n" for q, docs in RUN.items() for d, s in docs.items()))
-    out = subprocess.run([sys.executable, "-m", "ir_measures_graded", str(qrels), str(run),
-                          "muAP(levels='collection')", "muAP(levels='collection-all')", "-p", "-1"],
-                         capture_output=True, text=True, check=True).stdout.splitlines()
-    got = dict(line.split("\t") for line in out)
+    out, _ = run_main(capsys, str(qrels), str(run), "muAP(levels='collection')", "muAP(levels='collection-all')",
+                      "-p", "-1")
+    got = dict(line.split("\t") for line in out.splitlines())
     assert float(got["muAP(levels='collection')"]) == pytest.approx(PAPER, abs=1e-12)
     assert float(got["muAP(levels='collection-all')"]) == pytest.approx(ALL_QUERIES, abs=1e-12)
 
@@ -132,8 +129,7 @@ def slow_ap(judged: dict, docs: dict, t: float) -> float:
     return total / relevant if relevant else 0.0
 
 
-@pytest.mark.slow
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.data())
 def test_real_valued_labels_against_a_slow_reference(data):
     labels = st.floats(0, 3, allow_nan=False).map(lambda x: round(x, 1))

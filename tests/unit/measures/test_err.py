@@ -14,6 +14,7 @@ from ir_measures import ERR
 from ir_measures_graded import GradedInputError, gERR, meta
 from ir_measures_graded.meta.transforms import parse_transform
 from ir_measures_graded.sample import graded_sample
+from support.examples import examples
 from support.measure_checks import TOL, assert_reference, draw_params, per_query
 from support.random_collections import collections, random_collection
 
@@ -28,7 +29,6 @@ def gdeval_collection(seed: int) -> tuple[dict, dict]:
     return ({q[1:]: judged for q, judged in qrels.items()}, {q[1:]: docs for q, docs in run.items()})
 
 
-@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("perl") is None, reason="gdeval (ir_measures' ERR) needs perl")
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("cutoff", [1, 5, 20, 1000])
@@ -63,8 +63,7 @@ def test_equals_the_slow_reference(params, seed):
     assert_reference(gERR(**params), "gERR", gERR(**params).params, qrels, run)
 
 
-@pytest.mark.slow
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.data())
 def test_string_ids_real_and_large_labels_equal_the_reference(data):
     # where gdeval cannot go: string query ids, real-valued labels, labels above 4
@@ -105,7 +104,6 @@ def test_parameters_round_trip_and_is_not_ir_measures_err():
     assert per_query([gERR], {"q": {"a": 1}}, {"q": {"a": 1.0}})[gERR] == {"q": pytest.approx(1 / 16, abs=TOL)}
 
 
-@pytest.mark.slow
 def test_g_max_is_the_scale_top_and_moves_with_the_labels():
     scale, shift = parse_transform("scale:2").threshold, parse_transform("shift:1").threshold
     assert str(gERR.relabelled(scale)) == str(gERR(g_max=8))

@@ -59,7 +59,6 @@ def test_labels_beyond_1024_mean_ndcg(measure, cutoff, mean):
     assert got == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
 
-@pytest.mark.slow
 def test_mapped_gain_2000_and_tiny_norm_on_the_sample():
     qrels, runs = graded_sample()
     run = runs["strong"]

@@ -13,6 +13,7 @@ from ir_measures import AP
 
 from ir_measures_graded import GAP, GradedInputError
 from support import reference
+from support.examples import examples
 from support.random_collections import random_collection
 
 TOL = 1e-9
@@ -69,8 +70,7 @@ def test_equals_the_direct_definition(seed, measure, kwargs):
         assert value == pytest.approx(expected[qid], abs=TOL), qid
 
 
-@pytest.mark.slow
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.data())
 def test_real_valued_labels_equal_the_direct_definition(data):
     labels = st.floats(-1, 3, allow_nan=False).map(lambda x: round(x, 1))
@@ -100,7 +100,6 @@ def test_one_grade_equals_ap(seed, cutoff):
         assert value == pytest.approx(values[AP(rel=3)][qid], abs=TOL), qid
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1])
 @pytest.mark.parametrize("cutoff", [None, 10])
 def test_weighted_combination_of_ap_at_each_threshold(seed, cutoff):

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from ir_measures import AP
 
 from ir_measures_graded import GradedInputError, Q
+from support.examples import examples
 from support.measure_checks import (
     TOL,
     assert_reference,
@@ -39,7 +40,6 @@ def test_hand_computed_from_the_definition():
     assert Q(gains={2: 5, 3: 10}).calc_aggregate(QRELS, RUN) == pytest.approx(expected, abs=1e-15)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("cutoff", [None, 5, 20])
 @pytest.mark.parametrize("judged_only", [False, True])
@@ -64,8 +64,7 @@ def test_equals_the_slow_reference(params, seed):
     assert_reference(Q(**params), "Q", Q(**params).params, qrels, run)
 
 
-@pytest.mark.slow
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.data())
 def test_real_labels_and_any_parameters_equal_the_reference(data):
     qrels, run = data.draw(collections())
@@ -74,8 +73,7 @@ def test_real_labels_and_any_parameters_equal_the_reference(data):
     assert_reference(Q(**params), "Q", params, qrels, run)
 
 
-@pytest.mark.slow
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(tied_rows, st.integers(0, 2), st.sampled_from([None, 2, 4]), st.sampled_from([0.0, 1.0, 3.0]))
 def test_ties_expected_is_the_mean_over_every_tie_order(rows, unretrieved, cutoff, beta):
     measure = Q(beta=beta) if cutoff is None else Q(beta=beta) @ cutoff

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import subprocess
-import sys
 
 import ir_measures
 import numpy as np
@@ -18,7 +16,10 @@ from ir_measures_graded import meta, muMAP, nDCNG
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.meta import statistics
 from ir_measures_graded.meta.transforms import parse_transform
-from ir_measures_graded.sample import data_path, graded_sample
+from ir_measures_graded.sample import graded_sample
+from support.cli import run_main
+from support.examples import examples
+from support.paths import QRELS, RANDOM, STRONG, WEAK
 
 # --- slow references -----------------------------------------------------------------------------
 
@@ -67,8 +68,7 @@ def slow_randomization_p(d):
 scores_strategy = st.lists(st.sampled_from([0.1, 0.2, 0.3, 0.4, 0.5, 0.6]), min_size=3, max_size=8)
 
 
-@pytest.mark.slow
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.data())
 def test_kendall_tau_equals_pair_counting(data):
     x = data.draw(scores_strategy)
@@ -232,56 +232,34 @@ def test_meta_evaluate_needs_two_runs(sample):
 
 # --- command line ----------------------------------------------------------------------------------
 
-@pytest.mark.slow
-def test_compare_command(tmp_path):
-    folder = data_path("graded_sample")
-    runs = [str(folder / f"{n}.run") for n in ("strong", "weak", "random")]
+def test_compare_command(tmp_path, capsys):
+    runs = [STRONG, WEAK, RANDOM]
     plot = tmp_path / "meta.svg"
-    done = subprocess.run(
-        [sys.executable, "-m", "ir_measures_graded", "compare", str(folder / "qrels.txt"), *runs,
-         "-m", "muMAP nDCNG@10", "nDCG@10", "--transform", "scale:2", "--transform", "merge:3,4",
-         "--samples", "20", "--permutations", "500", "-o", "markdown", "--plot", str(plot)],
-        capture_output=True, text=True, timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "| scale:2     | muAP" in done.stdout and "### Discriminative power" in done.stdout, done.stdout
+    out, _ = run_main(capsys, "compare", QRELS, *runs, "-m", "muMAP nDCNG@10", "nDCG@10", "--transform", "scale:2",
+                      "--transform", "merge:3,4", "--samples", "20", "--permutations", "500", "-o", "markdown",
+                      "--plot", str(plot))
+    assert "| scale:2     | muAP" in out and "### Discriminative power" in out, out
     assert plot.read_text().lstrip().startswith("<?xml")
     for fmt, sections, marker in (("latex", [], "\\begin{tabular}"), ("tsv", ["--sections", "means"], "run\tmeasure\tvalue\n"),
                                   ("tsv", [], "run\tmeasure\tvalue\tdelta")):  # tsv: one table, the comparison by default
-        out = subprocess.run(
-            [sys.executable, "-m", "ir_measures_graded", "compare", str(folder / "qrels.txt"), *runs[:2],
-             "-m", "muMAP", "--samples", "5", "--permutations", "100", "-o", fmt, *sections],
-            capture_output=True, text=True, timeout=300,
-        )
-        assert out.returncode == 0 and out.stdout.startswith(marker) if fmt == "tsv" else marker in out.stdout, out.stderr
+        out, _ = run_main(capsys, "compare", QRELS, *runs[:2], "-m", "muMAP", "--samples", "5", "--permutations", "100",
+                          "-o", fmt, *sections)
+        assert out.startswith(marker) if fmt == "tsv" else marker in out, out
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("extra, message", [
     (["--transform", "scale:-1"], "factor must be positive"),
     (["--transform", "nope"], "unknown transform"),
 ])
-def test_compare_command_errors(extra, message):
-    folder = data_path("graded_sample")
-    done = subprocess.run(
-        [sys.executable, "-m", "ir_measures_graded", "compare", str(folder / "qrels.txt"),
-         str(folder / "strong.run"), str(folder / "weak.run"), "-m", "muMAP", *extra],
-        capture_output=True, text=True, timeout=300,
-    )
-    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+def test_compare_command_errors(capsys, extra, message):
+    _, err = run_main(capsys, "compare", QRELS, STRONG, WEAK, "-m", "muMAP", *extra, rc=2)
+    assert message in err
 
 
-@pytest.mark.slow
-def test_ordinary_command_compares_runs_with_a_baseline():
-    folder = data_path("graded_sample")
-    runs = [str(folder / f"{n}.run") for n in ("strong", "weak", "random")]
-    done = subprocess.run(
-        [sys.executable, "-m", "ir_measures_graded", str(folder / "qrels.txt"), *runs, "muMAP", "AP",
-         "--compare", "random", "--correction", "bonferroni"],
-        capture_output=True, text=True, timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
-    table = pd.read_csv(pd.io.common.StringIO(done.stdout), sep="\t")  # tsv: the comparison is the one table
+def test_ordinary_command_compares_runs_with_a_baseline(capsys):
+    runs = [STRONG, WEAK, RANDOM]
+    out, _ = run_main(capsys, QRELS, *runs, "muMAP", "AP", "--compare", "random", "--correction", "bonferroni")
+    table = pd.read_csv(pd.io.common.StringIO(out), sep="\t")  # tsv: the comparison is the one table
     from ir_measures_graded.experiment.comparison import COLUMNS
 
     assert list(table.columns) == COLUMNS
@@ -292,8 +270,5 @@ def test_ordinary_command_compares_runs_with_a_baseline():
     strong = table[(table["run"] == "strong.run") & (table["measure"] == "muAP")].iloc[0]
     assert strong["p_adjusted"] == pytest.approx(expected.loc["strong", "p_adjusted"], rel=1e-2)
     assert strong["delta"] == pytest.approx(expected.loc["strong", "delta"], abs=1e-4)
-    bad = subprocess.run(
-        [sys.executable, "-m", "ir_measures_graded", str(folder / "qrels.txt"), *runs, "muMAP", "--compare", "nope"],
-        capture_output=True, text=True, timeout=300,
-    )
-    assert bad.returncode == 2 and "is none of the runs" in bad.stderr
+    _, err = run_main(capsys, QRELS, *runs, "muMAP", "--compare", "nope", rc=2)
+    assert "is none of the runs" in err

@@ -13,6 +13,7 @@ from statsmodels.stats.multitest import multipletests
 
 from ir_measures_graded import meta
 from ir_measures_graded.meta import statistics
+from support.examples import examples
 
 
 def discrete_table(n_runs: int = 15, n_queries: int = 40, seed: int = 7, scale: float = 0.1) -> pd.DataFrame:
@@ -69,8 +70,7 @@ def test_every_measure_gets_the_same_splits():
 
 # --- 3. corrections with a NaN p-value ---------------------------------------------------------------
 
-@pytest.mark.slow  # statsmodels on 60 generated lists
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.one_of(st.floats(0, 1), st.just(float("nan"))), min_size=1, max_size=8))
 def test_corrections_carry_nan_through_and_correct_the_rest_as_if_it_were_absent(p):
     """One behaviour for every correction: NaN stays NaN, the others are corrected as statsmodels

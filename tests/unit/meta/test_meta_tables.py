@@ -7,7 +7,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
@@ -18,6 +17,7 @@ from ir_measures_graded import meta
 from ir_measures_graded.cli import args as cli_args
 from ir_measures_graded.meta import statistics, tables
 from ir_measures_graded.sample import graded_sample
+from support.cli import error_of, run_main
 from support.paths import ROOT, SAMPLE
 
 
@@ -47,14 +47,10 @@ def test_p_values_are_never_zero_point_zero(p, test, shown):
     assert tables.format_p(p, test) == shown
 
 
-@pytest.mark.slow
-def test_jsonl_p_values_keep_significant_digits_with_places():
+def test_jsonl_p_values_keep_significant_digits_with_places(capsys):
     runs = [str(SAMPLE / f"{n}.run") for n in ("strong", "weak", "random")]
-    done = subprocess.run(
-        [sys.executable, "-m", "ir_measures_graded", str(SAMPLE / "qrels.txt"), *runs, "muMAP", "-o", "jsonl",
-         "-p", "4", "--compare", "random"], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    records = [json.loads(line) for line in done.stdout.splitlines()]
+    out, _ = run_main(capsys, str(SAMPLE / "qrels.txt"), *runs, "muMAP", "-o", "jsonl", "-p", "4", "--compare", "random")
+    records = [json.loads(line) for line in out.splitlines()]
     strong = next(r for r in records if r["run"] == "strong.run")  # jsonl: the comparison is the one table
     qrels, sample_runs = graded_sample()
     expected = meta.compare_runs(meta.per_query(qrels, sample_runs, ["muMAP"]), "random").set_index("run")
@@ -129,8 +125,7 @@ def latex_engine() -> str | None:
     return engine
 
 
-@pytest.mark.slow
-def test_generated_latex_compiles(tmp_path):
+def test_generated_latex_compiles(tmp_path, capsys):
     engine = latex_engine()
     if engine is None:
         pytest.skip("no LaTeX engine here (pdflatex); install texlive-latex-base texlive-latex-recommended "
@@ -139,15 +134,13 @@ def test_generated_latex_compiles(tmp_path):
     comparison = meta.compare_runs(table, "base_line")
     paper, legend = tables.paper_table(comparison)
     runs = [str(SAMPLE / f"{n}.run") for n in ("random", "strong", "weak")]
-    command = subprocess.run(  # every section of the compare command, as a user would paste it
-        [sys.executable, "-m", "ir_measures_graded", "compare", str(SAMPLE / "qrels.txt"), *runs, "-m", "muMAP",
-         "nDCNG@10", "P@5", "--transform", "shift:1", "--samples", "5", "--permutations", "200", "-o", "latex"],
-        capture_output=True, text=True, timeout=300)
-    assert command.returncode == 0, command.stderr
+    command, _ = run_main(  # every section of the compare command, as a user would paste it
+        capsys, "compare", str(SAMPLE / "qrels.txt"), *runs, "-m", "muMAP", "nDCNG@10", "P@5", "--transform", "shift:1",
+        "--samples", "5", "--permutations", "200", "-o", "latex")
     body = (tables.render(paper, "latex", title="paper", legend=legend)
             + tables.render(comparison, "latex", title="detail")
             + tables.render(meta.discriminative_power(table, permutations=200)[1], "latex")
-            + command.stdout)
+            + command)
     (tmp_path / "table.tex").write_text("\\documentclass{article}\n"
                                         "\\usepackage{booktabs}\n\\usepackage{graphicx}\n\\begin{document}\n"
                                         f"\\resizebox{{\\textwidth}}{{!}}{{\\begin{{minipage}}{{2\\textwidth}}\n{body}"
@@ -187,35 +180,29 @@ def test_markdown_renders_as_tables():
     assert [r[0] for r in rows] == ["base_line", "run&1", "50%_better#2", "pipe|run"]  # the pipe stays in its cell
 
 
-@pytest.mark.slow
-def test_compare_command_prints_every_section_as_a_markdown_table(tmp_path):
+def test_compare_command_prints_every_section_as_a_markdown_table(tmp_path, capsys):
     runs = [str(SAMPLE / f"{n}.run") for n in ("random", "strong", "weak")]
-    done = subprocess.run(
-        [sys.executable, "-m", "ir_measures_graded", "compare", str(SAMPLE / "qrels.txt"), *runs, "-m", "muMAP",
-         "P@5", "--transform", "scale:2", "--samples", "10", "--permutations", "300", "--pairs-test", "tukey",
-         "--compare-test", "wilcoxon", "--alternative", "greater", "--family", "all", "-o", "markdown"],
-        capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    found = markdown_tables(done.stdout)
+    out, _ = run_main(capsys, "compare", str(SAMPLE / "qrels.txt"), *runs, "-m", "muMAP", "P@5", "--transform", "scale:2",
+                      "--samples", "10", "--permutations", "300", "--pairs-test", "tukey", "--compare-test", "wilcoxon",
+                      "--alternative", "greater", "--family", "all", "-o", "markdown")
+    found = markdown_tables(out)
     assert len(found) == 8 and all(rows for _, rows in found)
-    assert "Wilcoxon signed-rank test against" in done.stdout and "(greater; Holm correction across all runs" in done.stdout
-    assert "Topic-set size" in done.stdout
+    assert "Wilcoxon signed-rank test against" in out and "(greater; Holm correction across all runs" in out
+    assert "Topic-set size" in out
 
 
 # --- run names and the figure ------------------------------------------------------------------------------
 
-@pytest.mark.slow
-def test_run_names_are_the_same_in_every_mode(tmp_path):
+def test_run_names_are_the_same_in_every_mode(tmp_path, capsys, monkeypatch):
     for name in ("strong", "weak", "random"):
         shutil.copy(SAMPLE / f"{name}.run", tmp_path / f"{name}.run")
     shutil.copy(SAMPLE / "qrels.txt", tmp_path / "qrels.txt")
     runs = ["strong.run", "weak.run", "random.run"]
 
+    monkeypatch.chdir(tmp_path)
+
     def run(*args: str) -> str:
-        done = subprocess.run([sys.executable, "-m", "ir_measures_graded", *args], cwd=tmp_path,
-                              capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stderr
-        return done.stdout
+        return run_main(capsys, *args)[0]
 
     trec_summary, trec_comparison = run("qrels.txt", *runs, "muMAP", "-o", "trec", "--compare", "random").split("\n\n")
     tags = [line.split("\t")[2] for line in trec_summary.splitlines() if line.startswith("runid")]
@@ -237,7 +224,6 @@ def test_run_names_are_the_same_in_every_mode(tmp_path):
     assert compare_names == sub_compare == report_names == ["random.run", "strong.run", "weak.run"]  # baseline first
 
 
-@pytest.mark.slow
 def test_plot_shows_tau_ap_and_per_query_differences(tmp_path):
     qrels, runs = graded_sample()
     report = meta.meta_evaluate(qrels, runs, ["muMAP", "P@5"], transforms=["scale:2"], samples=5,
@@ -288,7 +274,7 @@ SECTION = "\n".join((ROOT / "docs" / name).read_text(encoding="utf-8")
 
 
 def test_readme_paper_table_is_the_python_blocks_output():
-    """The rendered table equals the `# -> ` lines, which tests/test_readme.py checks against the code."""
+    """The rendered table equals the `# -> ` lines, which tests/e2e/test_readme.py checks against the code."""
     printed = [line[len("# -> "):] for line in SECTION.splitlines() if line.startswith("# -> |")]
     rendered = SECTION.split("which renders as\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
     assert printed and rendered == printed
@@ -296,28 +282,22 @@ def test_readme_paper_table_is_the_python_blocks_output():
     assert header[1:] == ["muAP", "Δ muAP [CI]", "nDCNG@10", "Δ nDCNG@10 [CI]", "P@5", "Δ P@5 [CI]"] and len(rows) == 3
 
 
-@pytest.mark.slow
-def test_readme_scale_table_is_what_the_command_prints(tmp_path):
+def test_readme_scale_table_is_what_the_command_prints(tmp_path, capsys, monkeypatch):
     for name in ("random", "strong", "weak"):
         shutil.copy(SAMPLE / f"{name}.run", tmp_path / f"{name}.run")
-    done = subprocess.run(
-        [sys.executable, "-m", "ir_measures_graded", "compare", str(SAMPLE / "qrels.txt"), "random.run",
-         "strong.run", "weak.run", "-m", "muMAP", "nDCNG@10", "nDCG@10", "meanNDCG", "--transform", "scale:2",
-         "--transform", "shift:1", "-o", "markdown", "--samples", "5", "--permutations", "100"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    printed = done.stdout.split("### Scale dependence", 1)[1].split("\n\n", 2)[1]
+    monkeypatch.chdir(tmp_path)
+    out, _ = run_main(capsys, "compare", str(SAMPLE / "qrels.txt"), "random.run", "strong.run", "weak.run", "-m", "muMAP",
+                      "nDCNG@10", "nDCG@10", "meanNDCG", "--transform", "scale:2", "--transform", "shift:1",
+                      "-o", "markdown", "--samples", "5", "--permutations", "100")
+    printed = out.split("### Scale dependence", 1)[1].split("\n\n", 2)[1]
     assert printed in SECTION
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("extra, message", [
     (["--baseline", "nope"], "baseline 'nope' is none of the runs"),
     (["--min-difference", "0"], "--min-difference must be positive"),
     (["--power", "1.5"], "--power must be between 0 and 1"),
 ])
-def test_compare_command_refuses_bad_options_in_one_line(extra, message):
-    done = subprocess.run(
-        [sys.executable, "-m", "ir_measures_graded", "compare", str(SAMPLE / "qrels.txt"), str(SAMPLE / "strong.run"),
-         str(SAMPLE / "weak.run"), "-m", "muMAP", "--samples", "5", *extra], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
+def test_compare_command_refuses_bad_options_in_one_line(capsys, extra, message):
+    assert message in error_of(capsys, "compare", str(SAMPLE / "qrels.txt"), str(SAMPLE / "strong.run"),
+                               str(SAMPLE / "weak.run"), "-m", "muMAP", "--samples", "5", *extra)

@@ -16,6 +16,8 @@ from ir_measures_graded.measures import MEASURES
 from ir_measures_graded.measures.params import LABEL, NEITHER, THRESHOLD
 from ir_measures_graded.meta.transforms import parse_transform
 from ir_measures_graded.sample import graded_sample
+from support.cli import run_main
+from support.paths import QRELS, RANDOM, STRONG
 
 
 @pytest.fixture(scope="module")
@@ -65,25 +67,17 @@ def test_a_map_that_breaks_the_order_of_grades_is_refused(sample):
         meta.scale_dependence(qrels, runs, ["AP"], ["map:1=9"])
 
 
-@pytest.mark.slow
-def test_compare_table_values_are_the_measures_aggregates(tmp_path):
+def test_compare_table_values_are_the_measures_aggregates(tmp_path, capsys):
     """--compare's value column is calc_aggregate's value, also for collection-level µMAP, whose
     aggregate is not the mean of its per-query values."""
-    import subprocess
-    import sys
-
-    from ir_measures_graded.sample import data_path
-
-    folder = data_path("graded_sample")
-    runs = [str(folder / f"{n}.run") for n in ("strong", "random")]
+    runs = [STRONG, RANDOM]
     measure = "muAP(levels='collection')"
-    out = subprocess.run([sys.executable, "-m", "ir_measures_graded", str(folder / "qrels.txt"), *runs, measure,
-                          "--compare", runs[0], "-p", "-1"], capture_output=True, text=True, check=True).stdout
+    out, _ = run_main(capsys, QRELS, *runs, measure, "--compare", runs[0], "-p", "-1")
     table = out.splitlines()  # tsv: the comparison is the one table
     header = table[0].split("\t")
     rows = {line.split("\t")[header.index("run")]: float(line.split("\t")[header.index("value")])
             for line in table[1:]}
-    qrels = list(ir_measures.read_trec_qrels(str(folder / "qrels.txt")))
+    qrels = list(ir_measures.read_trec_qrels(QRELS))
     for run in runs:
         expected = ir_measures.calc_aggregate([ir_measures.parse_measure(measure)], qrels,
                                               list(ir_measures.read_trec_run(run)))

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from scipy import stats as sp
 
 from ir_measures_graded.meta import statistics
+from support.examples import examples
 
 differences = st.lists(st.integers(-5, 5), min_size=2, max_size=6).map(lambda d: [v / 10 for v in d])
 
@@ -44,8 +45,7 @@ def slow_bootstrap_p(d, alternative="two-sided"):
     return hits / total
 
 
-@pytest.mark.slow
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(differences, st.sampled_from(statistics.ALTERNATIVES))
 def test_bootstrap_test_exact_equals_enumeration(d, alternative):
     if all(v == 0 for v in d):

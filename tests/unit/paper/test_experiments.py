@@ -52,21 +52,18 @@ def curves() -> pd.DataFrame:
     return pd.concat([swaps.swap_experiment(d, repetitions=40, seed=7) for d in swaps.DISTRIBUTIONS])
 
 
-@pytest.mark.slow
 def test_ideal_ranking_scores_one_at_zero_swaps(curves):
     start = curves[curves["swaps"] == 0]
     assert len(start) == 2 * 4 * 3
     assert np.allclose(start["mean"], 1.0) and np.allclose(start["std"], 0.0)
 
 
-@pytest.mark.slow
 def test_curves_fall_as_swaps_grow(curves):
     for _, curve in curves.groupby(["distribution", "levels", "measure"]):
         coarse = curve.set_index("swaps")["mean"].loc[[0, 20, 40, 60, 80, 99]].to_numpy()
         assert np.all(np.diff(coarse) < 0), curve.iloc[0].to_dict()
 
 
-@pytest.mark.slow
 def test_level_spread_of_mu_map_and_ndcng_far_below_mean_ndcg(curves):
     spread = swaps.level_spread(curves, at=(30, 99))
     assert list(spread.index) == [("uniform", 30), ("uniform", 99), ("non-uniform", 30), ("non-uniform", 99)]
@@ -149,7 +146,6 @@ def test_load_letor_uses_placed_files(placed):
     assert table.n_features == 25 and set(table.doc_id) <= {j.doc_id for j in ohsumed.judgements()}
 
 
-@pytest.mark.slow
 def test_expert_map_by_threshold_equals_trec_eval(standin):
     levels, summary = strategies.compare_strategies(standin, "expert", strategies=(5, 11))
     qrels = strategies.reference_qrels(standin, "expert")

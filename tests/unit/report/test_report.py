@@ -1,13 +1,11 @@
 """The HTML report: its numbers come from the package's functions, the page is self-contained, the command
-works and bad input gets one clear line. (tests/test_report_browser.py opens the page in Chromium.)"""
+works and bad input gets one clear line. (tests/e2e/test_report_browser.py opens the page in Chromium.)"""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import ir_measures
@@ -19,7 +17,7 @@ import ir_measures_graded
 from ir_measures_graded import GradedInputError, meta
 from ir_measures_graded.report import build, figures
 from ir_measures_graded.sample import GRADED_SAMPLE_RUNS, graded_sample
-from support.cli import SCRIPT
+from support.cli import error_of, run_main
 from support.paths import SAMPLE
 
 MEASURES = ["muMAP", "nDCNG@10", "nDCG@10", "GAP"]
@@ -109,15 +107,6 @@ def test_save_and_notebook_display(sample_report, tmp_path):
         sample_report.save(tmp_path)
 
 
-@pytest.mark.slow
-def test_the_package_attribute_is_callable_whatever_was_imported_first():
-    code = ("import ir_measures_graded.report.build, ir_measures_graded as g; "
-            "from ir_measures_graded.sample import graded_sample; q, r = graded_sample(); "
-            "print(type(g.report(q, r, ['muMAP'], transforms=[])).__name__)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "Report"
-
-
 def test_frames_in_memory_are_hashed_by_rows_and_first_run_is_the_default_baseline():
     qrels, runs = graded_sample()
     report = ir_measures_graded.report(qrels, runs, ["muMAP"], transforms=[])
@@ -150,14 +139,13 @@ def test_real_valued_labels_work_with_our_measures_and_are_refused_for_trec_eval
         ir_measures_graded.report(qrels, runs, ["muMAPx"])
 
 
-@pytest.mark.slow
-def test_command_writes_the_page_and_prints_the_comparison(tmp_path):
+def test_command_writes_the_page_and_prints_the_comparison(tmp_path, capsys, monkeypatch):
     page = tmp_path / "report.html"
-    result = subprocess.run([SCRIPT, "report", "qrels.txt", "strong.run", "weak.run", "random.run", "-m", "muMAP",
-                             "nDCG@10", "--baseline", "weak", "--html", str(page), "--transform", "scale:2"],
-                            cwd=SAMPLE, capture_output=True, text=True)
-    assert result.returncode == 0 and not result.stderr, result.stderr
-    lines = result.stdout.splitlines()
+    monkeypatch.chdir(SAMPLE)
+    out, err = run_main(capsys, "report", "qrels.txt", "strong.run", "weak.run", "random.run", "-m", "muMAP",
+                        "nDCG@10", "--baseline", "weak", "--html", str(page), "--transform", "scale:2")
+    assert not err, err
+    lines = out.splitlines()
     assert lines[0].split("\t") == ["run", "measure", "value", "delta", "ci_low", "ci_high", "boot_low",
                                     "boot_high", "effect_size", "wins", "ties", "losses", "queries", "missing",
                                     "test", "p_value", "p_adjusted"]
@@ -165,9 +153,9 @@ def test_command_writes_the_page_and_prints_the_comparison(tmp_path):
     assert lines[2].endswith("\t29\t0\t1\t30\t0\tt\t3.788e-10\t7.577e-10")  # p-values as numbers
     html = page.read_text(encoding="utf-8")
     assert "ir-measures-graded report qrels.txt strong.run" in html and "scale:2" in html
-    jsonl = subprocess.run([SCRIPT, "report", "qrels.txt", "strong.run", "weak.run", "-m", "muMAP", "--html",
-                            str(page), "-o", "jsonl", "--no-scale"], cwd=SAMPLE, capture_output=True, text=True)
-    records = [json.loads(line) for line in jsonl.stdout.splitlines()]
+    jsonl, _ = run_main(capsys, "report", "qrels.txt", "strong.run", "weak.run", "-m", "muMAP", "--html", str(page),
+                        "-o", "jsonl", "--no-scale")
+    records = [json.loads(line) for line in jsonl.splitlines()]
     assert records[0] == {"run": "strong.run", "measure": "muAP", "value": pytest.approx(0.512594, abs=1e-6),
                           "delta": 0.0, "ci_low": None, "ci_high": None, "p_value": None, "p_adjusted": None,
                           "boot_low": None, "boot_high": None, "effect_size": None, "queries": 30, "missing": 0,
@@ -175,7 +163,6 @@ def test_command_writes_the_page_and_prints_the_comparison(tmp_path):
     assert 'id="scale"' not in page.read_text(encoding="utf-8")
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(("args", "message"), [
     (["strong.run", "weak.run", "-m", "muMAP", "--baseline", "bm25"], "baseline 'bm25' is none of the runs"),
     (["strong.run", "nothere.run", "-m", "muMAP"], "file not found: nothere.run"),
@@ -183,11 +170,9 @@ def test_command_writes_the_page_and_prints_the_comparison(tmp_path):
     (["strong.run", "-m", "muMAP", "--no-scale", "--transform", "scale:2"], "contradict"),
     (["strong.run", "weak.run", "-m", "muMAP", "--transform", "zoom:2"], "unknown transform 'zoom:2'"),
 ])
-def test_command_reports_bad_input_in_one_line(tmp_path, args, message):
-    result = subprocess.run([SCRIPT, "report", "qrels.txt", *args, "--html", str(tmp_path / "r.html")],
-                            cwd=SAMPLE, capture_output=True, text=True)
-    assert result.returncode == 2 and message in result.stderr, result.stderr
-    assert len(result.stderr.splitlines()) == 1 and not result.stdout
+def test_command_reports_bad_input_in_one_line(tmp_path, capsys, monkeypatch, args, message):
+    monkeypatch.chdir(SAMPLE)
+    assert message in error_of(capsys, "report", "qrels.txt", *args, "--html", str(tmp_path / "r.html"))
     assert not (tmp_path / "r.html").exists()
 
 
@@ -210,7 +195,6 @@ def test_difference_figure_draws_every_query_or_bins(tmp_path):
     assert "bins" in binned.note
 
 
-@pytest.mark.slow
 def test_ten_thousand_queries_stay_a_small_page(large_report):
     """10,000 queries: a few hundred kB, the per-query plots binned."""
     report, path = large_report
