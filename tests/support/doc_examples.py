@@ -22,6 +22,9 @@ import tomllib
 from ir_measures_graded.sample import data_path
 from support.paths import OHSUMED_FIXTURE, ROOT
 
+#: The documentation site's pages.
+DOCS = ROOT / "docs"
+PAGES = sorted(DOCS.glob("*.md"))
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 EXTRAS = PYPROJECT["project"]["optional-dependencies"]
 BIN = Path(sys.executable).parent
