@@ -146,7 +146,7 @@ def write_breakdown(table: pd.DataFrame, args: argparse.Namespace, out: TextIO) 
     if args.output_format in ("text", "markdown", "latex"):
         from ir_measures_graded.experiment import tables
 
-        out.write(tables.render(table, args.output_format, places, "Per relevance threshold"))
+        out.write(tables.render(shown, args.output_format, places, "Per relevance threshold"))
         return
     sep = "," if args.output_format == "csv" else "\t"
     float_format = None if places < 0 else f"%.{places}f"

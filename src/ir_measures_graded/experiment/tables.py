@@ -217,7 +217,8 @@ def _one_line(text: str) -> str:
 def render(table: pd.DataFrame, output_format: str, places: int = 4, title: str = "", legend: str = "") -> str:
     """``table`` as ``text``, ``markdown`` or ``latex`` with its title and legend (each line of the
     legend a note; p-value columns by :func:`format_p`; every name escaped, titles too), or as one tidy
-    machine table (``tsv``, ``csv``, ``jsonl``: :func:`machine`, numbers as numbers, no title)."""
+    machine table (``tsv``, ``csv``, ``jsonl``: :func:`machine`, numbers as numbers, no title). Each ends
+    with one newline: whoever writes several puts a blank line between them (``cli.writers.Streams``)."""
     if output_format not in FORMATS:
         raise ValueError(f"unknown output format {output_format!r}; expected one of {', '.join(FORMATS)}")
     if output_format in MACHINE_FORMATS:
@@ -231,19 +232,20 @@ def render(table: pd.DataFrame, output_format: str, places: int = 4, title: str 
     title = _one_line(title)
     if output_format == "latex":
         spec = "".join("r" if r else "l" for r in right)
-        lines = [f"% {_latex(title)}" if title else None, f"\\begin{{tabular}}{{{spec}}}", "\\toprule",
+        lines = [f"% {_latex(title)}" if title else None, "% needs \\usepackage{booktabs}",
+                 f"\\begin{{tabular}}{{{spec}}}", "\\toprule",
                  " & ".join(_latex(h) for h in headers) + " \\\\", "\\midrule",
                  *(" & ".join(_latex(c) for c in r) + " \\\\" for r in rows), "\\bottomrule", "\\end{tabular}",
                  *(f"\\par{{\\footnotesize {_latex(n)}}}" for n in notes)]
-        return "\n".join(line for line in lines if line is not None) + "\n\n"
+        return "\n".join(line for line in lines if line is not None) + "\n"
     from tabulate import tabulate
 
     align = ["right" if r else "left" for r in right]
     if output_format == "markdown":
         grid = tabulate([[_markdown(_plain(c)) for c in r] for r in rows], headers=[_markdown(_plain(h)) for h in headers],
                         tablefmt="pipe", colalign=align, disable_numparse=True)
-        return "".join([f"### {_markdown(title)}\n\n" if title else "", grid, "\n\n",
-                        *(f"{_markdown(n)}\n\n" for n in notes)])
+        return "".join([f"### {_markdown(title)}\n\n" if title else "", grid, "\n",
+                        *(f"\n{_markdown(n)}\n" for n in notes)])
     grid = tabulate([[_plain(c) for c in r] for r in rows], headers=[_plain(h) for h in headers], tablefmt="simple",
                     colalign=align, disable_numparse=True)
-    return "".join([f"{title}\n" if title else "", grid, "\n", *(f"{n}\n" for n in notes), "\n"])
+    return "".join([f"{title}\n" if title else "", grid, "\n", *(f"{n}\n" for n in notes)])

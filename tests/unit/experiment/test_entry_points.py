@@ -116,3 +116,15 @@ def test_file_names_that_are_not_utf8_and_names_with_newlines_are_shown_safely(t
     assert len(pd.read_csv(__import__("io").StringIO(tsv), sep="\t")) == 2
 
 
+def test_iter_calc_yields_each_providers_values_ours_last_in_the_order_given():
+    """What README and docs say of the order (#35 item 19): calc_aggregate in the order given;
+    iter_calc per provider, this package's measures last, in the order given."""
+    import ir_measures
+
+    from ir_measures_graded.sample import graded_sample
+
+    qrels, runs = graded_sample()
+    given = [g.nDCNG @ 10, ir_measures.parse_measure("P@5"), g.muMAP, ir_measures.parse_measure("AP")]
+    assert list(ir_measures.calc_aggregate(given, qrels, runs["strong"])) == given
+    first = [m.measure for m in ir_measures.iter_calc(given, qrels, runs["strong"]) if m.query_id == "S01"]
+    assert sorted(map(str, first[:2])) == ["AP", "P@5"] and first[2:] == [g.nDCNG @ 10, g.muMAP]
