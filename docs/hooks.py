@@ -2,7 +2,7 @@
 
 - ``measures.md``: every measure of :data:`ir_measures_graded.measures.MEASURES` with its aliases
   (read back from ``ir_measures.measures.registry``), formula and citation (its docstring), its
-  value on binary labels (:data:`ON_BINARY`, checked by tests/test_docs.py), every parameter (the
+  value on binary labels (:data:`ON_BINARY`, checked by tests/contract/test_docs_generated.py), every parameter (the
   ``Param`` objects of measures/params.py: description, accepted values, default) and an example
   whose printed output is computed here by running it.
 - ``command-line-options.md``: every option of the command line, by walking the argparse parser(s)
@@ -10,7 +10,7 @@
 - ``<!-- import-contracts -->`` in a page: replaced by the layers and contracts of
   ``[tool.importlinter]`` in pyproject.toml (the ones ``lint-imports`` checks).
 
-tests/test_docs.py imports this file to compare pages, run their examples and check ON_BINARY.
+tests/contract/test_docs_generated.py imports this file to compare pages and check ON_BINARY.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ GENERATED = {"measures.md": "measures_page", "command-line-options.md": "cli_pag
 CONTRACTS_MARK = "<!-- import-contracts -->"
 
 #: What each measure is on binary labels (0/1): the standard ir_measures measure it equals per query,
-#: or None with a sentence. tests/test_docs.py checks every equality on the bundled sample, made
+#: or None with a sentence. tests/contract/test_docs_generated.py checks every equality on the bundled sample, made
 #: binary, and that every registered measure has an entry (a new measure needs one here).
 ON_BINARY: dict[str, tuple[str | None, str]] = {
     "muAP": ("AP", ""),
@@ -79,7 +79,7 @@ def readme_with_table(readme: str) -> str:
 
 def write_generated() -> None:
     """Write the generated pages into docs/ and the README's measures table (``python docs/hooks.py``);
-    tests/test_docs.py compares them."""
+    tests/contract/test_docs_generated.py compares them."""
     for name, function in GENERATED.items():
         (ROOT / "docs" / name).write_text(globals()[function](), encoding="utf-8")
     readme = ROOT / "README.md"

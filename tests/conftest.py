@@ -9,8 +9,15 @@ from pathlib import Path
 
 import pytest
 
-#: Tiny OHSUMED and LETOR files in the exact real formats (see its README).
-OHSUMED_FIXTURE = Path(__file__).parent / "data" / "ohsumed"
+import support.examples
+from support.paths import OHSUMED_FIXTURE
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The everyday subset (-m "not slow": every test but the end-to-end ones) draws fewer hypothesis
+    # examples in the long property runs (support.examples); a full run draws them all. Set here,
+    # before any test module is imported: the counts are read when the tests are decorated.
+    support.examples.BRIEF = "not slow" in (config.getoption("markexpr") or "")
 
 
 @pytest.fixture()

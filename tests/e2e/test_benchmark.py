@@ -1,0 +1,99 @@
+"""The benchmark scripts keep working (quick mode; no test asserts a time)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import ir_measures
+import pytest
+
+from ir_measures_graded import muMAP
+
+pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def test_file_benchmark_prints_every_target_of_issue_22(tmp_path):
+    out = subprocess.run([sys.executable, str(BENCHMARKS / "bench.py"), "--small", "2", "5", "--scale", "5",
+                          "--api", "2", "20", "--repeats", "1", "--scale-repeats", "1", "--cache", str(tmp_path)],
+                         capture_output=True, text=True, check=True).stdout
+    targets = [line for line in out.splitlines() if line.startswith("target")]
+    for name in ("ours CLI muMAP nDCNG@10", "ours API ir_measures.read_trec_qrels + read_trec_run muMAP nDCNG@10",
+                 "ours CLI AP nDCG@10 muMAP nDCNG@10", "python -m ir_measures AP nDCG@10"):
+        assert f"| {name} |" in out, name
+    for target in ("2 queries (2k lines): ours CLI muMAP nDCNG@10 vs python -m ir_measures AP nDCG@10: wall",
+                   "2 queries: ours CLI AP nDCG@10 muMAP nDCNG@10 vs python -m ir_measures AP nDCG@10: wall",
+                   "5 queries (5k lines): ours CLI muMAP nDCNG@10 vs python -m ir_measures AP nDCG@10: wall",
+                   "ir-measures-graded --help:", "ir-measures-graded --version:",
+                   "small-input path vs the large-file path", "20k lines: ours API", "time for 10x the lines"):
+        assert any(target in line for line in targets), target
+    assert all("(target <= " in line or "identical" in line or "not measured" in line for line in targets)
+    assert "AP and nDCG@10 values identical" in out and "DIFFER" not in out
+    if (BENCHMARKS.parents[1] / "shared" / "tools" / "trec_eval-10.0-src.tar.gz").exists():  # built with make
+        assert "| trec_eval -m map -m ndcg_cut.10 |" in out and "vs trec_eval: wall" in out
+    run = (tmp_path / "run-20.txt").read_text().splitlines()
+    assert len(run) == 20_000 and run[0].split()[1] == "Q0" and len(run[0].split()) == 6
+
+
+def test_phase_profile_counts_every_line_and_every_phase(tmp_path):
+    out = subprocess.run([sys.executable, str(BENCHMARKS / "phases.py"), "--queries", "6", "--cache", str(tmp_path)],
+                         capture_output=True, text=True, check=True).stdout
+    assert out.startswith("6,000 run lines, 900 judgments")
+    rows = [line.split(" | ") for line in out.splitlines() if line.startswith("| ") and "seconds" not in line]
+    phases = [row[0].lstrip("| ") for row in rows]
+    assert phases == ["imports", "qrels: read", "qrels: judgments prepared", "run: blocks parsed",
+                      "run: batches cut, query ids encoded, doc ids hashed, duplicates checked",
+                      "per batch: ranking sort", "per batch: labels joined", "per batch: measures"]
+    assert all(float(row[1]) >= 0 for row in rows)
+
+
+def test_in_process_benchmark_runs_at_tiny_size_and_prints_every_contender():
+    out = subprocess.run([sys.executable, str(BENCHMARKS / "in_process.py"), "--queries", "20", "--docs", "30",
+                          "--judged", "12", "--real-levels", "20", "--repeats", "1"],
+                         capture_output=True, text=True, check=True).stdout
+    for name in ("ir_measures AP", "ir_measures AP(rel=1..4)", "ir_measures nDCG@10", "muMAP", "nDCNG@10",
+                 "muMAP + nDCNG@10", "muMAP, real-valued levels", "muMAP, 2nd run on evaluator"):
+        assert f"| {name} " in out or f"{name} " in out, name
+    assert "ratio to AP" in out and "peak MiB" in out
+
+
+def test_generated_data_is_seeded_and_consistent():
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        from in_process import make_data
+    finally:
+        sys.path.pop(0)
+    a = make_data(30, 50, 15, 5, 40, seed=3)
+    b = make_data(30, 50, 15, 5, 40, seed=3)
+    assert a.run.equals(b.run) and a.qrels.equals(b.qrels) and a.real_qrels.equals(b.real_qrels)
+    assert a.qrels["query_id"].nunique() == 30
+    assert set(a.qrels["relevance"]) <= {0, 1, 2, 3, 4}
+    assert a.real_qrels.loc[a.real_qrels["relevance"] > 0, "relevance"].nunique() <= 40
+    assert not a.run.duplicated(["query_id", "doc_id"]).any()
+    # the run shares its queries with the qrels and retrieves judged documents of every level
+    values = ir_measures.calc_aggregate([muMAP, ir_measures.AP(rel=4)], a.qrels, a.run)
+    assert 0 < values[muMAP] < 1 and values[ir_measures.AP(rel=4)] > 0
+
+
+def test_spark_scaling_report_and_estimate(capsys):
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import spark_bench
+    finally:
+        sys.path.pop(0)
+    args = type("Args", (), {"scaling": 1_000, "docs": 100})()
+    times = {master: {f"{name} x{f}": base + per_row * 1_000 * f * 100 for f in spark_bench.FACTORS
+                      for name in ("ours", "mllib_evaluator")}
+             for master, base, per_row in (("local[1]", 10.0, 2e-6), ("local[2]", 10.0, 1e-6))}
+    spark_bench.scaling_report(times, args)
+    out = capsys.readouterr().out
+    assert "| ours: muMAP + nDCNG@10 on Spark | local[1] | 10.20 | 10.40 | 10.80 |" in out
+    assert "2.00 us per row on local[1], 1.00 us on local[2]" in out and "2 cores give x2.00" in out
+    # 10^9 rows x 2 us / (40 cores x efficiency 1.0) = 50 s
+    assert "10^9 run rows on 10 executors x 4 cores: 0.8 min" in out
+    flat = {master: {key: 5.0 for key in values} for master, values in times.items()}
+    spark_bench.scaling_report(flat, args)
+    assert "no estimate" in capsys.readouterr().out
