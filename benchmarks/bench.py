@@ -690,6 +690,9 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"only issue 36's many-runs workload ({MANY_RUNS} runs x {MANY_QUERIES} queries x "
                         f"{DOCS_PER_QUERY:,} docs, one command against per-run loops of trec_eval and python -m "
                         "ir_measures, and ranx) on every shape: about 3 minutes")
+    parser.add_argument("--single-files", action="store_true",
+                        help="only issue 36's single-file targets (a 50-query file against python -m ir_measures, "
+                        "the large file against trec_eval) on every shape; with --many-runs, both")
     parser.add_argument("--shapes", nargs="+", choices=list(SHAPES), default=list(DEFAULT_SHAPES),
                         help="shapes of data for issue 36's targets (default: all): " + "; ".join(
                             f"{k}: {v[4]}" for k, v in SHAPES.items()))
@@ -716,14 +719,19 @@ def main(argv: list[str] | None = None) -> int:
     trec_eval = trec_eval_binary(args.trec_eval, args.cache)
 
     start = time.perf_counter()
-    if args.many_runs:
+    if args.many_runs or args.single_files:
         by_shape, notes = issue36_targets(args), []
         for shape in args.shapes:
-            many_runs(args, trec_eval, shape, by_shape, notes)
+            if args.single_files:
+                shape_targets(args, trec_eval, shape, by_shape)
+            if args.many_runs:
+                many_runs(args, trec_eval, shape, by_shape, notes)
         report = _shapes_report(args, by_shape, notes, time.perf_counter() - start)
         print(report)
-        append_results(args.results, f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: many runs "
-                       "(`bench.py --many-runs`)", report)
+        which = " ".join(option for option, asked in (("--single-files", args.single_files),
+                                                      ("--many-runs", args.many_runs)) if asked)
+        append_results(args.results, f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: `bench.py {which}`",
+                       report)
         return 0
     targets = small_targets(args)
     results: dict[tuple[str, int], Measured] = {}
