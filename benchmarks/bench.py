@@ -779,7 +779,7 @@ def _shapes_report(args: argparse.Namespace, by_shape: dict[str, Target], notes:
     legend = "\n".join(f"- `{s}`: {SHAPES[s][4]}" for s in shapes)
     many, single = args.many_runs or not args.single_files, args.single_files or not args.many_runs
     pairs = ", ".join(([f"{args.many_repeats} pairs for many runs"] if many else [])
-                      + ([f"{args.repeats} for one file, {args.scale_repeats} for the large file"] if single else []))
+                      + ([f"{args.repeats} pairs for one file, {args.scale_repeats} for the large file"] if single else []))
     return (f"{machine()}; {seconds:.0f} s. The machine may be shared (other processes' load moves both sides "
             f"of a pair alike, not the medians' noise).\n\nShapes ({args.many_queries}-query files and {args.many_count} runs "
             f"of {DOCS_PER_QUERY:,} docs per query, {JUDGED_PER_QUERY} judgments per query, labels 0-3):\n{legend}\n\n"
