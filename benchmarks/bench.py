@@ -115,6 +115,114 @@ def _qrels_schema():
     return pa.schema([("q", pa.string()), ("it", pa.string()), ("d", pa.string()), ("rel", pa.int64())])
 
 
+# --- shapes of data (issue 36, item 2) --------------------------------------------------------------
+
+#: name: (doc ids, query ids, score decimals, run lines sorted by rank, what it stands for)
+SHAPES = {
+    "numeric": ("numeric", "numeric", 3, True, "short numeric ids (query 1.., doc up to 8 digits), 3 decimals (many ties), sorted by rank"),
+    "trec": ("trec", "trec", 4, True, "TREC ids (topics 301.., docs clueweb09-en0000-00-00000), 4 decimals, sorted by rank"),
+    "msmarco": ("msmarco", "msmarco", 5, False, "msmarco ids (queries 6-7 digits, docs msmarco_doc_00_1234567), 5 decimals, lines shuffled within a query"),
+    "url": ("url", "msmarco", 6, False, "URL doc ids (60-120 bytes), 6 decimals with explicit ties, lines shuffled within a query"),
+}
+DEFAULT_SHAPES = tuple(SHAPES)
+POOL_PER_QUERY = 1_500  # documents a query's runs draw their 1,000 from: runs overlap, as a track's do
+
+
+def shape_files(folder: Path, shape: str, queries: int, runs: int = 1) -> tuple[Path, list[Path]]:
+    """The qrels and ``runs`` run files of ``queries`` queries in ``shape``, written by a child process
+    when missing (see :func:`collection`)."""
+    qrels = folder / f"{shape}-{queries}q-qrels.txt"
+    paths = [folder / f"{shape}-{queries}q-run{i + 1}.txt" for i in range(runs)]
+    if not (qrels.exists() and all(p.exists() for p in paths)):
+        subprocess.run([sys.executable, __file__, "--write-shape", shape, str(queries), str(runs),
+                        "--cache", str(folder)], check=True)
+    return qrels, paths
+
+
+def _ids(kind: str, numbers, pa, pc):
+    """Ids of one kind from non-negative integers, built by pyarrow compute (no Python string per row)."""
+    import numpy as np
+
+    numbers = np.asarray(numbers, dtype=np.int64)
+    text = lambda a: pa.array(a).cast(pa.string())  # noqa: E731
+    if kind == "numeric":
+        return text(numbers)
+    if kind == "trec":  # clueweb09-en0000-00-00000
+        parts = [pc.utf8_lpad(text(x), width=w, padding="0") for x, w in
+                 ((numbers // 10_000_000 % 10_000, 4), (numbers // 100_000 % 100, 2), (numbers % 100_000, 5))]
+        return pc.binary_join_element_wise("clueweb09-en", parts[0], "-", parts[1], "-", parts[2], "")
+    if kind == "msmarco":  # msmarco_doc_00_1234567
+        return pc.binary_join_element_wise("msmarco_doc_", pc.utf8_lpad(text(numbers % 60), width=2, padding="0"),
+                                           "_", text(numbers // 60), "")
+    if kind == "url":  # https://www.site17.example.org/news/2019/1234567/ then a slug to 60-120 bytes
+        base = pc.binary_join_element_wise("https://www.site", text(numbers % 997), ".example.org/news/",
+                                           text(2000 + numbers % 25), "/", text(numbers), "/", "")
+        widths = np.arange(60, 121, 6)
+        which = pa.array((numbers * 7919 % len(widths)).astype(np.int8))
+        return pc.choose(which, *[pc.utf8_rpad(base, width=int(w), padding="x") for w in widths])
+    raise ValueError(kind)
+
+
+def write_shape(folder: Path, shape: str, queries: int, runs: int, seed: int = 7) -> None:
+    """``runs`` run files of ``queries`` x 1,000 lines and one qrels (150 judgments per query,
+    labels 0-3 skewed to 0), in ``shape``; every run of a query draws its documents from one pool
+    of 1,500 (runs overlap) and judges 100 of the pool and 50 documents outside it."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.csv as pcsv
+
+    doc_kind, query_kind, decimals, ordered, _ = SHAPES[shape]
+    rng = np.random.default_rng(seed)
+    options = pcsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
+    query_numbers = {"numeric": 1 + np.arange(queries), "trec": 301 + np.arange(queries),
+                     "msmarco": 100_000 + np.sort(rng.choice(9_000_000, size=queries, replace=False))}[query_kind]
+    qid_all = _ids("numeric", query_numbers, pa, pc)  # query ids are numbers in every shape: their width varies
+    # a query's documents: increasing numbers from a random start (distinct: no duplicate in a run),
+    # its pool first, then 50 judged documents no run retrieves
+    top = 10**9 if doc_kind != "numeric" else 10**7
+    steps = rng.integers(1, 40, size=(queries, POOL_PER_QUERY + JUDGED_PER_QUERY - 100))
+    numbers = rng.integers(0, top, size=queries)[:, None] + np.cumsum(steps, axis=1)
+    pools, outside = numbers[:, :POOL_PER_QUERY], numbers[:, POOL_PER_QUERY:]
+    qrels_path = folder / f"{shape}-{queries}q-qrels.txt"
+    judged_pool = pools[:, :100]
+    jd = np.concatenate([judged_pool, outside], axis=1).ravel()
+    jq = np.repeat(np.arange(queries), JUDGED_PER_QUERY)
+    weights = 0.5 ** np.arange(4)
+    labels = rng.choice(4, size=len(jq), p=weights / weights.sum())
+    tmp = qrels_path.with_suffix(".tmp")
+    constant = np.zeros(len(jq), dtype=np.int64)
+    pcsv.write_csv(pa.table({"q": qid_all.take(pa.array(jq)), "it": pa.array(["0"]).take(constant),
+                             "d": _ids(doc_kind, jd, pa, pc), "rel": pa.array(labels)}), tmp, options)
+    tmp.rename(qrels_path)
+    for r in range(runs):
+        path = folder / f"{shape}-{queries}q-run{r + 1}.txt"
+        tmp = path.with_suffix(".tmp")
+        with pcsv.CSVWriter(tmp, _run_schema(), write_options=options) as out:
+            for first in range(0, queries, 1_000):
+                n = min(1_000, queries - first)
+                # each query's 1,000 documents: a random 1,000 of its pool, best first
+                key = rng.random((n, POOL_PER_QUERY))
+                key[:, :100] -= 0.4  # the judged documents rank higher, as a system's would
+                pick = np.argsort(key, axis=1)[:, :DOCS_PER_QUERY]
+                docs = np.take_along_axis(pools[first:first + n], pick, axis=1).ravel()
+                scores = np.sort(np.round(rng.normal(size=(n, DOCS_PER_QUERY)) * 3, decimals), axis=1)[:, ::-1]
+                if decimals >= 5:  # ties all the same: every 20th document shares the score above it
+                    scores[:, 20::20] = scores[:, 19::20][:, :scores[:, 20::20].shape[1]]
+                q = np.repeat(np.arange(first, first + n), DOCS_PER_QUERY)
+                rank = np.tile(np.arange(1, DOCS_PER_QUERY + 1), n)
+                order = np.arange(len(q))
+                if not ordered:  # each query's lines in random order (its block stays whole)
+                    order = np.argsort(q * 2.0 + rng.random(len(q)), kind="stable")
+                constant = np.zeros(len(q), dtype=np.int64)
+                out.write_table(pa.table({
+                    "q": qid_all.take(pa.array(q[order])), "it": pa.array(["Q0"]).take(constant),
+                    "d": _ids(doc_kind, docs[order], pa, pc), "rank": pa.array(rank[order]),
+                    "s": pa.array(scores.ravel()[order]), "name": pa.array([f"run{r + 1}"]).take(constant)},
+                    schema=_run_schema()))
+        tmp.rename(path)
+
+
 # --- trec_eval ------------------------------------------------------------------------------------
 
 def trec_eval_source() -> Path | None:
@@ -386,6 +494,179 @@ def table(results: dict[tuple[str, int], Measured]) -> str:
     return "\n".join(rows)
 
 
+# --- every shape: the targets of issue 36 -------------------------------------------------------------
+
+MANY_RUNS, MANY_QUERIES = 30, 50
+#: ranx reads a TREC file in Python (seconds per 50,000-line run) and numba compiles on its first
+#: evaluate: it is timed on this many of the runs, its 30-run time estimated from them.
+RANX_RUNS = 3
+RANX_MANY = """import json, sys, time
+start = time.perf_counter()
+from ranx import Qrels, Run, evaluate
+qrels = Qrels.from_file(sys.argv[1], kind='trec')
+calls = []
+for path in sys.argv[2:]:
+    t = time.perf_counter()
+    evaluate(qrels, Run.from_file(path, kind='trec'), ['map', 'ndcg@10'])
+    calls.append(time.perf_counter() - t)
+later = sorted(calls[1:]) or calls
+print(json.dumps({"first": calls[0], "later": later[len(later) // 2], "all": time.perf_counter() - start}))
+"""
+
+
+@dataclass
+class Cell:
+    """One target on one shape: the ratio ours / theirs and what it was measured from."""
+    ratio: float
+    detail: str
+
+
+@dataclass
+class Target:
+    name: str
+    limit: float
+    cells: dict[str, Cell] = field(default_factory=dict)
+
+    def row(self, shapes: list[str]) -> str:
+        measured = {s: c for s, c in self.cells.items() if s in shapes}
+        cells = [f"{measured[s].ratio:.2f}× ({measured[s].detail})" if s in measured else "–" for s in shapes]
+        info = self.limit == float("inf")
+        if measured:
+            worst = max(measured, key=lambda s: measured[s].ratio)
+            ok = measured[worst].ratio <= self.limit
+            verdict = f"{worst}: {measured[worst].ratio:.2f}×" + ("" if info else f" — {'met' if ok else 'MISSED'}")
+        else:
+            verdict = "not measured"
+        limit = "info" if info else f"≤ {self.limit:g}×"
+        return f"| {self.name} | {limit} | " + " | ".join(cells) + f" | {verdict} |"
+
+
+def loop(program: list[str], qrels: Path, runs: list[Path], *measures: str) -> list[str]:
+    """One shell running ``program QRELS RUN MEASURES...`` for each run in turn (as a user's loop)."""
+    script = 'set -e; p="$1"; q="$2"; shift 2; for r in "$@"; do $p "$q" "$r" ' + " ".join(measures) + "; done"
+    return ["sh", "-c", script, "loop", " ".join(program), str(qrels), *map(str, runs)]
+
+
+def many_runs(args: argparse.Namespace, trec_eval: Path | None, shape: str, targets: dict[str, Target],
+              notes: list[str]) -> None:
+    """Issue 36, item 1: 30 runs x 50 queries x 1,000 docs in one command against per-run loops."""
+    n = args.many_repeats
+    qrels, runs = shape_files(args.cache, shape, args.many_queries, args.many_count)
+    ours_cmd = [*OURS, str(qrels), *map(str, runs), "muMAP", "nDCNG@10", "--quiet"]
+    mixed_cmd = [*OURS, str(qrels), *map(str, runs), "AP", "nDCG@10", "muMAP", "nDCNG@10", "--quiet"]
+    if trec_eval is not None:
+        pair = paired(ours_cmd, loop([str(trec_eval), "-m", "map", "-m", "ndcg_cut.10"], qrels, runs), n)
+        targets["te"].cells[shape] = Cell(pair.wall, f"{pair.a.seconds:.2f} s vs {pair.b.seconds:.2f} s")
+    mixed = paired(mixed_cmd, loop(IR_MEASURES, qrels, runs, "AP", "nDCG@10"), n)
+    targets["irm"].cells[shape] = Cell(mixed.wall, f"{mixed.a.seconds:.2f} s vs {mixed.b.seconds:.2f} s")
+    one = measure([*OURS, str(qrels), str(runs[0]), "muMAP", "nDCNG@10", "--quiet"], n)
+    many = pair.a if trec_eval is not None else measure(ours_cmd, n)
+    targets["rss"].cells[shape] = Cell(many.peak_mib / one.peak_mib,
+                                       f"{many.peak_mib:.0f} vs {one.peak_mib:.0f} MiB")
+    ours_values = _values_by_run(mixed.a.stdout)
+    theirs = [_standard_lines(once([*IR_MEASURES, str(qrels), str(r), "AP", "nDCG@10"])[2]) for r in runs[:3]]
+    same = all(ours_values.get(r.name) == t or ours_values.get(str(r)) == t for r, t in zip(runs[:3], theirs, strict=True))
+    notes.append(f"{shape}: {len(runs)} runs, AP and nDCG@10 of the first 3 runs {'identical to' if same else 'DIFFER from'} "
+                 "python -m ir_measures's")
+    if _has("ranx") and not args.no_ranx:
+        import json
+
+        seconds, peak, out = once([*python(RANX_MANY), str(qrels), *map(str, runs[:RANX_RUNS])])
+        r = json.loads(out.splitlines()[-1])
+        # the process's time beyond its first call, per later call, stands for the runs not timed
+        estimate = seconds + (len(runs) - RANX_RUNS) * r["later"]
+        targets["ranx"].cells[shape] = Cell(many.seconds / estimate,
+                                            f"{many.seconds:.2f} s vs ~{estimate:.1f} s estimated")
+        notes.append(f"{shape}: ranx (Qrels/Run.from_file + evaluate map ndcg@10), one process over {RANX_RUNS} of "
+                     f"the runs: {seconds:.2f} s whole, {peak:.0f} MiB; first call {r['first']:.2f} s (numba's "
+                     f"compile or cache load, and reading the run), later calls {r['later']:.2f} s each (median); "
+                     f"{len(runs)} runs estimated at {estimate:.1f} s")
+    print(f"  many runs, {shape}: done", file=sys.stderr, flush=True)
+
+
+def _values_by_run(stdout: str) -> dict[str, list[str]]:
+    """ours' table for several runs (``run  AP  nDCG@10 ...``) as ir_measures' lines per run."""
+    lines = [line.split("\t") for line in stdout.splitlines() if line.strip()]
+    if not lines:
+        return {}
+    head = lines[0]
+    out = {}
+    for row in lines[1:]:
+        out[Path(row[0]).name] = [f"{m}\t{row[head.index(m)]}" for m in ("AP", "nDCG@10") if m in head]
+    return out
+
+
+def shape_targets(args: argparse.Namespace, trec_eval: Path | None, shape: str, targets: dict[str, Target]) -> None:
+    """Issue 36's single-file targets on one shape: a 50-query file against ``python -m ir_measures``
+    (measures of ours, then the mixed list), and a large file against trec_eval."""
+    n = args.repeats
+    qrels, (run,) = shape_files(args.cache, shape, args.many_queries)
+    pair = paired(ours(qrels, run), ir_measures_cli(qrels, run), n)
+    targets["one"].cells[shape] = Cell(pair.wall, f"{pair.a.seconds:.3f} s vs {pair.b.seconds:.3f} s")
+    mixed = paired([*ours(qrels, run, "AP", "nDCG@10", "muMAP", "nDCNG@10")], ir_measures_cli(qrels, run), n)
+    targets["mixed"].cells[shape] = Cell(mixed.wall, f"{mixed.a.seconds:.3f} s vs {mixed.b.seconds:.3f} s")
+    if trec_eval is not None:
+        qrels, (run,) = shape_files(args.cache, shape, args.scale)
+        te = [str(trec_eval), "-m", "map", "-m", "ndcg_cut.10", str(qrels), str(run)]
+        big = paired(ours(qrels, run), te, args.scale_repeats)
+        targets["big"].cells[shape] = Cell(big.wall, f"{big.a.seconds:.2f} s vs {big.b.seconds:.2f} s")
+        targets["big_rss"].cells[shape] = Cell(big.rss, f"{big.a.peak_mib:.0f} vs {big.b.peak_mib:.0f} MiB")
+    print(f"  single files, {shape}: done", file=sys.stderr, flush=True)
+
+
+def issue36_targets(args: argparse.Namespace) -> dict[str, Target]:
+    MANY_RUNS, MANY_QUERIES, scale = args.many_count, args.many_queries, args.scale  # noqa: N806
+    return {
+        "te": Target(f"{MANY_RUNS} runs × {MANY_QUERIES} queries, one command muMAP nDCNG@10 vs "
+                     "`for r: trec_eval -m map -m ndcg_cut.10`", 0.5),
+        "irm": Target(f"{MANY_RUNS} runs, one command AP nDCG@10 muMAP nDCNG@10 vs "
+                      "`for r: python -m ir_measures qrels r AP nDCG@10`", 0.25),
+        "rss": Target(f"{MANY_RUNS} runs: peak memory of the one command vs one run's", 2.0),
+        "ranx": Target(f"{MANY_RUNS} runs, one command muMAP nDCNG@10 vs ranx in one process (info)", float("inf")),
+        "one": Target(f"one {MANY_QUERIES}-query file, muMAP nDCNG@10 vs `python -m ir_measures` AP nDCG@10", 0.75),
+        "mixed": Target(f"one {MANY_QUERIES}-query file, AP nDCG@10 muMAP nDCNG@10 vs `python -m ir_measures`", 1.0),
+        "big": Target(f"{_lines(scale)}, muMAP nDCNG@10 vs trec_eval: wall", 0.3),
+        "big_rss": Target(f"{_lines(scale)}: peak memory vs trec_eval's", 0.8),
+    }
+
+
+def targets_table(targets: dict[str, Target], shapes: list[str]) -> str:
+    rows = [f"| target | limit | {' | '.join(shapes)} | bounded by (worst shape) |",
+            "|:--|--:|" + "--:|" * len(shapes) + ":--|"]
+    rows += [t.row(shapes) for t in targets.values() if any(s in t.cells for s in shapes)]
+    return "\n".join(rows)
+
+
+def machine() -> str:
+    """Date, cores, CPU, load, Python and the contenders' versions: the head of a RESULTS.md section."""
+    import importlib.metadata as md
+    import platform
+
+    def version(name: str) -> str:
+        try:
+            return md.version(name)
+        except md.PackageNotFoundError:
+            return "not installed"
+
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.machine()) if Path("/proc/cpuinfo").exists() else platform.machine()
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True).stdout.strip() or "?"
+    packages = ", ".join(f"{p} {version(p)}" for p in ("ir-measures", "numpy", "pyarrow", "ranx", "numba", "pyspark"))
+    return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; `nproc` {os.cpu_count()} ({cpu}); "
+            f"load average {', '.join(f'{x:.1f}' for x in os.getloadavg())} at the end; Python "
+            f"{sys.version.split()[0]}; ir-measures-graded at {commit}; {packages}; trec_eval 10.0")
+
+
+def append_results(path: Path, title: str, body: str) -> None:
+    """A dated section appended to ``benchmarks/RESULTS.md`` (the benchmark's history lives there)."""
+    head = "" if path.exists() else ("# Benchmark results\n\nEach run of `benchmarks/bench.py` appends a dated "
+                                     "section here: history, newest last. Ratios are paired medians "
+                                     "(ours / theirs, whole processes).\n")
+    with path.open("a") as out:
+        out.write(f"{head}\n## {title}\n\n{body.rstrip()}\n")
+
+
 # --- the run --------------------------------------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> int:
@@ -405,11 +686,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trec-eval", metavar="PATH", help="a trec_eval binary (else built from shared/tools)")
     parser.add_argument("--repeats", type=int, help="pairs per small-file ratio (default 9, --full 21)")
     parser.add_argument("--scale-repeats", type=int, default=3, help="pairs against trec_eval (default 3)")
+    parser.add_argument("--many-runs", action="store_true",
+                        help=f"only issue 36's many-runs workload ({MANY_RUNS} runs x {MANY_QUERIES} queries x "
+                        f"{DOCS_PER_QUERY:,} docs, one command against per-run loops of trec_eval and python -m "
+                        "ir_measures, and ranx) on every shape: about 3 minutes")
+    parser.add_argument("--shapes", nargs="+", choices=list(SHAPES), default=list(DEFAULT_SHAPES),
+                        help="shapes of data for issue 36's targets (default: all): " + "; ".join(
+                            f"{k}: {v[4]}" for k, v in SHAPES.items()))
+    parser.add_argument("--many-repeats", type=int, default=3, help="pairs per many-runs ratio (default 3)")
+    parser.add_argument("--many-count", type=int, default=MANY_RUNS, help=argparse.SUPPRESS)  # tests: fewer runs
+    parser.add_argument("--many-queries", type=int, default=MANY_QUERIES, help=argparse.SUPPRESS)
+    parser.add_argument("--no-ranx", action="store_true", help="leave ranx out of the many-runs workload")
+    parser.add_argument("--results", type=Path, default=ROOT / "benchmarks" / "RESULTS.md",
+                        help="the file the dated section of results is appended to (default benchmarks/RESULTS.md)")
     parser.add_argument("--write", type=int, metavar="QUERIES", help=argparse.SUPPRESS)  # internal: see collection()
+    parser.add_argument("--write-shape", nargs=3, help=argparse.SUPPRESS)  # internal: see shape_files()
     args = parser.parse_args(argv)
     args.cache.mkdir(parents=True, exist_ok=True)
     if args.write:
         write_collection(args.cache, args.write)
+        return 0
+    if args.write_shape:
+        shape, queries, runs = args.write_shape
+        write_shape(args.cache, shape, int(queries), int(runs))
         return 0
     args.scale = args.scale or (FULL_SCALE if args.full else QUICK_SCALE)
     args.api = args.api or list(FULL_API if args.full else QUICK_API)
@@ -417,6 +716,15 @@ def main(argv: list[str] | None = None) -> int:
     trec_eval = trec_eval_binary(args.trec_eval, args.cache)
 
     start = time.perf_counter()
+    if args.many_runs:
+        by_shape, notes = issue36_targets(args), []
+        for shape in args.shapes:
+            many_runs(args, trec_eval, shape, by_shape, notes)
+        report = _shapes_report(args, by_shape, notes, time.perf_counter() - start)
+        print(report)
+        append_results(args.results, f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: many runs "
+                       "(`bench.py --many-runs`)", report)
+        return 0
     targets = small_targets(args)
     results: dict[tuple[str, int], Measured] = {}
     targets += scale_targets(args, trec_eval, results)
@@ -440,7 +748,34 @@ def main(argv: list[str] | None = None) -> int:
     print()
     for line in targets:
         print(line)
+    general = [table(results), "", *targets]
+
+    # issue 36: every target on every shape of data
+    shaped = time.perf_counter()
+    by_shape, notes = issue36_targets(args), []
+    for shape in args.shapes:
+        shape_targets(args, trec_eval, shape, by_shape)
+        many_runs(args, trec_eval, shape, by_shape, notes)
+    report = _shapes_report(args, by_shape, notes, time.perf_counter() - shaped)
+    print()
+    print(report)
+    mode = "--full" if args.full else "quick"
+    append_results(args.results, f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: `bench.py` ({mode})",
+                   report + "\n\nThe benchmark's own generator (labels 0-4, ids `q12` / `D1234`, 3 decimals, "
+                   "sorted), issue 22's targets:\n\n" + "\n".join(general))
     return 0
+
+
+def _shapes_report(args: argparse.Namespace, by_shape: dict[str, Target], notes: list[str], seconds: float) -> str:
+    shapes = list(args.shapes)
+    legend = "\n".join(f"- `{s}`: {SHAPES[s][4]}" for s in shapes)
+    return (f"{machine()}; {seconds:.0f} s. The machine may be shared (other processes' load moves both sides "
+            f"of a pair alike, not the medians' noise).\n\nShapes ({args.many_queries}-query files and {args.many_count} runs "
+            f"of {DOCS_PER_QUERY:,} docs per query, {JUDGED_PER_QUERY} judgments per query, labels 0-3):\n{legend}\n\n"
+            f"Each cell: paired median ratio ours / theirs (medians of ours and theirs in brackets; "
+            f"{args.many_repeats} pairs for many runs, {args.repeats} for one file, {args.scale_repeats} for the "
+            f"large file). The last column names the shape that bounds the target.\n\n"
+            + targets_table(by_shape, shapes) + "\n\n" + "\n".join(f"- {n}" for n in notes))
 
 
 if __name__ == "__main__":

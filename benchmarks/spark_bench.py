@@ -215,7 +215,10 @@ def time_stages(folder: Path, repeats: int) -> dict[str, float]:
     """Median seconds of the JVM-only part and of handing the rows to Python workers (see the docstring)."""
     from pyspark.sql import functions as F
 
-    from ir_measures_graded.engines.spark.jobs import job_settings as _job_settings
+    try:
+        from ir_measures_graded.engines.spark.jobs import job_settings as _job_settings
+    except ImportError:  # the engine before its split into a package (issue 36): to compare with it
+        from ir_measures_graded.engines.spark import _job_settings
 
     def count_rows(batches):  # defined here, so that workers get it by value (they cannot import this script)
         import pyarrow as pa

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +19,9 @@ BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 def test_file_benchmark_prints_every_target_of_issue_22(tmp_path):
     out = subprocess.run([sys.executable, str(BENCHMARKS / "bench.py"), "--small", "2", "5", "--scale", "5",
-                          "--api", "2", "20", "--repeats", "1", "--scale-repeats", "1", "--cache", str(tmp_path)],
+                          "--api", "2", "20", "--repeats", "1", "--scale-repeats", "1", "--cache", str(tmp_path),
+                          "--shapes", "numeric", "--many-count", "2", "--many-queries", "2", "--many-repeats", "1",
+                          "--no-ranx", "--results", str(tmp_path / "RESULTS.md")],
                          capture_output=True, text=True, check=True).stdout
     targets = [line for line in out.splitlines() if line.startswith("target")]
     for name in ("ours CLI muMAP nDCNG@10", "ours API ir_measures.read_trec_qrels + read_trec_run muMAP nDCNG@10",
@@ -36,6 +39,33 @@ def test_file_benchmark_prints_every_target_of_issue_22(tmp_path):
         assert "| trec_eval -m map -m ndcg_cut.10 |" in out and "vs trec_eval: wall" in out
     run = (tmp_path / "run-20.txt").read_text().splitlines()
     assert len(run) == 20_000 and run[0].split()[1] == "Q0" and len(run[0].split()) == 6
+
+
+def test_many_runs_section_reports_every_target_on_every_shape_and_appends_a_dated_section(tmp_path):
+    """``--many-runs`` alone (issue 36): the one command over several runs against per-run loops, on
+    every shape asked, each target's worst shape named; the section appended to the results file."""
+    results = tmp_path / "RESULTS.md"
+    command = [sys.executable, str(BENCHMARKS / "bench.py"), "--many-runs", "--shapes", "trec", "url",
+               "--many-count", "3", "--many-queries", "2", "--many-repeats", "1", "--no-ranx",
+               "--cache", str(tmp_path), "--results", str(results)]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    assert "| target | limit | trec | url | bounded by (worst shape) |" in out
+    rows = [line for line in out.splitlines() if line.startswith("| 3 runs")]
+    assert len(rows) == (3 if "vs `for r: trec_eval" in out else 2)
+    assert all(row.rstrip(" |").rsplit("| ", 1)[1].startswith(("trec:", "url:")) for row in rows)
+    assert "AP and nDCG@10 of the first 3 runs identical" in out and "DIFFER" not in out
+    subprocess.run(command, capture_output=True, text=True, check=True)
+    text = results.read_text()
+    assert text.startswith("# Benchmark results") and text.count("\n## ") == 2 and "`nproc`" in text
+    # the shapes: TREC ids, URLs of 60-120 bytes, scores of 6 decimals, lines not in rank order
+    run = (tmp_path / "url-2q-run1.txt").read_text().splitlines()
+    docs = [line.split()[2] for line in run]
+    assert len(run) == 2_000 and all(60 <= len(d) <= 120 for d in docs) and len(set(docs)) == len(docs)
+    assert [int(line.split()[3]) for line in run[:1000]] != list(range(1, 1001))
+    trec = (tmp_path / "trec-2q-run1.txt").read_text().splitlines()
+    assert re.fullmatch(r"clueweb09-en\d{4}-\d{2}-\d{5}", trec[0].split()[2])
+    labels = {line.split()[3] for line in (tmp_path / "trec-2q-qrels.txt").read_text().splitlines()}
+    assert labels <= {"0", "1", "2", "3"} and len(labels) > 1
 
 
 def test_phase_profile_counts_every_line_and_every_phase(tmp_path):
