@@ -268,8 +268,8 @@ def test_a_long_value_is_read_in_bounded_memory(tmp_path):
     decimals a chunk at a time and the others grouped by length, never a (fields x longest) matrix."""
     run = _run_with_one_long_field(tmp_path / "long-score.run", 4, 4000)
     table = read_small(run, RUN)
-    assert table is not None and table.value[10] == float("0." + "1" * 3998)
-    assert table.value[11] == float(run.read_text().splitlines()[11].split()[4])
+    assert table is not None and table.values[10] == float("0." + "1" * 3998)
+    assert table.values[11] == float(run.read_text().splitlines()[11].split()[4])
 
 
 @pytest.mark.slow  # subprocesses

@@ -10,17 +10,14 @@ from __future__ import annotations
 import functools
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from ir_measures_graded import kernels
 from ir_measures_graded.arrow import from_numpy, matching_rows
+from ir_measures_graded.io.columns import Columns, qrels_columns, run_columns
 from ir_measures_graded.io.ids import name_ranks
-from ir_measures_graded.io.small import TextTable
-
-if TYPE_CHECKING:  # the column readers load with pyarrow, when an input needs them (not for small TREC files)
-    from ir_measures_graded.io.columns import Columns
 
 
 @dataclass
@@ -33,18 +30,18 @@ class Judgments:
 
     Runs are joined to the judgments on (query code, doc id) exactly, by Arrow's hash join
     (:meth:`labels_of`), with only the judgments of the queries being ranked on the hashed side:
-    a batch of a streamed run never builds a table of the whole qrels. Judgments of a small TREC
-    file (:meth:`from_text`) hold their doc ids as sorted bytes instead and join on exact integer
+    a batch of a streamed run never builds a table of the whole qrels. Judgments whose columns hold
+    their doc ids as sorted bytes (the small-file reader's) keep them so and join on exact integer
     codes, without pyarrow.
     """
 
     query_ids: np.ndarray  # distinct query ids (str); a query's code is its index here
     # doc id of every judgment row (pyarrow StringArray, or Int64Array: see io.ids), in the rows'
-    # order; from_text: the distinct judged doc ids, sorted bytes (numpy)
+    # order; or the distinct judged doc ids, sorted bytes (numpy), as the columns held them
     doc_ids: Any
     query: np.ndarray  # per judgment row, sorted: query code
     label: np.ndarray  # per judgment row: relevance label (float64)
-    # from_text only: (query code, doc code) join keys (uint64), ascending, and the judgment row of each
+    # doc ids as sorted bytes only: (query code, doc code) join keys (uint64), ascending, and the judgment row of each
     _keys: np.ndarray | None = field(default=None, repr=False)
     _key_rows: np.ndarray | None = field(default=None, repr=False)
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
@@ -53,28 +50,23 @@ class Judgments:
 
     @classmethod
     def from_qrels(cls, qrels: Any) -> Judgments:
-        """From qrels in any in-memory form :mod:`.io.columns` accepts (read files with :mod:`.io` first),
-        or a small TREC file's rows from :func:`.io.small.read_small`."""
-        if isinstance(qrels, TextTable):
-            return cls.from_text(qrels)
-        from ir_measures_graded.io.columns import qrels_columns
-
+        """From qrels in any form :mod:`.io.columns` accepts (read files with :mod:`.io` first)."""
         return cls.from_columns(qrels_columns(qrels, encode_docs=False))
 
     @classmethod
-    def from_text(cls, table: TextTable) -> Judgments:
-        """From a small TREC qrels file read by :func:`.io.small.read_small` (numpy only): the keys
-        are (query code, doc code) pairs, exact, so no match needs confirming on the strings."""
-        order = np.argsort(table.query_codes, kind="stable")
-        query, doc = table.query_codes[order], table.doc_codes[order]
+    def _from_sorted_ids(cls, cols: Columns) -> Judgments:
+        """From columns whose doc ids are distinct bytes, sorted (numpy only): the keys are (query
+        code, doc code) pairs, exact, so no match needs confirming on the strings."""
+        order = np.argsort(cols.query_codes, kind="stable")
+        query, doc = cols.query_codes[order], cols.doc_codes[order]
         keys = (query.astype(np.uint64) << np.uint64(32)) | doc.astype(np.uint64)
         key_rows = np.argsort(keys)
         small = np.int32 if len(query) < 2**31 else np.int64
         return cls(
-            query_ids=np.array(table.query_strings(), dtype=object),
-            doc_ids=table.doc_ids,
+            query_ids=cols.query_ids,
+            doc_ids=cols.doc_ids,
             query=query,
-            label=np.asarray(table.value[order], dtype=np.float64),
+            label=np.asarray(cols.values[order], dtype=np.float64),
             _keys=keys[key_rows],
             _key_rows=key_rows.astype(small),
         )
@@ -82,6 +74,8 @@ class Judgments:
     @classmethod
     def from_columns(cls, cols: Columns) -> Judgments:
         """Built once per qrels from their validated columns; reused for every run."""
+        if isinstance(cols.doc_ids, np.ndarray):
+            return cls._from_sorted_ids(cols)
         query, per_row, label = cols.query_codes, cols.doc_codes, cols.values
         if not np.all(query[1:] >= query[:-1]):  # not grouped by query yet
             order = np.argsort(query, kind="stable")
@@ -114,13 +108,15 @@ class Judgments:
         """Label of each (query code, doc) pair; NaN where the document is not judged for that query.
 
         ``doc_ids[doc_codes[i]]`` is row ``i``'s doc id (``doc_ids`` a pyarrow string or int64 array,
-        or sorted bytes for judgments :meth:`from_text`; ``doc_codes`` None: ``doc_ids`` has one
-        entry per row).
+        or distinct sorted bytes when the judgments hold theirs so; ``doc_codes`` None: ``doc_ids``
+        has one entry per row).
         """
         label = np.full(len(query), np.nan)
         if not len(query) or not len(self.query):
             return label
-        if isinstance(self.doc_ids, np.ndarray):  # judgments from_text: exact codes, numpy only
+        if isinstance(self.doc_ids, np.ndarray) != isinstance(doc_ids, np.ndarray):
+            raise TypeError("judgments and run read by different readers: doc ids as bytes meet Arrow strings")
+        if isinstance(self.doc_ids, np.ndarray):  # both sorted bytes: exact codes, numpy only
             return self._exact_labels(label, query, doc_codes, doc_ids)
         import pyarrow as pa
 
@@ -162,8 +158,7 @@ class Judgments:
 
     def _exact_labels(self, label: np.ndarray, query: np.ndarray, doc_codes: np.ndarray | None,
                       doc_ids: np.ndarray) -> np.ndarray:
-        """:meth:`labels_of` for judgments :meth:`from_text` and a small file's run: ``doc_ids`` its distinct
-        doc ids as bytes, sorted (:class:`.io.small.TextTable`)."""
+        """:meth:`labels_of` for judgments and a run both holding their distinct doc ids as sorted bytes."""
         # Both are sorted distinct bytes: each judged id is looked up among the run's (usually fewer
         # lookups, and fewer byte comparisons, than the other way round).
         judged = np.full(len(doc_ids), -1, dtype=np.int64)  # per distinct run doc id: its judged code
@@ -202,13 +197,10 @@ class Ranking:
 
     @classmethod
     def from_run(cls, run: Any, judgments: Judgments) -> Ranking:
-        if isinstance(run, TextTable):  # a small TREC file read by io.small (numpy only)
-            return cls.from_codes(run.query_codes, run.query_strings(), run.doc_codes, run.doc_ids, run.value,
-                                  judgments, codes_in_id_order=True)
-        from ir_measures_graded.io.columns import run_columns
-
         cols = run_columns(run, encode_docs=False)
-        return cls.from_codes(cols.query_codes, cols.query_ids, cols.doc_codes, cols.doc_ids, cols.values, judgments)
+        # doc ids as sorted bytes (the small-file reader's): ties are broken on the codes
+        return cls.from_codes(cols.query_codes, cols.query_ids, cols.doc_codes, cols.doc_ids, cols.values, judgments,
+                              codes_in_id_order=isinstance(cols.doc_ids, np.ndarray))
 
     @classmethod
     def from_codes(cls, query_codes: np.ndarray, query_ids: Any, doc_codes: np.ndarray | None, doc_ids: Any,

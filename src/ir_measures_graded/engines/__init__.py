@@ -36,6 +36,7 @@ class Request:
     thresholds: bool = False  # also each thresholded measure at every relevance threshold (RunResult.levels)
     warn: Callable[[str], None] | None = None  # told what is suspicious but not wrong (an empty run, ...)
     whole_process: bool = False  # the caller is the whole process (the command line): process-wide settings allowed
+    workers: int | None = None  # runs evaluated at a time (local engine); None: one per core this process may use
 
 
 @dataclass

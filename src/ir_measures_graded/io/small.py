@@ -9,16 +9,21 @@ line, a (query, doc) given twice) gets ``None``: the large-file reader reads it 
 wrong by ``file:line``. So every
 error message comes from one place, and the rows read here are exactly the rows read there
 (numbers parsed to the same correctly rounded doubles; ids compared by their bytes, as there).
+
+What it returns is the :class:`~.columns.Columns` every other input becomes (the rest of the code
+knows no type of this reader): the distinct doc ids as sorted bytes rather than Arrow strings.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
+import sys
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from ir_measures_graded.io.columns import Columns
 
 if TYPE_CHECKING:  # pragma: no cover
     from ir_measures_graded.io.trec import Layout
@@ -37,48 +42,16 @@ CHUNK = 1 << 16  # values parsed at a time: bounds the parser's (characters x fi
 _POW10 = 10.0 ** np.arange(23)  # exact doubles: a mantissa below 2**53 over one of them is correctly rounded
 
 
-@dataclass(frozen=True)
-class TextTable:
-    """The rows of one small TREC file, in file order, ids as integer codes (no Python str per row)."""
-
-    query_codes: np.ndarray  # int64 per row: index into query_ids
-    query_ids: np.ndarray  # distinct query ids (bytes, 'S<width>'), in the order they first appear
-    doc_codes: np.ndarray  # int64 per row: index into doc_ids
-    doc_ids: np.ndarray  # distinct doc ids (bytes), sorted: a code's order is its id's byte order
-    value: np.ndarray  # float64 per row: relevance label or score
-
-    @property
-    def num_rows(self) -> int:
-        return len(self.value)
-
-    def query_strings(self) -> list[str]:
-        """The distinct query ids as str (few: one per query)."""
-        return [q.decode() for q in self.query_ids.tolist()]
-
-    def column(self, name: str) -> np.ndarray:
-        """The value column (``relevance`` or ``score``), as the readers' tables give it."""
-        if name not in ("relevance", "score", "value"):
-            raise KeyError(name)
-        return self.value
-
-    def dict_of_dict(self, integral: bool = False) -> dict[str, dict[str, float | int]]:
-        """``{query_id: {doc_id: value}}`` (the form pytrec_eval takes); ``integral``: values as int."""
-        order = np.argsort(self.query_codes, kind="stable")
-        docs = [d.decode() for d in self.doc_ids[self.doc_codes[order]].tolist()]
-        values = (self.value[order].astype(np.int64) if integral else self.value[order]).tolist()
-        bounds = np.concatenate(([0], np.cumsum(np.bincount(self.query_codes, minlength=len(self.query_ids))))).tolist()
-        return {q: dict(zip(docs[bounds[i]:bounds[i + 1]], values[bounds[i]:bounds[i + 1]], strict=True))
-                for i, q in enumerate(self.query_strings())}
-
-
 def limit() -> int:
     """The size up to which files are read here."""
     given = os.environ.get(ENV)
     return int(given) if given and given.strip().lstrip("-").isdigit() else SMALL_FILE_BYTES
 
 
-def read_small(path: str | os.PathLike, layout: Layout) -> TextTable | None:
-    """The rows of a small TREC file in the common layout; None: leave it to the large-file reader."""
+def read_small(path: str | os.PathLike, layout: Layout) -> Columns | None:
+    """The rows of a small TREC file in the common layout, in file order: query ids in the order
+    they first appear (as the Arrow reader's dictionary), the distinct doc ids sorted by their
+    bytes (``S<width>``), so a doc code's order is its id's; None: leave it to the large-file reader."""
     if str(path) == "-":
         return None
     try:
@@ -104,7 +77,9 @@ def read_small(path: str | os.PathLike, layout: Layout) -> TextTable | None:
     doc_ids, doc_codes = distinct(fixed_width(raw, *field(ends, layout.index("doc_id"))))
     if repeated_pair(query_codes, len(query_ids), doc_codes, len(doc_ids)):
         return None  # a (query, doc) given twice: the large-file reader names the lines
-    return TextTable(query_codes, query_ids, doc_codes, doc_ids, values)
+    values.flags.writeable = False  # as every Columns' values
+    return Columns(query_codes, np.array([q.decode() for q in query_ids.tolist()], dtype=object), doc_codes,
+                   doc_ids, values)
 
 
 def fits(lengths: np.ndarray, size: int) -> bool:
@@ -181,31 +156,51 @@ def fixed_width(raw: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.
 def distinct(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(distinct, codes)``: the distinct ids sorted by their bytes, and each row's index into them.
 
-    Ids of at most 8 bytes are sorted as big-endian integers (the same order as their bytes, NUL
-    padding included), which is faster than comparing bytes.
+    Ids are compared as big-endian 8-byte words (the same order as their bytes, NUL padding
+    included), most significant first: one integer sort on the first word that differs between
+    ids, then each further word only among the ids still equal so far (msmarco or URL ids: 3-5x
+    faster than numpy's sort of bytes).
     """
-    as_int = integers(ids)
-    if as_int is None or not len(ids):
-        unique, codes = np.unique(ids, return_inverse=True)
-        return unique, codes.ravel().astype(np.int64)
-    order = np.argsort(as_int)
-    ranked = as_int[order]
-    new = np.empty(len(ids), dtype=bool)
+    if not len(ids):
+        return ids[:0], np.zeros(0, dtype=np.int64)
+    words = id_words(ids)
+    words = words[:, (words != words[0]).any(axis=0)]  # a word all ids share does not order them
+    if not words.shape[1]:  # one id, on every row
+        return ids[:1], np.zeros(len(ids), dtype=np.int64)
+    order = np.argsort(words[:, 0], kind="stable")
+    new = np.empty(len(ids), dtype=bool)  # in sorted order: does this row's id differ from the one before?
     new[0] = True
+    ranked = words[order, 0]
     np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
+    for k in range(1, words.shape[1]):
+        group = np.cumsum(new) - 1
+        open_ = np.flatnonzero(np.bincount(group)[group] > 1)  # rows of groups equal so far
+        if not len(open_):
+            break
+        rows, group = order[open_], group[open_]
+        within = np.lexsort((words[rows, k], group))  # each group stays in its range of positions
+        order[open_] = rows = rows[within]
+        word = words[rows, k]
+        split = np.empty(len(rows), dtype=bool)
+        split[0] = True
+        split[1:] = (group[1:] != group[:-1]) | (word[1:] != word[:-1])
+        new[open_] = split
     codes = np.empty(len(ids), dtype=np.int64)
     codes[order] = np.cumsum(new) - 1
     return ids[order[new]], codes
 
 
-def integers(ids: np.ndarray) -> np.ndarray | None:
-    """Ids of at most 8 bytes as uint64 that sort and compare as their bytes do; None for longer ids."""
+def id_words(ids: np.ndarray) -> np.ndarray:
+    """A ``(len(ids), words)`` uint64 array: each id's bytes, NUL-padded to whole 8-byte words, read as big-endian
+    integers, which sort and compare as the bytes do."""
     width = ids.dtype.itemsize
-    if width > 8:
-        return None
-    padded = np.zeros((len(ids), 8), dtype=np.uint8)
+    n_words = max(1, -(-width // 8))
+    padded = np.zeros((len(ids), 8 * n_words), dtype=np.uint8)
     padded[:, :width] = ids.view(np.uint8).reshape(len(ids), width)
-    return padded.view(">u8").ravel().astype(np.uint64)
+    words = padded.view(np.uint64)
+    if sys.byteorder == "little":
+        words.byteswap(inplace=True)
+    return words
 
 
 def decimals(raw: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray | None:
