@@ -71,22 +71,6 @@ class LazyModule:
         return f"<lazy module {self._name!r}>"
 
 
-def import_in_background(name: str) -> None:
-    """Start importing ``name`` in a thread, to run its Python code while this thread waits in C
-    (pyarrow's CSV parser releases the GIL). A later ``import`` of it waits for that one to finish
-    (the import system's lock per module); if it failed, the later import raises the error."""
-    if name in sys.modules:
-        return
-
-    def load() -> None:
-        try:
-            importlib.import_module(name)
-        except Exception:  # noqa: S110 - raised again by the import that needs the module
-            pass
-
-    threading.Thread(target=load, name=f"import {name}", daemon=True).start()
-
-
 def require(module: str, extra: str, what: str) -> None:
     """An ImportError of one line naming the extra that installs ``module``, when it is missing: every
     optional feature says so the same way (``what`` needs it)."""
