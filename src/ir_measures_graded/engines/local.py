@@ -46,8 +46,6 @@ class LocalEngine:
     def evaluate(self, request: Request) -> list[RunResult]:
         measures = request.measures
         qrels = small_qrels(request)
-        if qrels is None and request.whole_process:
-            keep_freed_memory()
         small = qrels is not None
         if not small:
             qrels = load_qrels(request.qrels, request.qrels_columns) if isinstance(request.qrels, str) else request.qrels
@@ -116,38 +114,6 @@ def worker_count(runs: int, asked: int | None = None) -> int:
         except AttributeError:  # macOS, Windows
             asked = os.cpu_count() or 1
     return max(1, min(asked, runs))
-
-
-#: glibc's mallopt parameters (malloc.h) and the values keep_freed_memory sets.
-M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
-FREED_KEPT = {M_MMAP_THRESHOLD: 32 << 20, M_TRIM_THRESHOLD: 32 << 20}
-
-
-def keep_freed_memory() -> bool:
-    """Let glibc's malloc keep freed memory for the next query batch, and pyarrow allocate through
-    it too; True if it took the settings.
-
-    Each batch frees arrays of about the size the next one allocates. By default glibc returns the
-    top of the heap to the system once more than twice its (adaptive) mmap threshold is free, so
-    the next batch faults the same pages in again: a quarter of a second of system time at 5M run
-    lines, a tenth of the wall time. Here blocks below 32 MiB come from the heap and up to 32 MiB
-    of it stays; pyarrow's buffers, from its own allocator otherwise, then reuse that memory as
-    numpy's do. Process-wide, so only for the command line (``Request.whole_process``); a no-op
-    with another C library.
-    """
-    import ctypes
-
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError, TypeError):  # no mallopt (macOS, Windows)
-        return False
-    mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
-    if not all([mallopt(parameter, value) == 1 for parameter, value in FREED_KEPT.items()]):
-        return False
-    import pyarrow as pa
-
-    pa.set_memory_pool(pa.system_memory_pool())
-    return True
 
 
 def check_shared_queries(result: RunResult, request: Request) -> None:
