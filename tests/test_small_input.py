@@ -292,3 +292,23 @@ def test_the_small_path_peaks_below_the_arrow_path(tmp_path, field):
 
     small, arrow = peak_kib(True), peak_kib(False)
     assert small <= arrow * 1.1, (small, arrow)
+
+
+@pytest.mark.parametrize("case", ["ties, mixed ids", "interleaved queries"])
+def test_hash_collisions_fall_back_to_the_bytes(case, tmp_path, capsys, monkeypatch):
+    """Runs are joined to the judgments, and checked for a (query, doc) given twice, by a 64-bit hash
+    of the ids confirmed on their bytes; with a hash of 3 bits (collisions everywhere) the exact
+    fallbacks give the same output, and a repeated pair is still found."""
+    from ir_measures_graded import prepare
+    from ir_measures_graded.io import ids, small
+
+    qrels, run = CASES[case](tmp_path)
+    argv = [str(qrels), str(run), *GRADED, *STANDARD, "-q", "-p", "-1"]
+    exact = output(argv, capsys, monkeypatch, large=False)
+    weak = lambda doc_ids: ids.id_hash(doc_ids) & np.uint64(7)  # noqa: E731
+    monkeypatch.setattr(prepare, "id_hash", weak)
+    monkeypatch.setattr(small, "id_hash", weak)
+    assert output(argv, capsys, monkeypatch, large=False) == exact
+    lines = run.read_text().splitlines(keepends=True)
+    run.write_text("".join(lines + [lines[len(lines) // 2]]))
+    assert read_small(run, RUN) is None

@@ -17,7 +17,7 @@ import numpy as np
 from ir_measures_graded import kernels
 from ir_measures_graded.arrow import from_numpy, matching_rows
 from ir_measures_graded.io.columns import Columns, qrels_columns, run_columns
-from ir_measures_graded.io.ids import name_ranks
+from ir_measures_graded.io.ids import id_hash, name_ranks
 
 
 @dataclass
@@ -158,14 +158,9 @@ class Judgments:
 
     def _exact_labels(self, label: np.ndarray, query: np.ndarray, doc_codes: np.ndarray | None,
                       doc_ids: np.ndarray) -> np.ndarray:
-        """:meth:`labels_of` for judgments and a run both holding their distinct doc ids as sorted bytes."""
-        # Both are sorted distinct bytes: each judged id is looked up among the run's (usually fewer
-        # lookups, and fewer byte comparisons, than the other way round).
-        judged = np.full(len(doc_ids), -1, dtype=np.int64)  # per distinct run doc id: its judged code
-        if len(doc_ids):
-            at = np.searchsorted(doc_ids, self.doc_ids)
-            hit = np.flatnonzero(doc_ids[np.minimum(at, len(doc_ids) - 1)] == self.doc_ids)
-            judged[at[hit]] = hit
+        """:meth:`labels_of` for judgments holding their distinct doc ids as sorted bytes and a run
+        holding its ids as bytes too (one per row, or distinct with ``doc_codes``)."""
+        judged = self._judged_codes(doc_ids)  # per entry of doc_ids: its judged doc code, -1 if none
         judged = judged if doc_codes is None else judged[doc_codes]
         rows = np.flatnonzero(judged >= 0)
         keys = (query[rows].astype(np.uint64) << np.uint64(32)) | judged[rows].astype(np.uint64)
@@ -173,6 +168,32 @@ class Judgments:
         found = self._keys[pos] == keys
         label[rows[found]] = self.label[self._key_rows[pos[found]]]
         return label
+
+    def _judged_codes(self, ids: np.ndarray) -> np.ndarray:
+        """The judged doc code of each id (bytes), -1 for ids not judged: by a 64-bit hash of the
+        ids (:func:`.io.ids.id_hash`), each match confirmed on the bytes; by a search of the sorted
+        judged ids when two of them share a hash."""
+        def index() -> tuple[np.ndarray, np.ndarray] | None:
+            hashed = id_hash(self.doc_ids)
+            order = np.argsort(hashed)
+            ranked = hashed[order]
+            return None if (ranked[1:] == ranked[:-1]).any() else (ranked, order)
+
+        by_hash = self.cached(("doc id hashes",), index)
+        codes = np.full(len(ids), -1, dtype=np.int64)
+        if not len(ids) or not len(self.doc_ids):
+            return codes
+        if by_hash is None:
+            at = np.minimum(np.searchsorted(self.doc_ids, ids), len(self.doc_ids) - 1)
+            return np.where(self.doc_ids[at] == ids, at, -1)
+        ranked, order = by_hash
+        hashed = id_hash(ids)
+        at = np.minimum(np.searchsorted(ranked, hashed), len(ranked) - 1)
+        hit = np.flatnonzero(ranked[at] == hashed)
+        candidate = order[at[hit]]
+        same = self.doc_ids[candidate] == ids[hit]
+        codes[hit[same]] = candidate[same]
+        return codes
 
     def cached(self, key: tuple, compute: Any) -> Any:
         """``compute()`` once per key: qrels-side quantities shared by every run an evaluator scores.
@@ -198,9 +219,7 @@ class Ranking:
     @classmethod
     def from_run(cls, run: Any, judgments: Judgments) -> Ranking:
         cols = run_columns(run, encode_docs=False)
-        # doc ids as sorted bytes (the small-file reader's): ties are broken on the codes
-        return cls.from_codes(cols.query_codes, cols.query_ids, cols.doc_codes, cols.doc_ids, cols.values, judgments,
-                              codes_in_id_order=isinstance(cols.doc_ids, np.ndarray))
+        return cls.from_codes(cols.query_codes, cols.query_ids, cols.doc_codes, cols.doc_ids, cols.values, judgments)
 
     @classmethod
     def from_codes(cls, query_codes: np.ndarray, query_ids: Any, doc_codes: np.ndarray | None, doc_ids: Any,

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import os
 import stat
-import sys
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ir_measures_graded.io.columns import Columns
+from ir_measures_graded.io.ids import id_hash, id_words
 
 if TYPE_CHECKING:  # pragma: no cover
     from ir_measures_graded.io.trec import Layout
@@ -50,8 +50,9 @@ def limit() -> int:
 
 def read_small(path: str | os.PathLike, layout: Layout) -> Columns | None:
     """The rows of a small TREC file in the common layout, in file order: query ids in the order
-    they first appear (as the Arrow reader's dictionary), the distinct doc ids sorted by their
-    bytes (``S<width>``), so a doc code's order is its id's; None: leave it to the large-file reader."""
+    they first appear (as the Arrow reader's dictionary); doc ids as bytes (``S<width>``), a qrels
+    file's distinct and sorted (a doc code's order is its id's), a run's one per row (its doc codes
+    ``0..n-1``). None: leave the file to the large-file reader."""
     if str(path) == "-":
         return None
     try:
@@ -74,8 +75,14 @@ def read_small(path: str | os.PathLike, layout: Layout) -> Columns | None:
     if values is None:
         return None
     query_codes, query_ids = first_seen(fixed_width(raw, *field(ends, layout.index("query_id"))))
-    doc_ids, doc_codes = distinct(fixed_width(raw, *field(ends, layout.index("doc_id"))))
-    if repeated_pair(query_codes, len(query_ids), doc_codes, len(doc_ids)):
+    doc_ids = fixed_width(raw, *field(ends, layout.index("doc_id")))
+    if layout.kind == "qrels":  # judgments keep their distinct ids sorted: runs are joined to them
+        doc_ids, doc_codes = distinct(doc_ids)
+        repeated = repeated_pair(query_codes, len(query_ids), doc_codes, len(doc_ids))
+    else:  # a run keeps an id per row: joined by hash (prepare), ties ordered among the tied rows only
+        doc_codes = np.arange(len(doc_ids), dtype=np.int64)
+        repeated = repeated_ids(query_codes, doc_ids)
+    if repeated:
         return None  # a (query, doc) given twice: the large-file reader names the lines
     values.flags.writeable = False  # as every Columns' values
     return Columns(query_codes, np.array([q.decode() for q in query_ids.tolist()], dtype=object), doc_codes,
@@ -99,6 +106,24 @@ def repeated_pair(query_codes: np.ndarray, n_queries: int, doc_codes: np.ndarray
         return int(np.count_nonzero(seen)) != len(keys)
     keys.sort()
     return bool((keys[1:] == keys[:-1]).any())
+
+
+def repeated_ids(query_codes: np.ndarray, ids: np.ndarray) -> bool:
+    """Does a (query, id) pair occur twice, ``ids`` one per row? One sort of (query, hash of the
+    id) keys; equal keys are confirmed on the bytes, and if two different ids share a hash (never
+    seen, but possible), :func:`distinct` decides exactly."""
+    if len(ids) < 2:
+        return False
+    keys = id_hash(ids) ^ (query_codes.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
+    order = np.argsort(keys)
+    same = np.flatnonzero(keys[order[1:]] == keys[order[:-1]])
+    if not len(same):
+        return False
+    first, second = order[same], order[same + 1]
+    if ((ids[first] == ids[second]) & (query_codes[first] == query_codes[second])).any():
+        return True
+    _, codes = distinct(ids)  # equal keys of different pairs: decided on the bytes
+    return repeated_pair(query_codes, int(query_codes.max()) + 1, codes, int(codes.max()) + 1)
 
 
 def split_fields(data: bytearray, size: int, n_fields: int) -> tuple[np.ndarray, np.ndarray] | None:
@@ -188,19 +213,6 @@ def distinct(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     codes = np.empty(len(ids), dtype=np.int64)
     codes[order] = np.cumsum(new) - 1
     return ids[order[new]], codes
-
-
-def id_words(ids: np.ndarray) -> np.ndarray:
-    """A ``(len(ids), words)`` uint64 array: each id's bytes, NUL-padded to whole 8-byte words, read as big-endian
-    integers, which sort and compare as the bytes do."""
-    width = ids.dtype.itemsize
-    n_words = max(1, -(-width // 8))
-    padded = np.zeros((len(ids), 8 * n_words), dtype=np.uint8)
-    padded[:, :width] = ids.view(np.uint8).reshape(len(ids), width)
-    words = padded.view(np.uint64)
-    if sys.byteorder == "little":
-        words.byteswap(inplace=True)
-    return words
 
 
 def decimals(raw: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray | None:
