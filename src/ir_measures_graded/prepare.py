@@ -75,6 +75,8 @@ class Judgments:
     def from_columns(cls, cols: Columns) -> Judgments:
         """Built once per qrels from their validated columns; reused for every run."""
         if isinstance(cols.doc_ids, np.ndarray):
+            if not cols.doc_ids_sorted:  # the small-file reader sorts a qrels file's ids
+                raise ValueError("judgments with doc ids as bytes need them distinct and sorted")
             return cls._from_sorted_ids(cols)
         query, per_row, label = cols.query_codes, cols.doc_codes, cols.values
         if not np.all(query[1:] >= query[:-1]):  # not grouped by query yet
@@ -104,7 +106,8 @@ class Judgments:
         ids = query_ids.to_pylist() if hasattr(query_ids, "to_pylist") else list(query_ids)
         return np.fromiter((index.get(q, -1) for q in ids), dtype=np.int64, count=len(ids))
 
-    def labels_of(self, query: np.ndarray, doc_codes: np.ndarray | None, doc_ids: Any) -> np.ndarray:
+    def labels_of(self, query: np.ndarray, doc_codes: np.ndarray | None, doc_ids: Any,
+                  ids_sorted: bool = False) -> np.ndarray:
         """Label of each (query code, doc) pair; NaN where the document is not judged for that query.
 
         ``doc_ids[doc_codes[i]]`` is row ``i``'s doc id (``doc_ids`` a pyarrow string or int64 array,
@@ -117,7 +120,7 @@ class Judgments:
         if isinstance(self.doc_ids, np.ndarray) != isinstance(doc_ids, np.ndarray):
             raise TypeError("judgments and run read by different readers: doc ids as bytes meet Arrow strings")
         if isinstance(self.doc_ids, np.ndarray):  # both sorted bytes: exact codes, numpy only
-            return self._exact_labels(label, query, doc_codes, doc_ids)
+            return self._exact_labels(label, query, doc_codes, doc_ids, ids_sorted)
         import pyarrow as pa
 
         from ir_measures_graded.io.ids import as_strings, is_integer
@@ -157,10 +160,18 @@ class Judgments:
         return kernels.segment_rows(ptr, np.flatnonzero(asked) + lo)
 
     def _exact_labels(self, label: np.ndarray, query: np.ndarray, doc_codes: np.ndarray | None,
-                      doc_ids: np.ndarray) -> np.ndarray:
+                      doc_ids: np.ndarray, ids_sorted: bool) -> np.ndarray:
         """:meth:`labels_of` for judgments holding their distinct doc ids as sorted bytes and a run
-        holding its ids as bytes too (one per row, or distinct with ``doc_codes``)."""
-        judged = self._judged_codes(doc_ids)  # per entry of doc_ids: its judged doc code, -1 if none
+        holding its ids as bytes too (one per row, or distinct with ``doc_codes``; ``ids_sorted``:
+        distinct and sorted)."""
+        if ids_sorted:  # each judged id looked up among the run's (fewer lookups than the other way)
+            judged = np.full(len(doc_ids), -1, dtype=np.int64)
+            if len(doc_ids):
+                at = np.searchsorted(doc_ids, self.doc_ids)
+                hit = np.flatnonzero(doc_ids[np.minimum(at, len(doc_ids) - 1)] == self.doc_ids)
+                judged[at[hit]] = hit
+        else:
+            judged = self._judged_codes(doc_ids)  # per entry of doc_ids: its judged doc code, -1 if none
         judged = judged if doc_codes is None else judged[doc_codes]
         rows = np.flatnonzero(judged >= 0)
         keys = (query[rows].astype(np.uint64) << np.uint64(32)) | judged[rows].astype(np.uint64)
@@ -188,7 +199,9 @@ class Judgments:
             return np.where(self.doc_ids[at] == ids, at, -1)
         ranked, order = by_hash
         hashed = id_hash(ids)
-        at = np.minimum(np.searchsorted(ranked, hashed), len(ranked) - 1)
+        by_value = np.argsort(hashed)  # sorted needles: a few times faster than a search per random one
+        at = np.empty(len(ids), dtype=np.int64)
+        at[by_value] = np.minimum(np.searchsorted(ranked, hashed[by_value]), len(ranked) - 1)
         hit = np.flatnonzero(ranked[at] == hashed)
         candidate = order[at[hit]]
         same = self.doc_ids[candidate] == ids[hit]
@@ -219,7 +232,8 @@ class Ranking:
     @classmethod
     def from_run(cls, run: Any, judgments: Judgments) -> Ranking:
         cols = run_columns(run, encode_docs=False)
-        return cls.from_codes(cols.query_codes, cols.query_ids, cols.doc_codes, cols.doc_ids, cols.values, judgments)
+        return cls.from_codes(cols.query_codes, cols.query_ids, cols.doc_codes, cols.doc_ids, cols.values, judgments,
+                              codes_in_id_order=cols.doc_ids_sorted)
 
     @classmethod
     def from_codes(cls, query_codes: np.ndarray, query_ids: Any, doc_codes: np.ndarray | None, doc_ids: Any,
@@ -236,7 +250,7 @@ class Ranking:
             query, score = query[keep], score[keep]
             doc_codes = keep if doc_codes is None else doc_codes[keep]
         # joined in the input's row order, before the sort: per-row doc ids are then read as they are
-        label = judgments.labels_of(query, doc_codes, doc_ids)
+        label = judgments.labels_of(query, doc_codes, doc_ids, ids_sorted=codes_in_id_order)
         if doc_codes is None:
             doc_codes = np.arange(len(query), dtype=np.int64)
         score_key = kernels.descending_score_key(score)

@@ -64,9 +64,10 @@ class Columns:
     query_ids: np.ndarray  # object array of the distinct query ids (str)
     doc_codes: np.ndarray  # int64, index into doc_ids
     # the doc ids: a pyarrow StringArray (Int64Array: see io.ids), distinct or one per row; or, from
-    # the small-file reader (io.small), a numpy bytes array of the distinct ids sorted by their bytes
+    # the small-file reader (io.small), a numpy bytes array (distinct and sorted, or one per row)
     doc_ids: Any
     values: np.ndarray  # float64: relevance labels (qrels) or scores (run)
+    doc_ids_sorted: bool = False  # doc_ids distinct and sorted by their bytes: codes compare as the ids do
 
     def __len__(self) -> int:
         return len(self.values)

@@ -51,8 +51,9 @@ def limit() -> int:
 def read_small(path: str | os.PathLike, layout: Layout) -> Columns | None:
     """The rows of a small TREC file in the common layout, in file order: query ids in the order
     they first appear (as the Arrow reader's dictionary); doc ids as bytes (``S<width>``), a qrels
-    file's distinct and sorted (a doc code's order is its id's), a run's one per row (its doc codes
-    ``0..n-1``). None: leave the file to the large-file reader."""
+    file's and a run's of ids up to 8 bytes distinct and sorted (a doc code's order is its id's:
+    ``doc_ids_sorted``), a run's of longer ids one per row (its doc codes ``0..n-1``). None: leave
+    the file to the large-file reader."""
     if str(path) == "-":
         return None
     try:
@@ -76,17 +77,21 @@ def read_small(path: str | os.PathLike, layout: Layout) -> Columns | None:
         return None
     query_codes, query_ids = first_seen(fixed_width(raw, *field(ends, layout.index("query_id"))))
     doc_ids = fixed_width(raw, *field(ends, layout.index("doc_id")))
-    if layout.kind == "qrels":  # judgments keep their distinct ids sorted: runs are joined to them
+    # Judgments keep their distinct ids sorted (runs are joined to them), and so do runs of short ids
+    # (one integer sort); a run of longer ids keeps an id per row: joined by hash (prepare), its
+    # ties ordered among the tied rows only, no sort of all its ids.
+    sort = layout.kind == "qrels" or doc_ids.dtype.itemsize <= 8
+    if sort:
         doc_ids, doc_codes = distinct(doc_ids)
         repeated = repeated_pair(query_codes, len(query_ids), doc_codes, len(doc_ids))
-    else:  # a run keeps an id per row: joined by hash (prepare), ties ordered among the tied rows only
+    else:
         doc_codes = np.arange(len(doc_ids), dtype=np.int64)
         repeated = repeated_ids(query_codes, doc_ids)
     if repeated:
         return None  # a (query, doc) given twice: the large-file reader names the lines
     values.flags.writeable = False  # as every Columns' values
     return Columns(query_codes, np.array([q.decode() for q in query_ids.tolist()], dtype=object), doc_codes,
-                   doc_ids, values)
+                   doc_ids, values, doc_ids_sorted=sort)
 
 
 def fits(lengths: np.ndarray, size: int) -> bool:
@@ -192,7 +197,7 @@ def distinct(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     words = words[:, (words != words[0]).any(axis=0)]  # a word all ids share does not order them
     if not words.shape[1]:  # one id, on every row
         return ids[:1], np.zeros(len(ids), dtype=np.int64)
-    order = np.argsort(words[:, 0], kind="stable")
+    order = np.argsort(words[:, 0])  # equal words: the same id so far, in any order
     new = np.empty(len(ids), dtype=bool)  # in sorted order: does this row's id differ from the one before?
     new[0] = True
     ranked = words[order, 0]
