@@ -15,7 +15,6 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -194,6 +193,8 @@ def in_order(score: Callable[[Any], Scored], runs: list[Any], n_workers: int) ->
     if n_workers <= 1:
         yield from map(score, runs)
         return
+    from concurrent.futures import ThreadPoolExecutor  # here: one run needs no thread
+
     todo = iter(runs)
     with ThreadPoolExecutor(n_workers, thread_name_prefix="ir_measures_graded") as pool:
         pending = collections.deque(pool.submit(score, run) for run in itertools.islice(todo, n_workers + 1))

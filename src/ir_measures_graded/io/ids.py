@@ -373,7 +373,18 @@ def id_words(ids: np.ndarray) -> np.ndarray:
 
 
 #: Odd 64-bit multipliers, one per 8-byte word of an id (further words reuse them, xor the word's index).
-_HASH_MULTIPLIERS = np.random.default_rng(0x1D5).integers(1, 2**63, size=64, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+def _splitmix64(seed: int, n: int) -> list[int]:
+    """``n`` well-mixed 64-bit integers (splitmix64): constants without loading numpy.random."""
+    out, mask = [], (1 << 64) - 1
+    for _ in range(n):
+        seed = (seed + 0x9E3779B97F4A7C15) & mask
+        z = ((seed ^ (seed >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        out.append((z ^ (z >> 31)) | 1)  # odd
+    return out
+
+
+_HASH_MULTIPLIERS = np.array(_splitmix64(0x1D5, 64), dtype=np.uint64)
 
 
 def id_hash(ids: np.ndarray) -> np.ndarray:
