@@ -372,8 +372,7 @@ def id_words(ids: np.ndarray) -> np.ndarray:
     return words
 
 
-#: Odd 64-bit multipliers, one per 8-byte word of an id (further words reuse them, xor the word's index).
-def _splitmix64(seed: int, n: int) -> list[int]:
+def _mixed_constants(seed: int, n: int) -> list[int]:
     """``n`` well-mixed 64-bit integers (splitmix64): constants without loading numpy.random."""
     out, mask = [], (1 << 64) - 1
     for _ in range(n):
@@ -384,7 +383,8 @@ def _splitmix64(seed: int, n: int) -> list[int]:
     return out
 
 
-_HASH_MULTIPLIERS = np.array(_splitmix64(0x1D5, 64), dtype=np.uint64)
+#: Odd 64-bit multipliers, one per 8-byte word of an id (further words reuse them, xor the word's index).
+_HASH_MULTIPLIERS = np.array(_mixed_constants(0x1D5, 64), dtype=np.uint64)
 
 
 def id_hash(ids: np.ndarray) -> np.ndarray:
