@@ -55,14 +55,12 @@ def main() -> None:
     import ir_measures_graded
     from ir_measures_graded import core, kernels
     from ir_measures_graded.arrow import to_numpy
-    from ir_measures_graded.engines.local import keep_freed_memory
     from ir_measures_graded.io.ids import name_ranks
     from ir_measures_graded.io.readers import iter_blocks, read_qrels_table
     from ir_measures_graded.io.stream import ROWS_PER_QUERY, query_batches
     from ir_measures_graded.io.trec import BLOCK_SIZE, RUN
     from ir_measures_graded.prepare import Judgments, Ranking
 
-    keep_freed_memory()  # as the command line does for an input this large
     measures = [ir_measures_graded.muMAP, ir_measures_graded.nDCNG @ 10]
     t = lap("imports", t)
     qrels = read_qrels_table(str(qrels_path))

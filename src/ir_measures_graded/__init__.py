@@ -19,13 +19,13 @@ Scheel, Lommatzsch & Albayrak. Performance Measures for Multi-Graded Relevance. 
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ir_measures_graded import measures as _measures
 from ir_measures_graded._version import __version__
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.integration import install, uninstall
+from ir_measures_graded.lazy import lazy_attributes
 from ir_measures_graded.measures import *  # noqa: F403 - every measure and alias (see measures/__init__.py)
 from ir_measures_graded.provider import GradedEvaluator, GradedProvider
 
@@ -38,8 +38,9 @@ if TYPE_CHECKING:  # loaded on first use, see _LAZY
 #: ``uninstall()`` undoes them). ``graded`` is the provider ir_measures calls for our measures.
 graded = install()
 
-#: Loaded on first use (PEP 562): name -> module.
+#: Loaded on first use (PEP 562, see :func:`.lazy.lazy_attributes`): name -> module.
 _LAZY = {
+    "report": "ir_measures_graded.report",  # the report package, callable: ir_measures_graded.report(qrels, runs, measures)
     "by_level": "ir_measures_graded.per_level",
     "by_threshold": "ir_measures_graded.per_level",
     "scan_run": "ir_measures_graded.io.stream",
@@ -50,12 +51,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name == "report":  # the report package, callable: ir_measures_graded.report(qrels, runs, measures)
-        return importlib.import_module("ir_measures_graded.report")
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, _LAZY)
 
 
 __all__ = [

@@ -28,6 +28,9 @@ changed (the same objects, not copies). The changes, and why each is needed:
 4. **``ir_measures.parse_trec_measure``** is wrapped: PyTerrier turns ``eval_metrics=['muMAP', 'map']``
    into measures with it, and it knows trec_eval's names only. A name it rejects that names one of
    our measures is read by ``parse_measure``; every trec_eval name parses as before.
+   ``ir_measures.read_trec_qrels(path)`` and ``read_trec_run(path)`` are iterated as ir_measures
+   yields them (nothing reads their generators' frames for the path): for speed, and for
+   real-valued labels, give the path or our readers' tables (``ir_measures_graded.read_qrels``).
 5. **OHSUMED datasets** are registered with ``ir_datasets`` (extra ``datasets``): at once if it is
    imported, else when it is first imported — a ``sys.meta_path`` finder that answers for the name
    ``ir_datasets`` only, once, and then removes itself (Python has no narrower post-import hook).
@@ -38,7 +41,6 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.util
-import inspect
 import sys
 import types
 from collections.abc import Callable, Iterable
@@ -95,7 +97,7 @@ def in_given_order(evaluator: providers.Evaluator, measures: list[ir_measures.Me
 def _ordered_evaluator(pipeline: Any, measures: Iterable[ir_measures.Measure], qrels: Any) -> providers.Evaluator:
     measures = list(measures)  # may be a generator; read once
     several = not all(isinstance(m, GradedMeasure) for m in measures)  # other providers read the inputs too
-    evaluator = type(pipeline)._evaluator(pipeline, measures, readable(_qrels_file(measures, qrels), "qrels", several))
+    evaluator = type(pipeline)._evaluator(pipeline, measures, readable(qrels, "qrels", several))
     # Every evaluator, whichever providers it holds (one rule: see the module docstring, change 3)
     evaluator._iter_calc = functools.partial(_read_run_then, evaluator._iter_calc, several)
     return in_given_order(evaluator, measures)
@@ -147,22 +149,6 @@ def readable(obj: Any, kind: str, several: bool) -> Any:
         return obj
     value = "relevance" if kind == "qrels" else "score"
     return obj.select(["query_id", "doc_id", value]).to_pandas() if value in obj.column_names else obj.to_pandas()
-
-
-def _qrels_file(measures: list[ir_measures.Measure], qrels: Any) -> Any:
-    """An unstarted ``ir_measures.read_trec_qrels(path)`` for our measures only: the file, read by
-    our reader (other providers take the generator as it is)."""
-    if not inspect.isgenerator(qrels) or not measures or not all(isinstance(m, GradedMeasure) for m in measures):
-        return qrels
-    from ir_measures_graded.io.stream import trec_file_path
-
-    path = trec_file_path(qrels, ir_measures.read_trec_qrels)
-    if path is None:
-        return qrels
-    from ir_measures_graded.io.readers import read_qrels_table
-
-    qrels.close()
-    return read_qrels_table(path)
 
 
 # --- 4. parse_trec_measure --------------------------------------------------------------------------

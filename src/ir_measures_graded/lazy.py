@@ -1,12 +1,16 @@
 """Modules loaded on first use, so that importing the package, parsing measures and ``--help`` load
 neither numpy nor pandas: only computing a value does.
 
-Two ways, for two kinds of module: :func:`lazy_module` for this package's own modules (a real
-module object in ``sys.modules``, executed when an attribute is first read), and
-:class:`LazyModule` for third-party libraries (a stand-in that imports the library on first
-attribute access and leaves ``sys.modules`` alone until then). Unlike ``importlib.util.LazyLoader``
-on Python < 3.12.3, the first use of either is thread-safe: a module is executed once, under a
-lock, and no thread sees it half executed.
+One mechanism: :func:`lazy_module`, a module of this package as a real module object in
+``sys.modules``, executed when one of its attributes is first read. A package naming attributes
+of such modules (``ir_measures_graded.read_qrels``) gets its PEP 562 ``__getattr__`` from
+:func:`lazy_attributes`, which reads them from :func:`lazy_module`. Third-party libraries are
+imported where they are used (a function-level ``import``). Unlike ``importlib.util.LazyLoader``
+on Python < 3.12.3, the first use is thread-safe: a module is executed once, under a lock, and no
+thread sees it half executed.
+
+:class:`LazyModule` is left only for the command line's writers (``pd = LazyModule("pandas")``),
+to go when they import pandas where they use it.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import importlib
 import importlib.util
 import sys
 import threading
+from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -58,6 +63,21 @@ def lazy_module(name: str) -> ModuleType:
         return module
 
 
+def lazy_attributes(package: str, where: Mapping[str, str]) -> Callable[[str], Any]:
+    """A package's PEP 562 ``__getattr__``: ``where[name]`` is the module of this package (loaded
+    by :func:`lazy_module` when the name is first read) that defines ``name``, or the subpackage
+    ``package.name`` itself (imported as it is: it may set its own module class)."""
+
+    def __getattr__(name: str) -> Any:
+        if name in where:
+            if where[name] == f"{package}.{name}":
+                return importlib.import_module(where[name])
+            return getattr(lazy_module(where[name]), name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__
+
+
 class LazyModule:
     """``pd = LazyModule("pandas")``: ``pd.DataFrame`` imports pandas then; ``--help`` does not."""
 
@@ -69,22 +89,6 @@ class LazyModule:
 
     def __repr__(self) -> str:
         return f"<lazy module {self._name!r}>"
-
-
-def import_in_background(name: str) -> None:
-    """Start importing ``name`` in a thread, to run its Python code while this thread waits in C
-    (pyarrow's CSV parser releases the GIL). A later ``import`` of it waits for that one to finish
-    (the import system's lock per module); if it failed, the later import raises the error."""
-    if name in sys.modules:
-        return
-
-    def load() -> None:
-        try:
-            importlib.import_module(name)
-        except Exception:  # noqa: S110 - raised again by the import that needs the module
-            pass
-
-    threading.Thread(target=load, name=f"import {name}", daemon=True).start()
 
 
 def require(module: str, extra: str, what: str) -> None:

@@ -10,17 +10,14 @@ from __future__ import annotations
 import functools
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from ir_measures_graded import kernels
 from ir_measures_graded.arrow import from_numpy, matching_rows
-from ir_measures_graded.io.ids import name_ranks
-from ir_measures_graded.io.small import TextTable
-
-if TYPE_CHECKING:  # the column readers load with pyarrow, when an input needs them (not for small TREC files)
-    from ir_measures_graded.io.columns import Columns
+from ir_measures_graded.io.columns import Columns, qrels_columns, run_columns
+from ir_measures_graded.io.ids import id_hash, name_ranks
 
 
 @dataclass
@@ -33,18 +30,18 @@ class Judgments:
 
     Runs are joined to the judgments on (query code, doc id) exactly, by Arrow's hash join
     (:meth:`labels_of`), with only the judgments of the queries being ranked on the hashed side:
-    a batch of a streamed run never builds a table of the whole qrels. Judgments of a small TREC
-    file (:meth:`from_text`) hold their doc ids as sorted bytes instead and join on exact integer
+    a batch of a streamed run never builds a table of the whole qrels. Judgments whose columns hold
+    their doc ids as sorted bytes (the small-file reader's) keep them so and join on exact integer
     codes, without pyarrow.
     """
 
     query_ids: np.ndarray  # distinct query ids (str); a query's code is its index here
     # doc id of every judgment row (pyarrow StringArray, or Int64Array: see io.ids), in the rows'
-    # order; from_text: the distinct judged doc ids, sorted bytes (numpy)
+    # order; or the distinct judged doc ids, sorted bytes (numpy), as the columns held them
     doc_ids: Any
     query: np.ndarray  # per judgment row, sorted: query code
     label: np.ndarray  # per judgment row: relevance label (float64)
-    # from_text only: (query code, doc code) join keys (uint64), ascending, and the judgment row of each
+    # doc ids as sorted bytes only: (query code, doc code) join keys (uint64), ascending, and the judgment row of each
     _keys: np.ndarray | None = field(default=None, repr=False)
     _key_rows: np.ndarray | None = field(default=None, repr=False)
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
@@ -53,28 +50,23 @@ class Judgments:
 
     @classmethod
     def from_qrels(cls, qrels: Any) -> Judgments:
-        """From qrels in any in-memory form :mod:`.io.columns` accepts (read files with :mod:`.io` first),
-        or a small TREC file's rows from :func:`.io.small.read_small`."""
-        if isinstance(qrels, TextTable):
-            return cls.from_text(qrels)
-        from ir_measures_graded.io.columns import qrels_columns
-
+        """From qrels in any form :mod:`.io.columns` accepts (read files with :mod:`.io` first)."""
         return cls.from_columns(qrels_columns(qrels, encode_docs=False))
 
     @classmethod
-    def from_text(cls, table: TextTable) -> Judgments:
-        """From a small TREC qrels file read by :func:`.io.small.read_small` (numpy only): the keys
-        are (query code, doc code) pairs, exact, so no match needs confirming on the strings."""
-        order = np.argsort(table.query_codes, kind="stable")
-        query, doc = table.query_codes[order], table.doc_codes[order]
+    def _from_sorted_ids(cls, cols: Columns) -> Judgments:
+        """From columns whose doc ids are distinct bytes, sorted (numpy only): the keys are (query
+        code, doc code) pairs, exact, so no match needs confirming on the strings."""
+        order = np.argsort(cols.query_codes, kind="stable")
+        query, doc = cols.query_codes[order], cols.doc_codes[order]
         keys = (query.astype(np.uint64) << np.uint64(32)) | doc.astype(np.uint64)
         key_rows = np.argsort(keys)
         small = np.int32 if len(query) < 2**31 else np.int64
         return cls(
-            query_ids=np.array(table.query_strings(), dtype=object),
-            doc_ids=table.doc_ids,
+            query_ids=cols.query_ids,
+            doc_ids=cols.doc_ids,
             query=query,
-            label=np.asarray(table.value[order], dtype=np.float64),
+            label=np.asarray(cols.values[order], dtype=np.float64),
             _keys=keys[key_rows],
             _key_rows=key_rows.astype(small),
         )
@@ -82,6 +74,10 @@ class Judgments:
     @classmethod
     def from_columns(cls, cols: Columns) -> Judgments:
         """Built once per qrels from their validated columns; reused for every run."""
+        if isinstance(cols.doc_ids, np.ndarray):
+            if not cols.doc_ids_sorted:  # the small-file reader sorts a qrels file's ids
+                raise ValueError("judgments with doc ids as bytes need them distinct and sorted")
+            return cls._from_sorted_ids(cols)
         query, per_row, label = cols.query_codes, cols.doc_codes, cols.values
         if not np.all(query[1:] >= query[:-1]):  # not grouped by query yet
             order = np.argsort(query, kind="stable")
@@ -110,18 +106,21 @@ class Judgments:
         ids = query_ids.to_pylist() if hasattr(query_ids, "to_pylist") else list(query_ids)
         return np.fromiter((index.get(q, -1) for q in ids), dtype=np.int64, count=len(ids))
 
-    def labels_of(self, query: np.ndarray, doc_codes: np.ndarray | None, doc_ids: Any) -> np.ndarray:
+    def labels_of(self, query: np.ndarray, doc_codes: np.ndarray | None, doc_ids: Any,
+                  ids_sorted: bool = False) -> np.ndarray:
         """Label of each (query code, doc) pair; NaN where the document is not judged for that query.
 
         ``doc_ids[doc_codes[i]]`` is row ``i``'s doc id (``doc_ids`` a pyarrow string or int64 array,
-        or sorted bytes for judgments :meth:`from_text`; ``doc_codes`` None: ``doc_ids`` has one
-        entry per row).
+        or distinct sorted bytes when the judgments hold theirs so; ``doc_codes`` None: ``doc_ids``
+        has one entry per row).
         """
         label = np.full(len(query), np.nan)
         if not len(query) or not len(self.query):
             return label
-        if isinstance(self.doc_ids, np.ndarray):  # judgments from_text: exact codes, numpy only
-            return self._exact_labels(label, query, doc_codes, doc_ids)
+        if isinstance(self.doc_ids, np.ndarray) != isinstance(doc_ids, np.ndarray):
+            raise TypeError("judgments and run read by different readers: doc ids as bytes meet Arrow strings")
+        if isinstance(self.doc_ids, np.ndarray):  # both sorted bytes: exact codes, numpy only
+            return self._exact_labels(label, query, doc_codes, doc_ids, ids_sorted)
         import pyarrow as pa
 
         from ir_measures_graded.io.ids import as_strings, is_integer
@@ -161,16 +160,18 @@ class Judgments:
         return kernels.segment_rows(ptr, np.flatnonzero(asked) + lo)
 
     def _exact_labels(self, label: np.ndarray, query: np.ndarray, doc_codes: np.ndarray | None,
-                      doc_ids: np.ndarray) -> np.ndarray:
-        """:meth:`labels_of` for judgments :meth:`from_text` and a small file's run: ``doc_ids`` its distinct
-        doc ids as bytes, sorted (:class:`.io.small.TextTable`)."""
-        # Both are sorted distinct bytes: each judged id is looked up among the run's (usually fewer
-        # lookups, and fewer byte comparisons, than the other way round).
-        judged = np.full(len(doc_ids), -1, dtype=np.int64)  # per distinct run doc id: its judged code
-        if len(doc_ids):
-            at = np.searchsorted(doc_ids, self.doc_ids)
-            hit = np.flatnonzero(doc_ids[np.minimum(at, len(doc_ids) - 1)] == self.doc_ids)
-            judged[at[hit]] = hit
+                      doc_ids: np.ndarray, ids_sorted: bool) -> np.ndarray:
+        """:meth:`labels_of` for judgments holding their distinct doc ids as sorted bytes and a run
+        holding its ids as bytes too (one per row, or distinct with ``doc_codes``; ``ids_sorted``:
+        distinct and sorted)."""
+        if ids_sorted:  # each judged id looked up among the run's (fewer lookups than the other way)
+            judged = np.full(len(doc_ids), -1, dtype=np.int64)
+            if len(doc_ids):
+                at = np.searchsorted(doc_ids, self.doc_ids)
+                hit = np.flatnonzero(doc_ids[np.minimum(at, len(doc_ids) - 1)] == self.doc_ids)
+                judged[at[hit]] = hit
+        else:
+            judged = self._judged_codes(doc_ids)  # per entry of doc_ids: its judged doc code, -1 if none
         judged = judged if doc_codes is None else judged[doc_codes]
         rows = np.flatnonzero(judged >= 0)
         keys = (query[rows].astype(np.uint64) << np.uint64(32)) | judged[rows].astype(np.uint64)
@@ -178,6 +179,34 @@ class Judgments:
         found = self._keys[pos] == keys
         label[rows[found]] = self.label[self._key_rows[pos[found]]]
         return label
+
+    def _judged_codes(self, ids: np.ndarray) -> np.ndarray:
+        """The judged doc code of each id (bytes), -1 for ids not judged: by a 64-bit hash of the
+        ids (:func:`.io.ids.id_hash`), each match confirmed on the bytes; by a search of the sorted
+        judged ids when two of them share a hash."""
+        def index() -> tuple[np.ndarray, np.ndarray] | None:
+            hashed = id_hash(self.doc_ids)
+            order = np.argsort(hashed)
+            ranked = hashed[order]
+            return None if (ranked[1:] == ranked[:-1]).any() else (ranked, order)
+
+        by_hash = self.cached(("doc id hashes",), index)
+        codes = np.full(len(ids), -1, dtype=np.int64)
+        if not len(ids) or not len(self.doc_ids):
+            return codes
+        if by_hash is None:
+            at = np.minimum(np.searchsorted(self.doc_ids, ids), len(self.doc_ids) - 1)
+            return np.where(self.doc_ids[at] == ids, at, -1)
+        ranked, order = by_hash
+        hashed = id_hash(ids)
+        by_value = np.argsort(hashed)  # sorted needles: a few times faster than a search per random one
+        at = np.empty(len(ids), dtype=np.int64)
+        at[by_value] = np.minimum(np.searchsorted(ranked, hashed[by_value]), len(ranked) - 1)
+        hit = np.flatnonzero(ranked[at] == hashed)
+        candidate = order[at[hit]]
+        same = self.doc_ids[candidate] == ids[hit]
+        codes[hit[same]] = candidate[same]
+        return codes
 
     def cached(self, key: tuple, compute: Any) -> Any:
         """``compute()`` once per key: qrels-side quantities shared by every run an evaluator scores.
@@ -202,13 +231,9 @@ class Ranking:
 
     @classmethod
     def from_run(cls, run: Any, judgments: Judgments) -> Ranking:
-        if isinstance(run, TextTable):  # a small TREC file read by io.small (numpy only)
-            return cls.from_codes(run.query_codes, run.query_strings(), run.doc_codes, run.doc_ids, run.value,
-                                  judgments, codes_in_id_order=True)
-        from ir_measures_graded.io.columns import run_columns
-
         cols = run_columns(run, encode_docs=False)
-        return cls.from_codes(cols.query_codes, cols.query_ids, cols.doc_codes, cols.doc_ids, cols.values, judgments)
+        return cls.from_codes(cols.query_codes, cols.query_ids, cols.doc_codes, cols.doc_ids, cols.values, judgments,
+                              codes_in_id_order=cols.doc_ids_sorted)
 
     @classmethod
     def from_codes(cls, query_codes: np.ndarray, query_ids: Any, doc_codes: np.ndarray | None, doc_ids: Any,
@@ -225,7 +250,7 @@ class Ranking:
             query, score = query[keep], score[keep]
             doc_codes = keep if doc_codes is None else doc_codes[keep]
         # joined in the input's row order, before the sort: per-row doc ids are then read as they are
-        label = judgments.labels_of(query, doc_codes, doc_ids)
+        label = judgments.labels_of(query, doc_codes, doc_ids, ids_sorted=codes_in_id_order)
         if doc_codes is None:
             doc_codes = np.arange(len(query), dtype=np.int64)
         score_key = kernels.descending_score_key(score)

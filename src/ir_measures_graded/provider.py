@@ -66,12 +66,12 @@ class GradedEvaluator(providers.Evaluator):
         self.judgments = judgments
 
     def _iter_calc(self, run: Any) -> Iterator[Metric]:
-        from ir_measures_graded.io.small import TextTable
+        from ir_measures_graded.io.columns import Columns
 
-        # files, record batch readers, iterators: query batch by batch; anything else (and a small
-        # TREC file read by io.small) whole
+        # files, record batch readers, iterators: query batch by batch; anything else (and columns
+        # read already) whole
         evaluate = core.evaluate_run
-        if not isinstance(run, TextTable):
+        if not isinstance(run, Columns):
             from ir_measures_graded.io.stream import is_streamable
 
             evaluate = core.evaluate_stream if is_streamable(run) else core.evaluate_run

@@ -50,18 +50,6 @@ def test_datasets_register_when_ir_datasets_is_imported_later():
     assert out.startswith("OHSUMED")
 
 
-@pytest.mark.parametrize("name, works", [("pyarrow.compute", True), ("no_such_module_here", False)])
-def test_a_module_imported_in_the_background_is_whole_when_imported_again(name, works):
-    """The later import waits for the background one and gets the module whole; a failing one
-    prints nothing and fails again where the module is needed."""
-    code = (f"from ir_measures_graded.lazy import import_in_background\nimport_in_background({name!r})\n"
-            f"try:\n    import {name} as m\n    print(len(m.list_functions()) > 100)\n"
-            "except ImportError as ex:\n    print(type(ex).__name__)")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert result.stdout.strip() == ("True" if works else "ModuleNotFoundError")
-    assert result.stderr == ""
-
-
 def test_lazy_names_resolve():
     import ir_measures_graded
 

@@ -8,10 +8,14 @@ Each measure's summary is its own aggregator's result, as ``ir_measures.calc_agg
 
 from __future__ import annotations
 
+import collections
 import contextlib
+import itertools
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import ir_measures
@@ -20,7 +24,8 @@ import numpy as np
 from ir_measures_graded.arrow import from_numpy
 from ir_measures_graded.engines import Request, RunResult, name_tags, run_tag
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.io.small import TextTable, read_small
+from ir_measures_graded.io.columns import Columns
+from ir_measures_graded.io.small import read_small
 from ir_measures_graded.io.trec import QRELS, RUN
 from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import GradedMeasure
@@ -31,7 +36,7 @@ from ir_measures_graded.sources import load_qrels
 validated = lazy_module("ir_measures_graded.io.columns")
 readers = lazy_module("ir_measures_graded.io.readers")
 
-__all__ = ["LocalEngine", "load_qrels", "evaluate_runs", "dict_of_dict", "progress_bar"]
+__all__ = ["LocalEngine", "load_qrels", "evaluate_runs", "Scored", "dict_of_dict", "progress_bar", "worker_count"]
 
 
 class LocalEngine:
@@ -39,53 +44,43 @@ class LocalEngine:
 
     def evaluate(self, request: Request) -> list[RunResult]:
         measures = request.measures
-        small = small_inputs(request)
-        if small is None and request.whole_process:
-            keep_freed_memory()
-        qrels = (small.pop(request.qrels) if small else load_qrels(request.qrels, request.qrels_columns)
-                 if isinstance(request.qrels, str) else request.qrels)
+        qrels = small_qrels(request)
+        small = qrels is not None
+        if not small:
+            qrels = load_qrels(request.qrels, request.qrels_columns) if isinstance(request.qrels, str) else request.qrels
         check_label_types(qrels, measures, request.provider)
         check_supported(measures, request.provider)
-        judged = qrels.num_rows if hasattr(qrels, "num_rows") else len(qrels)
+        judged = len(qrels) if isinstance(qrels, Columns) else qrels.num_rows if hasattr(qrels, "num_rows") else len(qrels)
         if not judged and request.warn is not None:
             request.warn(f"the qrels {request.qrels if isinstance(request.qrels, str) else ''} hold no judgments: every measure is undefined (nan), "
                          "as in ir_measures")
         # Results by position: a file named twice is two runs, each with the values of that file alone.
-        keys = [str(i) for i in range(len(request.runs))]
-        results = {key: RunResult(run if isinstance(run, str) else f"run {i + 1}", "", [], {})
-                   for i, (key, run) in enumerate(zip(keys, request.runs, strict=True))}
-        aggregators = {key: {m: m.aggregator() for m in measures} for key in keys}
-        kept: dict[str, Any] = {}
-        for key, metric in evaluate_runs(qrels, [_source(run) for run in request.runs], measures, request.provider,
-                                         columns=request.run_columns, progress=request.progress,
-                                         report=self._counts(results), keep=kept if request.keep_runs
-                                         or request.thresholds else None, names=keys, tables=small):
-            # values kept as given: an aggregator may need more than a float
-            aggregators[key][metric.measure].add(metric.value)
-            if request.by_query:
-                results[key].per_query.append(metric)
+        results = [RunResult(run if isinstance(run, str) else f"run {i + 1}", "", [], {})
+                   for i, run in enumerate(request.runs)]
         judged_ids = _query_ids(qrels, "qrels")
-        for (key, result), run in zip(results.items(), request.runs, strict=True):
-            result.judged = judged_ids
+        scored = evaluate_runs(qrels, [_source(run) for run in request.runs], measures, request.provider,
+                               columns=request.run_columns, progress=request.progress,
+                               keep=request.keep_runs or request.thresholds, small=small,
+                               arrow_qrels=(lambda: load_qrels(request.qrels, request.qrels_columns)) if small else None,
+                               workers=request.workers)
+        for result, run, one in zip(results, request.runs, scored, strict=True):
+            result.rows, result.matched, result.judged = one.rows, one.matched, judged_ids
             if request.summary:
-                result.summary = {m: aggregators[key][m].result() for m in measures}
-            result.table = kept.get(key) if request.keep_runs else None
+                aggregators = {m: m.aggregator() for m in measures}
+                for metric in one.metrics:
+                    aggregators[metric.measure].add(metric.value)  # values kept as given: an aggregator may need more than a float
+                result.summary = {m: aggregators[m].result() for m in measures}
+            if request.by_query:
+                result.per_query = one.metrics
+            result.table = one.table if request.keep_runs else None
             result.tag = run_tag(run, result.table) or result.name
             if judged and request.warn is not None:
                 check_shared_queries(result, request)
             if request.thresholds:
                 from ir_measures_graded.per_level import threshold_table
 
-                table = kept[key] if key in kept else readers.read_run_table(_source(run), request.run_columns)
-                result.levels = threshold_table(measures, qrels, table)
-        return name_tags(list(results.values()))
-
-    @staticmethod
-    def _counts(results: dict[str, RunResult]) -> Callable[[str, int, int], None]:
-        def report(name: str, rows: int, matched: int) -> None:
-            results[name].rows, results[name].matched = rows, matched
-
-        return report
+                result.levels = threshold_table(measures, qrels, one.table)
+        return name_tags(results)
 
 
 def _source(spec: Any) -> Any:
@@ -93,48 +88,31 @@ def _source(spec: Any) -> Any:
     return "/dev/stdin" if isinstance(spec, str) and spec == "-" else spec
 
 
-def small_inputs(request: Request) -> dict[str, TextTable] | None:
-    """The qrels (under ``request.qrels``) and every run (under its source path) read by the
-    numpy-only reader, when all of them are small TREC files in the common layout; else None, and
-    every input goes through the Arrow reader (runs kept as tables need it too)."""
+def small_qrels(request: Request) -> Columns | None:
+    """The qrels read by the numpy-only small-file reader (:mod:`..io.small`), when they and every
+    run are files that reader may take (runs kept as tables need the Arrow reader); else None, and
+    every input goes through the Arrow reader."""
     if request.keep_runs or request.thresholds or not all(isinstance(s, str) for s in [request.qrels, *request.runs]):
         return None
-    tables = {request.qrels: read_small(request.qrels, QRELS)}
-    for path in request.runs:
-        tables[_source(path)] = read_small(_source(path), RUN)
-    return tables if all(table is not None for table in tables.values()) else None
+    return read_small(request.qrels, QRELS)
 
 
-#: glibc's mallopt parameters (malloc.h) and the values keep_freed_memory sets.
-M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
-FREED_KEPT = {M_MMAP_THRESHOLD: 32 << 20, M_TRIM_THRESHOLD: 32 << 20}
+#: The environment variable that sets how many runs the command line evaluates at a time.
+WORKERS_ENV = "IR_MEASURES_GRADED_WORKERS"
 
 
-def keep_freed_memory() -> bool:
-    """Let glibc's malloc keep freed memory for the next query batch, and pyarrow allocate through
-    it too; True if it took the settings.
-
-    Each batch frees arrays of about the size the next one allocates. By default glibc returns the
-    top of the heap to the system once more than twice its (adaptive) mmap threshold is free, so
-    the next batch faults the same pages in again: a quarter of a second of system time at 5M run
-    lines, a tenth of the wall time. Here blocks below 32 MiB come from the heap and up to 32 MiB
-    of it stays; pyarrow's buffers, from its own allocator otherwise, then reuse that memory as
-    numpy's do. Process-wide, so only for the command line (``Request.whole_process``); a no-op
-    with another C library.
-    """
-    import ctypes
-
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError, TypeError):  # no mallopt (macOS, Windows)
-        return False
-    mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
-    if not all([mallopt(parameter, value) == 1 for parameter, value in FREED_KEPT.items()]):
-        return False
-    import pyarrow as pa
-
-    pa.set_memory_pool(pa.system_memory_pool())
-    return True
+def worker_count(runs: int, asked: int | None = None) -> int:
+    """How many runs are evaluated at a time: ``asked``, else :data:`WORKERS_ENV`, else one per core
+    this process may use."""
+    given = os.environ.get(WORKERS_ENV, "").strip()
+    if asked is None and given.isdigit() and int(given) > 0:
+        asked = int(given)
+    if asked is None:
+        try:
+            asked = len(os.sched_getaffinity(0))
+        except AttributeError:  # macOS, Windows
+            asked = os.cpu_count() or 1
+    return max(1, min(asked, runs))
 
 
 def check_shared_queries(result: RunResult, request: Request) -> None:
@@ -152,8 +130,8 @@ def check_label_types(qrels: Any, measures: list[ir_measures.Measure], provider:
 
     if isinstance(qrels, Mapping):
         labels = [v for docs in qrels.values() for v in docs.values()]
-    elif isinstance(qrels, TextTable):
-        labels = qrels.value
+    elif isinstance(qrels, Columns):
+        labels = qrels.values
     elif hasattr(qrels, "column"):
         labels = qrels.column("relevance")
     elif hasattr(qrels, "columns"):
@@ -174,66 +152,124 @@ def check_supported(measures: list[ir_measures.Measure], provider: str | None) -
         raise GradedInputError(f"{', '.join(unsupported)} cannot be computed by {by}")
 
 
-def evaluate_runs(qrels: Any, run_paths: list[str], measures: list, provider: str | None = None, *,
-                  columns: Mapping[str, str] | None = None, progress: bool = True,
-                  report: Callable[[str, int, int], None] | None = None, keep: dict | None = None,
-                  names: list[str] | None = None, tables: Mapping[str, TextTable] | None = None) -> Iterator[tuple]:
-    """``(run name, Metric)`` for every run file; the qrels side is prepared once for all runs.
+@dataclass
+class Scored:
+    """One run evaluated: its values (``ir_measures.Metric``, measure by measure as the evaluators
+    yield them), rows read, queries the qrels know, and the run as read (with ``keep``)."""
+
+    metrics: list[Any]
+    rows: int
+    matched: int
+    table: Any = None
+
+
+def evaluate_runs(qrels: Any, runs: list[Any], measures: list, provider: str | None = None, *,
+                  columns: Mapping[str, str] | None = None, progress: bool = True, keep: bool = False,
+                  small: bool = False, arrow_qrels: Callable[[], Any] | None = None,
+                  workers: int | None = None) -> Iterator[Scored]:
+    """A :class:`Scored` for every run (a path or a run in memory), in the order given; the qrels
+    side is prepared once for all runs.
 
     ``provider``: None (our measures by us, the others by ``ir_measures.DefaultPipeline``) or the
-    name of one provider computing everything. ``report(name, rows, matched queries)`` is called
-    after each run. ``keep``: a dict that receives each run as an Arrow table (the run is then read
-    whole instead of streamed). ``names``: how the runs are named (default: their paths). ``tables``:
-    runs already read by :func:`.io.small.read_small`, by path (the qrels then too). A progress bar
-    is shown on stderr when it is a terminal and ``progress`` is true.
+    name of one provider computing everything. ``keep``: each run is also returned as read (an
+    Arrow table: the run is then read whole instead of streamed). ``small``: ``qrels`` are columns
+    of the small-file reader (:mod:`..io.small`), which then reads each run it can;
+    ``arrow_qrels()`` gives the qrels for a run it cannot. Runs are read and evaluated ``workers``
+    at a time (default: a thread per core; reading and numpy's kernels release the GIL), at most
+    one more waiting, so memory holds a few runs and the qrels. A progress bar per run is shown on
+    stderr when it is a terminal and ``progress`` is true.
     """
-    ours_only = provider == GradedProvider.NAME
-    graded = [m for m in measures if ours_only or (provider is None and isinstance(m, GradedMeasure))]
-    others = [m for m in measures if m not in graded]
-    graded_evaluator = ir_measures.providers.registry[GradedProvider.NAME].evaluator(graded, qrels) if graded else None
-    other_evaluator = None
-    if others:
-        calc_obj = ir_measures.providers.registry[provider] if provider else ir_measures.DefaultPipeline
-        other_evaluator = calc_obj.evaluator(others, dict_of_dict(qrels, "relevance"))
-    judged = None
-    for path, name in zip(run_paths, names or run_paths, strict=True):
-        with progress_bar(path, progress and isinstance(path, str)) as bar:
-            if not isinstance(path, str):  # a run in memory
-                table = path
-            elif tables:  # read already (small files): the bar, if any, shows the file done
-                table = tables[path]
-                if bar is not None:
-                    bar.update(os.path.getsize(path))
-            elif other_evaluator is None and keep is None:
+    scorer = _Scorer(qrels, measures, provider, columns, progress, keep, small, arrow_qrels)
+    yield from in_order(scorer.score, runs, worker_count(len(runs), workers))
+
+
+def in_order(score: Callable[[Any], Scored], runs: list[Any], n_workers: int) -> Iterator[Scored]:
+    """``score(run)`` for each run, ``n_workers`` at a time in threads, yielded in the order given.
+
+    At most ``n_workers + 1`` runs are submitted and not yet yielded. An error in one run is raised
+    when its turn comes (the runs before it yielded); the runs not started then are cancelled and
+    those running finish before it propagates, so no thread is left behind.
+    """
+    if n_workers <= 1:
+        yield from map(score, runs)
+        return
+    from concurrent.futures import ThreadPoolExecutor  # here: one run needs no thread
+
+    todo = iter(runs)
+    with ThreadPoolExecutor(n_workers, thread_name_prefix="ir_measures_graded") as pool:
+        pending = collections.deque(pool.submit(score, run) for run in itertools.islice(todo, n_workers + 1))
+        try:
+            while pending:
+                done = pending.popleft().result()
+                pending.extend(pool.submit(score, run) for run in itertools.islice(todo, 1))
+                yield done
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+class _Scorer:
+    """Evaluates one run at a time, from any thread: the evaluators are built once, on first need."""
+
+    def __init__(self, qrels: Any, measures: list, provider: str | None, columns: Mapping[str, str] | None,
+                 progress: bool, keep: bool, small: bool, arrow_qrels: Callable[[], Any] | None):
+        ours_only = provider == GradedProvider.NAME
+        self.graded_measures = [m for m in measures if ours_only or (provider is None and isinstance(m, GradedMeasure))]
+        others = [m for m in measures if m not in self.graded_measures]
+        self.qrels, self.small, self.arrow_qrels = qrels, small, arrow_qrels
+        self.columns, self.progress, self.keep = columns, progress, keep
+        self._lock = threading.Lock()
+        self._graded: dict[bool, Any] = {}  # small (qrels as the small-file reader's columns) -> evaluator
+        self.graded = self._graded_evaluator(small)
+        self.other = None
+        if others:  # pytrec_eval converts the qrels once, here, for every run
+            calc_obj = ir_measures.providers.registry[provider] if provider else ir_measures.DefaultPipeline
+            self.other = calc_obj.evaluator(others, dict_of_dict(qrels, "relevance"))
+        self.judged = set(_query_ids(qrels, "qrels"))
+
+    def _graded_evaluator(self, small: bool) -> Any:
+        """Our evaluator on the qrels as read by the small-file reader (``small``) or the Arrow reader."""
+        if not self.graded_measures:
+            return None
+        with self._lock:
+            if small not in self._graded:
+                qrels = self.qrels if small == self.small else self.arrow_qrels()
+                self._graded[small] = ir_measures.providers.registry[GradedProvider.NAME].evaluator(
+                    self.graded_measures, qrels)
+            return self._graded[small]
+
+    def score(self, source: Any) -> Scored:
+        table = None
+        with progress_bar(source, self.progress and isinstance(source, str)) as bar:
+            if not isinstance(source, str):  # a run in memory
+                table = source
+            elif self.small and (table := read_small(source, RUN)) is not None:
+                if bar is not None:  # read already: the bar shows the file done
+                    bar.update(os.path.getsize(source))
+            elif self.other is None and not self.keep:
                 from ir_measures_graded.io.stream import RunScan
 
-                scan = RunScan(path, columns=columns, progress=bar)
-                yield from ((name, metric) for metric in graded_evaluator.iter_calc(scan))
-                rows, matched = scan.rows, scan.matched
-                table = None
+                scan = RunScan(source, columns=self.columns, progress=bar)
+                metrics = list(self._graded_evaluator(False).iter_calc(scan))
+                return Scored(metrics, scan.rows, scan.matched)
             else:
-                table = readers.read_run_table(path, columns, progress=bar)
-        if table is not None:
-            if keep is not None:
-                keep[name] = table
-            if other_evaluator is not None:
-                yield from ((name, metric) for metric in other_evaluator.iter_calc(dict_of_dict(table, "score")))
-            if graded_evaluator is not None:
-                yield from ((name, metric) for metric in graded_evaluator.iter_calc(table))
-            if judged is None:
-                judged = set(_query_ids(qrels, "qrels"))
-            run_ids = _query_ids(table, "run")
-            rows = (table.num_rows if hasattr(table, "num_rows") else sum(len(docs) for docs in table.values())
-                    if isinstance(table, Mapping) else len(table))
-            matched = len(judged.intersection(run_ids))
-        if report is not None:
-            report(name, rows, matched)
+                table = readers.read_run_table(source, self.columns, progress=bar)
+        graded = self._graded_evaluator(isinstance(table, Columns) and isinstance(table.doc_ids, np.ndarray))
+        metrics = []
+        if self.other is not None:
+            metrics += self.other.iter_calc(dict_of_dict(table, "score"))
+        if graded is not None:
+            metrics += graded.iter_calc(table)
+        rows = (len(table) if isinstance(table, Columns) else table.num_rows if hasattr(table, "num_rows")
+                else sum(len(docs) for docs in table.values()) if isinstance(table, Mapping) else len(table))
+        matched = len(self.judged.intersection(_query_ids(table, "run")))
+        return Scored(metrics, rows, matched, table if self.keep else None)
 
 
 def _query_ids(obj: Any, kind: str) -> list[str]:
     """The distinct query ids of qrels or a run (``kind``) as read or given."""
-    if isinstance(obj, TextTable):
-        return obj.query_strings()
+    if isinstance(obj, Columns):
+        return obj.query_ids.tolist()
     if isinstance(obj, Mapping):
         return [str(q) for q in obj]
     if hasattr(obj, "column") and hasattr(obj.column("query_id").type, "value_type"):  # our readers' tables
@@ -247,11 +283,6 @@ def dict_of_dict(obj: Any, value_field: str) -> dict:
     converts nothing) from any accepted input; integral labels as int, as trec_eval needs them."""
     if isinstance(obj, Mapping):
         return obj
-    if isinstance(obj, TextTable):
-        return obj.dict_of_dict(integral=value_field == "relevance" and validated.integral_labels(obj.value))
-
-    from ir_measures_graded.io.ids import as_strings
-
     kind = "qrels" if value_field == "relevance" else "run"
     cols = (validated.qrels_columns if kind == "qrels" else validated.run_columns)(obj, encode_docs=False)
     if np.all(cols.query_codes[1:] >= cols.query_codes[:-1]):  # grouped by query already
@@ -259,8 +290,13 @@ def dict_of_dict(obj: Any, value_field: str) -> dict:
     else:
         order = np.argsort(cols.query_codes, kind="stable")
         per_row, values = cols.doc_codes[order], cols.values[order]
-    identity = np.array_equal(per_row, np.arange(len(per_row)))
-    docs = as_strings(cols.doc_ids if identity else cols.doc_ids.take(from_numpy(per_row))).to_pylist()
+    if isinstance(cols.doc_ids, np.ndarray):  # distinct ids as bytes (the small-file reader's)
+        docs = [d.decode() for d in cols.doc_ids[per_row].tolist()]
+    else:
+        from ir_measures_graded.io.ids import as_strings
+
+        identity = np.array_equal(per_row, np.arange(len(per_row)))
+        docs = as_strings(cols.doc_ids if identity else cols.doc_ids.take(from_numpy(per_row))).to_pylist()
     if kind == "qrels" and len(values) and validated.integral_labels(values):
         values = values.astype(np.int64)
     values = values.tolist()

@@ -12,8 +12,9 @@ Importing this package loads nothing heavy; the readers load on first use.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ir_measures_graded.lazy import lazy_attributes
 
 if TYPE_CHECKING:  # loaded on first use, see _LAZY
     from ir_measures_graded.io.readers import read_qrels, read_qrels_table, read_run, read_run_table
@@ -29,8 +30,4 @@ _LAZY = {
 
 __all__ = ["read_qrels", "read_run", "read_qrels_table", "read_run_table", "scan_run"]
 
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, _LAZY)

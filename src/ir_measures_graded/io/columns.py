@@ -63,8 +63,11 @@ class Columns:
     query_codes: np.ndarray  # int64, index into query_ids
     query_ids: np.ndarray  # object array of the distinct query ids (str)
     doc_codes: np.ndarray  # int64, index into doc_ids
-    doc_ids: Any  # pyarrow StringArray of the distinct doc ids (Int64Array: see io.ids)
+    # the doc ids: a pyarrow StringArray (Int64Array: see io.ids), distinct or one per row; or, from
+    # the small-file reader (io.small), a numpy bytes array (distinct and sorted, or one per row)
+    doc_ids: Any
     values: np.ndarray  # float64: relevance labels (qrels) or scores (run)
+    doc_ids_sorted: bool = False  # doc_ids distinct and sorted by their bytes: codes compare as the ids do
 
     def __len__(self) -> int:
         return len(self.values)
@@ -90,6 +93,8 @@ def is_arrow_like(obj: Any) -> bool:
 
 
 def _columns(obj: Any, kind: str, value_field: str, encode_docs: bool = True) -> Columns:
+    if isinstance(obj, Columns):  # from a reader of this package: validated there
+        return obj
     extra_queries: list = []
     unique = checked = False
     if is_arrow_like(obj):

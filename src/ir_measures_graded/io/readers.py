@@ -22,7 +22,6 @@ from ir_measures_graded.io.columnar import columnar_blocks, columnar_format
 from ir_measures_graded.io.columns import CHECKED_KEY, UNIQUE_KEY, fingerprint, integral_labels
 from ir_measures_graded.io.ids import duplicate_error, first_duplicate_ids
 from ir_measures_graded.io.trec import BLOCK_SIZE, QRELS, RUN, Block, Layout, display_name, text_blocks
-from ir_measures_graded.lazy import import_in_background
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -119,10 +118,9 @@ def _open(path: str | os.PathLike, layout: Layout) -> IO[bytes]:
 def _read_whole(path: str | os.PathLike, layout: Layout, columns: Mapping[str, str] | None,
                 progress: Any = None) -> pa.Table:
     import pyarrow as pa
-
-    import_in_background("pyarrow.compute")  # 70 ms of Python building its functions, while the text is parsed
-    blocks = list(iter_blocks(path, layout, columns, progress=progress))
     import pyarrow.compute as pc
+
+    blocks = list(iter_blocks(path, layout, columns, progress=progress))
     if not blocks:
         return pa.table({"query_id": empty(pa.string()).dictionary_encode(),
                          "doc_id": empty(pa.string()),

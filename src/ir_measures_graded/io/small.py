@@ -14,16 +14,21 @@ Memory follows the file's size, not lines x its longest field, so that it stays 
 reader's for every file read here: ids are compared as a fixed-width matrix only while that matrix
 is at most the file's size plus :data:`MATRIX_SLACK` (else the file goes to the Arrow reader, which
 stores each id in its own length), and numbers are parsed in chunks (see :func:`decimals`).
+
+What it returns is the :class:`~.columns.Columns` every other input becomes (the rest of the code
+knows no type of this reader): the distinct doc ids as sorted bytes rather than Arrow strings.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from ir_measures_graded.io.columns import Columns
+from ir_measures_graded.io.ids import id_hash, id_words
 
 if TYPE_CHECKING:  # pragma: no cover
     from ir_measures_graded.io.trec import Layout
@@ -42,48 +47,18 @@ CHUNK = 1 << 16  # values parsed at a time: bounds the parser's (characters x fi
 _POW10 = 10.0 ** np.arange(23)  # exact doubles: a mantissa below 2**53 over one of them is correctly rounded
 
 
-@dataclass(frozen=True)
-class TextTable:
-    """The rows of one small TREC file, in file order, ids as integer codes (no Python str per row)."""
-
-    query_codes: np.ndarray  # int64 per row: index into query_ids
-    query_ids: np.ndarray  # distinct query ids (bytes, 'S<width>'), in the order they first appear
-    doc_codes: np.ndarray  # int64 per row: index into doc_ids
-    doc_ids: np.ndarray  # distinct doc ids (bytes), sorted: a code's order is its id's byte order
-    value: np.ndarray  # float64 per row: relevance label or score
-
-    @property
-    def num_rows(self) -> int:
-        return len(self.value)
-
-    def query_strings(self) -> list[str]:
-        """The distinct query ids as str (few: one per query)."""
-        return [q.decode() for q in self.query_ids.tolist()]
-
-    def column(self, name: str) -> np.ndarray:
-        """The value column (``relevance`` or ``score``), as the readers' tables give it."""
-        if name not in ("relevance", "score", "value"):
-            raise KeyError(name)
-        return self.value
-
-    def dict_of_dict(self, integral: bool = False) -> dict[str, dict[str, float | int]]:
-        """``{query_id: {doc_id: value}}`` (the form pytrec_eval takes); ``integral``: values as int."""
-        order = np.argsort(self.query_codes, kind="stable")
-        docs = [d.decode() for d in self.doc_ids[self.doc_codes[order]].tolist()]
-        values = (self.value[order].astype(np.int64) if integral else self.value[order]).tolist()
-        bounds = np.concatenate(([0], np.cumsum(np.bincount(self.query_codes, minlength=len(self.query_ids))))).tolist()
-        return {q: dict(zip(docs[bounds[i]:bounds[i + 1]], values[bounds[i]:bounds[i + 1]], strict=True))
-                for i, q in enumerate(self.query_strings())}
-
-
 def limit() -> int:
     """The size up to which files are read here."""
     given = os.environ.get(ENV)
     return int(given) if given and given.strip().lstrip("-").isdigit() else SMALL_FILE_BYTES
 
 
-def read_small(path: str | os.PathLike, layout: Layout) -> TextTable | None:
-    """The rows of a small TREC file in the common layout; None: leave it to the large-file reader."""
+def read_small(path: str | os.PathLike, layout: Layout) -> Columns | None:
+    """The rows of a small TREC file in the common layout, in file order: query ids in the order
+    they first appear (as the Arrow reader's dictionary); doc ids as bytes (``S<width>``), a qrels
+    file's and a run's of ids up to 8 bytes distinct and sorted (a doc code's order is its id's:
+    ``doc_ids_sorted``), a run's of longer ids one per row (its doc codes ``0..n-1``). None: leave
+    the file to the large-file reader."""
     if str(path) == "-":
         return None
     try:
@@ -106,10 +81,22 @@ def read_small(path: str | os.PathLike, layout: Layout) -> TextTable | None:
     if values is None:
         return None
     query_codes, query_ids = first_seen(fixed_width(raw, *field(ends, layout.index("query_id"))))
-    doc_ids, doc_codes = distinct(fixed_width(raw, *field(ends, layout.index("doc_id"))))
-    if repeated_pair(query_codes, len(query_ids), doc_codes, len(doc_ids)):
+    doc_ids = fixed_width(raw, *field(ends, layout.index("doc_id")))
+    # Judgments keep their distinct ids sorted (runs are joined to them), and so do runs of short ids
+    # (one integer sort); a run of longer ids keeps an id per row: joined by hash (prepare), its
+    # ties ordered among the tied rows only, no sort of all its ids.
+    sort = layout.kind == "qrels" or doc_ids.dtype.itemsize <= 8
+    if sort:
+        doc_ids, doc_codes = distinct(doc_ids)
+        repeated = repeated_pair(query_codes, len(query_ids), doc_codes, len(doc_ids))
+    else:
+        doc_codes = np.arange(len(doc_ids), dtype=np.int64)
+        repeated = repeated_ids(query_codes, doc_ids)
+    if repeated:
         return None  # a (query, doc) given twice: the large-file reader names the lines
-    return TextTable(query_codes, query_ids, doc_codes, doc_ids, values)
+    values.flags.writeable = False  # as every Columns' values
+    return Columns(query_codes, np.array([q.decode() for q in query_ids.tolist()], dtype=object), doc_codes,
+                   doc_ids, values, doc_ids_sorted=sort)
 
 
 def fits(lengths: np.ndarray, size: int) -> bool:
@@ -129,6 +116,24 @@ def repeated_pair(query_codes: np.ndarray, n_queries: int, doc_codes: np.ndarray
         return int(np.count_nonzero(seen)) != len(keys)
     keys.sort()
     return bool((keys[1:] == keys[:-1]).any())
+
+
+def repeated_ids(query_codes: np.ndarray, ids: np.ndarray) -> bool:
+    """Does a (query, id) pair occur twice, ``ids`` one per row? One sort of (query, hash of the
+    id) keys; equal keys are confirmed on the bytes, and if two different ids share a hash (never
+    seen, but possible), :func:`distinct` decides exactly."""
+    if len(ids) < 2:
+        return False
+    keys = id_hash(ids) ^ (query_codes.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
+    order = np.argsort(keys)
+    same = np.flatnonzero(keys[order[1:]] == keys[order[:-1]])
+    if not len(same):
+        return False
+    first, second = order[same], order[same + 1]
+    if ((ids[first] == ids[second]) & (query_codes[first] == query_codes[second])).any():
+        return True
+    _, codes = distinct(ids)  # equal keys of different pairs: decided on the bytes
+    return repeated_pair(query_codes, int(query_codes.max()) + 1, codes, int(codes.max()) + 1)
 
 
 def split_fields(data: bytearray, size: int, n_fields: int) -> tuple[np.ndarray, np.ndarray] | None:
@@ -188,34 +193,38 @@ def fixed_width(raw: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.
 def distinct(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(distinct, codes)``: the distinct ids sorted by their bytes, and each row's index into them.
 
-    Ids of at most 8 bytes are sorted as big-endian integers (the same order as their bytes, NUL
-    padding included), which is faster than comparing bytes. Memory: one sorted copy of ``ids``
-    at a time besides ``ids`` (``np.unique`` holds three).
+    Ids are compared as big-endian 8-byte words (the same order as their bytes, NUL padding
+    included), most significant first: one integer sort on the first word that differs between
+    ids, then each further word only among the ids still equal so far (msmarco or URL ids: 3-5x
+    faster than numpy's sort of bytes).
     """
     if not len(ids):
         return ids[:0], np.zeros(0, dtype=np.int64)
-    keys = integers(ids)
-    if keys is None:
-        keys = ids
-    order = np.argsort(keys)
-    ranked = keys[order]
-    new = np.empty(len(ids), dtype=bool)
+    words = id_words(ids)
+    words = words[:, (words != words[0]).any(axis=0)]  # a word all ids share does not order them
+    if not words.shape[1]:  # one id, on every row
+        return ids[:1], np.zeros(len(ids), dtype=np.int64)
+    order = np.argsort(words[:, 0])  # equal words: the same id so far, in any order
+    new = np.empty(len(ids), dtype=bool)  # in sorted order: does this row's id differ from the one before?
     new[0] = True
-    new[1:] = ranked[1:] != ranked[:-1]  # the operator: numpy 1.23's np.not_equal has no loop for bytes
-    del ranked
+    ranked = words[order, 0]
+    np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
+    for k in range(1, words.shape[1]):
+        group = np.cumsum(new) - 1
+        open_ = np.flatnonzero(np.bincount(group)[group] > 1)  # rows of groups equal so far
+        if not len(open_):
+            break
+        rows, group = order[open_], group[open_]
+        within = np.lexsort((words[rows, k], group))  # each group stays in its range of positions
+        order[open_] = rows = rows[within]
+        word = words[rows, k]
+        split = np.empty(len(rows), dtype=bool)
+        split[0] = True
+        split[1:] = (group[1:] != group[:-1]) | (word[1:] != word[:-1])
+        new[open_] = split
     codes = np.empty(len(ids), dtype=np.int64)
     codes[order] = np.cumsum(new) - 1
     return ids[order[new]], codes
-
-
-def integers(ids: np.ndarray) -> np.ndarray | None:
-    """Ids of at most 8 bytes as uint64 that sort and compare as their bytes do; None for longer ids."""
-    width = ids.dtype.itemsize
-    if width > 8:
-        return None
-    padded = np.zeros((len(ids), 8), dtype=np.uint8)
-    padded[:, :width] = ids.view(np.uint8).reshape(len(ids), width)
-    return padded.view(">u8").ravel().astype(np.uint64)
 
 
 def decimals(raw: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray | None:

@@ -15,7 +15,6 @@ input plus the memory of those queries' rows.
 
 from __future__ import annotations
 
-import inspect
 import itertools
 import os
 import tempfile
@@ -124,33 +123,12 @@ class BatchSource:
 
 def _source(run: Any) -> tuple[Any, bool]:
     """``(make_blocks, rereadable)``: a function returning a fresh iterator of blocks."""
-    if inspect.isgenerator(run):
-        path = trec_file_path(run)
-        if path is not None:  # ir_measures.read_trec_run(path), not started: read the file ourselves
-            run.close()
-            run = RunScan(path)
     if isinstance(run, RunScan):
         return run.blocks, run.rereadable
     if hasattr(run, "read_next_batch"):
         return (lambda: _arrow_blocks(run)), False
     return (lambda: _tuple_blocks(run)), False
 
-
-
-def trec_file_path(generator: Any, reader: Any = None) -> str | None:
-    """The file an unstarted ``ir_measures.read_trec_run(path)`` (or ``reader(path)``, e.g.
-    ``ir_measures.read_trec_qrels``) generator would read, so that we read it ourselves; else None."""
-    import ir_measures
-
-    reader = reader or ir_measures.read_trec_run
-    if getattr(generator, "gi_code", None) is not reader.__code__:
-        return None
-    if inspect.getgeneratorstate(generator) != inspect.GEN_CREATED:
-        return None
-    file = generator.gi_frame.f_locals.get("file")
-    if isinstance(file, str) and "\n" not in file and os.path.isfile(file):
-        return file
-    return None
 
 
 def _arrow_blocks(reader: Any) -> Iterator[Block]:

@@ -270,8 +270,8 @@ def test_a_long_value_is_read_in_bounded_memory(tmp_path):
     decimals a chunk at a time and the others grouped by length, never a (fields x longest) matrix."""
     run = _run_with_one_long_field(tmp_path / "long-score.run", 4, 4000)
     table = read_small(run, RUN)
-    assert table is not None and table.value[10] == float("0." + "1" * 3998)
-    assert table.value[11] == float(run.read_text().splitlines()[11].split()[4])
+    assert table is not None and table.values[10] == float("0." + "1" * 3998)
+    assert table.values[11] == float(run.read_text().splitlines()[11].split()[4])
 
 
 @pytest.mark.slow  # subprocesses
@@ -321,3 +321,21 @@ def test_memory_follows_the_file_not_lines_times_the_longest_field(tmp_path, lin
         tracemalloc.stop()
     assert table is not None or any(c != 4 for c, _ in long_fields)  # long numbers are read here
     assert peak <= 16 * path.stat().st_size + 3 * MATRIX_SLACK, (peak, path.stat().st_size)
+@pytest.mark.parametrize("case", ["ties, mixed ids", "interleaved queries"])
+def test_hash_collisions_fall_back_to_the_bytes(case, tmp_path, capsys, monkeypatch):
+    """Runs are joined to the judgments, and checked for a (query, doc) given twice, by a 64-bit hash
+    of the ids confirmed on their bytes; with a hash of 3 bits (collisions everywhere) the exact
+    fallbacks give the same output, and a repeated pair is still found."""
+    from ir_measures_graded import prepare
+    from ir_measures_graded.io import ids, small
+
+    qrels, run = CASES[case](tmp_path)
+    argv = [str(qrels), str(run), *GRADED, *STANDARD, "-q", "-p", "-1"]
+    exact = output(argv, capsys, monkeypatch, large=False)
+    weak = lambda doc_ids: ids.id_hash(doc_ids) & np.uint64(7)  # noqa: E731
+    monkeypatch.setattr(prepare, "id_hash", weak)
+    monkeypatch.setattr(small, "id_hash", weak)
+    assert output(argv, capsys, monkeypatch, large=False) == exact
+    lines = run.read_text().splitlines(keepends=True)
+    run.write_text("".join(lines + [lines[len(lines) // 2]]))
+    assert read_small(run, RUN) is None
