@@ -41,12 +41,12 @@ def console() -> int:
     system pool are not set any more: at 5M run lines they gained 1.5% of the wall time for 6-9%
     more peak memory (#36).
     """
-    status = main(whole_process=True)
+    status = main()
     gc.freeze()
     return status
 
 
-def main(argv: Sequence[str] | None = None, whole_process: bool = False) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """The command line; returns the exit status (2 with one line on stderr for bad input)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -70,7 +70,7 @@ def main(argv: Sequence[str] | None = None, whole_process: bool = False) -> int:
             from ir_measures_graded.cli.report import run as report
 
             return report(args, runs, measures, sys.stdout, command(argv))
-        return run(args, runs, measures, sys.stdout, whole_process)
+        return run(args, runs, measures, sys.stdout)
     except (UsageError, GradedInputError, ImportError) as ex:
         return fail(str(ex))
     except BrokenPipeError:
@@ -100,7 +100,7 @@ def warn(message: str) -> None:
 
 
 def evaluate(args: Any, runs: list[str], measures: list[Any], per_query: bool = True, keep_runs: bool = False,
-             thresholds: bool = False, provider: str | None = None, whole_process: bool = False) -> Any:
+             thresholds: bool = False, provider: str | None = None) -> Any:
     """The experiment every subcommand evaluates, from its options (one place)."""
     from ir_measures_graded.experiment import experiment
 
@@ -108,17 +108,17 @@ def evaluate(args: Any, runs: list[str], measures: list[Any], per_query: bool = 
         args.qrels, runs, measures, baseline=args.baseline, names=args.names, engine=args.engine,
         provider=provider, qrels_columns=column_names(args, "relevance"), run_columns=column_names(args, "score"),
         thresholds=thresholds, master=args.master, per_query=per_query, keep_runs=keep_runs,
-        progress=not args.quiet, warn=warn, whole_process=whole_process)
+        progress=not args.quiet, warn=warn)
 
 
-def run(args: Any, runs: list[str], measures: list[Any], out: TextIO, whole_process: bool = False) -> int:
+def run(args: Any, runs: list[str], measures: list[Any], out: TextIO) -> int:
     """The evaluate command: the results (and the tables asked for)."""
     from ir_measures_graded.cli import writers
 
     check_options(args, runs, measures)
     compared = args.baseline is not None
     exp = evaluate(args, runs, measures, per_query=args.by_query or compared, thresholds=args.thresholds,
-                   provider=args.provider, whole_process=whole_process)
+                   provider=args.provider)
     machine = args.output_format in ("tsv", "csv", "jsonl")
     streams = writers.Streams(args, out)
     if not (compared and machine and not args.output_dir):  # on stdout the comparison is then the one table

@@ -102,6 +102,18 @@ def write_table(results: list[Any], measures: list[ir_measures.Measure], args: a
             summary = {str(m): float(v) for m, v in result.summary.items()}
             rows.append({"run": result.name, **({"query_id": SUMMARY_QID} if args.by_query else {}), **summary})
     columns = ["run", *(["query_id"] if args.by_query else []), *names]
+    if args.output_format in ("csv", "tsv"):  # no pandas (0.3 s, 65 MiB): the csv module writes what to_csv did
+        import csv
+
+        def cell(value: Any) -> str:
+            if isinstance(value, float):
+                return "nan" if value != value else repr(value) if places < 0 else f"{value:.{places}f}"
+            return "nan" if value is None else str(value)  # a measure without a value for that query
+
+        writer = csv.writer(out, delimiter="," if args.output_format == "csv" else "\t", lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows([cell(row.get(c)) for c in columns] for row in rows)
+        return
     table = pd.DataFrame(rows, columns=columns)
     if args.output_format in ("text", "markdown", "latex"):
         from ir_measures_graded.experiment import tables

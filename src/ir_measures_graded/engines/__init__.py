@@ -35,7 +35,6 @@ class Request:
     master: str | None = None  # the Spark master URL (Spark engine)
     thresholds: bool = False  # also each thresholded measure at every relevance threshold (RunResult.levels)
     warn: Callable[[str], None] | None = None  # told what is suspicious but not wrong (an empty run, ...)
-    whole_process: bool = False  # the caller is the whole process (the command line); no engine changes process-wide settings
     workers: int | None = None  # runs evaluated at a time (local engine); None: one per core this process may use
 
 

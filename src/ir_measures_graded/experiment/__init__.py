@@ -17,21 +17,18 @@ The real-label rule is :func:`ir_measures_graded.labels.check_labels`, applied b
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ir_measures_graded.experiment.evaluation import Experiment, experiment
 from ir_measures_graded.experiment.naming import find_baseline, run_names
+from ir_measures_graded.lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from ir_measures_graded.experiment.comparison import Comparison, compare
 
 __all__ = ["experiment", "Experiment", "Comparison", "compare", "run_names", "find_baseline"]
 
-
-def __getattr__(name: str) -> Any:
-    """The comparison (pandas, scipy) loads when first used, as the package's own names do: evaluating
-    a run file loads neither (PEP 562)."""
-    if name in ("Comparison", "compare"):
-        return getattr(importlib.import_module("ir_measures_graded.experiment.comparison"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# The comparison (pandas, scipy) loads when first used, as the package's own names do: evaluating a
+# run file loads neither.
+__getattr__ = lazy_attributes(__name__, {"Comparison": "ir_measures_graded.experiment.comparison",
+                                         "compare": "ir_measures_graded.experiment.comparison"})

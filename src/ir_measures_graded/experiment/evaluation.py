@@ -133,7 +133,7 @@ def experiment(
     engine: str = "local", *, provider: str | None = None, qrels_columns: Mapping[str, str] | None = None,
     run_columns: Mapping[str, str] | None = None, thresholds: bool = False, master: str | None = None,
     per_query: bool = True, keep_runs: bool = False, progress: bool = False,
-    warn: Callable[[str], None] | None = None, whole_process: bool = False,
+    warn: Callable[[str], None] | None = None,
 ) -> Experiment:
     """Evaluate ``runs`` on ``qrels`` with ``measures``.
 
@@ -172,7 +172,7 @@ def experiment(
     request = engines.Request(
         qrels=qrels, runs=specs, measures=measures, provider=provider, by_query=per_query, summary=True,
         qrels_columns=dict(qrels_columns or {}), run_columns=dict(run_columns or {}), progress=progress,
-        keep_runs=keep_runs, master=master, thresholds=thresholds, warn=tell, whole_process=whole_process)
+        keep_runs=keep_runs, master=master, thresholds=thresholds, warn=tell)
     results = engines.engine(engine).evaluate(request)
     for result, name in zip(results, names, strict=True):
         result.name = name
