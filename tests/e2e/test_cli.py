@@ -5,7 +5,6 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,30 +17,11 @@ from ir_measures import AP, P, nDCG
 from ir_measures_graded import by_level, muAP, muMAP, muP, nDCNG
 from ir_measures_graded.measures import GradedMeasure
 from ir_measures_graded.sample import data_path, graded_sample, write_graded_sample
+from support.cli import SCRIPT, cli, fail
 
-pytestmark = pytest.mark.slow  # see pyproject.toml: the everyday subset is -m 'not slow'
-
-SCRIPT = shutil.which("ir-measures-graded", path=str(Path(sys.executable).parent)) or shutil.which("ir-measures-graded")
 SAMPLE = data_path("graded_sample")
 QRELS = str(SAMPLE / "qrels.txt")
 STRONG, WEAK, RANDOM = (str(SAMPLE / f"{name}.run") for name in ("strong", "weak", "random"))
-
-
-def cli(*args: str, check_rc: int | None = 0) -> subprocess.CompletedProcess:
-    assert SCRIPT, "the console script is installed with the package"
-    result = subprocess.run([SCRIPT, *args], capture_output=True, text=True)
-    if check_rc is not None:
-        assert result.returncode == check_rc, result.stderr
-    return result
-
-
-def fail(*args: str) -> str:
-    result = cli(*args, check_rc=2)
-    assert result.stdout == ""
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("ir-measures-graded: error: ")
-    return lines[0]
 
 
 @pytest.fixture(scope="module")
