@@ -26,7 +26,7 @@ try:  # the engines' package (issue 20), or the module it replaced
 except ImportError:  # pragma: no cover - before the redesign
     from ir_measures_graded import spark as graded_spark
 
-pytestmark = [pytest.mark.slow,  # a real Spark session, as tests/test_spark.py
+pytestmark = [pytest.mark.slow,  # a real Spark session, as tests/e2e/test_spark.py
               pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
               pytest.mark.filterwarnings("ignore:The copy keyword is deprecated")]
 

@@ -301,3 +301,26 @@ def test_readme_scale_table_is_what_the_command_prints(tmp_path, capsys, monkeyp
 def test_compare_command_refuses_bad_options_in_one_line(capsys, extra, message):
     assert message in error_of(capsys, "compare", str(SAMPLE / "qrels.txt"), str(SAMPLE / "strong.run"),
                                str(SAMPLE / "weak.run"), "-m", "muMAP", "--samples", "5", *extra)
+
+
+def test_the_comparisons_latex_table_compiles_with_odd_names(tmp_path):
+    """Issue 34: ``Comparison.to_latex()`` is a complete ``table`` environment (caption, label, the best
+    value of each column in bold, the legend and the notes inside) that compiles as pasted, whatever the
+    runs are called (LaTeX specials, a newline, a µ)."""
+    engine = latex_engine()
+    if engine is None:
+        pytest.skip("no LaTeX engine here (pdflatex); install texlive-latex-base texlive-latex-recommended")
+    from ir_measures_graded.experiment import experiment
+
+    runs = [str(SAMPLE / f"{n}.run") for n in ("weak", "strong", "random")]
+    names = ["b&se_line %1", "µ{run}\n#2", "r^~\\3"]
+    latex = experiment(str(SAMPLE / "qrels.txt"), runs, ["muMAP", "NumRet"], baseline=0, names=names).compare() \
+        .to_latex(caption="Runs & baselines, 100% tested", label="tab:runs")
+    assert latex.count("\\begin{table}") == 1 and "\\caption{" in latex and "\\label{tab:runs}" in latex
+    assert latex.count("\\textbf{") >= 2  # the best of each column
+    assert "NumRet: no p-value" in latex  # the note is inside
+    (tmp_path / "t.tex").write_text("\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"
+                                    f"{latex}\\end{{document}}\n", encoding="utf-8")
+    done = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:]
