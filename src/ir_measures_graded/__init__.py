@@ -30,7 +30,7 @@ from ir_measures_graded.measures import *  # noqa: F403 - every measure and alia
 from ir_measures_graded.provider import GradedEvaluator, GradedProvider
 
 if TYPE_CHECKING:  # loaded on first use, see _LAZY
-    from ir_measures_graded import report
+    from ir_measures_graded import experiment, report
     from ir_measures_graded.io import read_qrels, read_qrels_table, read_run, read_run_table, scan_run
     from ir_measures_graded.per_level import by_level, by_threshold
 
@@ -41,6 +41,8 @@ graded = install()
 #: Loaded on first use (PEP 562, see :func:`.lazy.lazy_attributes`): name -> module.
 _LAZY = {
     "report": "ir_measures_graded.report",  # the report package, callable: ir_measures_graded.report(qrels, runs, measures)
+    # the experiment package, callable: ir_measures_graded.experiment(qrels, runs, measures, baseline=...)
+    "experiment": "ir_measures_graded.experiment",
     "by_level": "ir_measures_graded.per_level",
     "by_threshold": "ir_measures_graded.per_level",
     "scan_run": "ir_measures_graded.io.stream",
@@ -58,6 +60,6 @@ __all__ = [
     *(name for name in _measures.__all__ if name not in ("GradedMeasure", "MEASURES")),
     "GradedProvider", "GradedEvaluator", "GradedInputError",
     "graded", "install", "uninstall", "by_level", "by_threshold", "scan_run",
-    "read_qrels", "read_run", "read_qrels_table", "read_run_table", "report",
+    "read_qrels", "read_run", "read_qrels_table", "read_run_table", "report", "experiment",
     "__version__",
 ]

@@ -17,7 +17,9 @@ The real-label rule is :func:`ir_measures_graded.labels.check_labels`, applied b
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import sys
+import types
+from typing import TYPE_CHECKING, Any
 
 from ir_measures_graded.experiment.evaluation import Experiment, experiment
 from ir_measures_graded.experiment.naming import find_baseline, run_names
@@ -32,3 +34,15 @@ __all__ = ["experiment", "Experiment", "Comparison", "compare", "run_names", "fi
 # run file loads neither.
 __getattr__ = lazy_attributes(__name__, {"Comparison": "ir_measures_graded.experiment.comparison",
                                          "compare": "ir_measures_graded.experiment.comparison"})
+
+
+class _CallableModule(types.ModuleType):
+    """``ir_measures_graded.experiment(...)`` calls :func:`experiment`, whether or not this package was
+    imported by name first (importing a subpackage binds the module to the parent's attribute): the
+    same rule as ``ir_measures_graded.report(...)``."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Experiment:
+        return experiment(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
