@@ -208,6 +208,13 @@ def in_order(score: Callable[[Any], Scored], runs: list[Any], n_workers: int) ->
                 future.cancel()
 
 
+#: Runs joined to the judgments through Arrow (files the small-file reader does not take, runs in
+#: memory, streams) are evaluated one at a time: two threads joining against the same judgments once
+#: aborted the process inside pyarrow (``take``, SIGABRT, in CI). Runs the small-file reader reads are
+#: joined with numpy alone and go on in parallel.
+ARROW_JOINS = threading.Lock()
+
+
 class _Scorer:
     """Evaluates one run at a time, from any thread: the evaluators are built once, on first need."""
 
@@ -250,16 +257,19 @@ class _Scorer:
                 from ir_measures_graded.io.stream import RunScan
 
                 scan = RunScan(source, columns=self.columns, progress=bar)
-                metrics = list(self._graded_evaluator(False).iter_calc(scan))
+                with ARROW_JOINS:
+                    metrics = list(self._graded_evaluator(False).iter_calc(scan))
                 return Scored(metrics, scan.rows, scan.matched)
             else:
                 table = readers.read_run_table(source, self.columns, progress=bar)
-        graded = self._graded_evaluator(isinstance(table, Columns) and isinstance(table.doc_ids, np.ndarray))
+        numpy_only = isinstance(table, Columns) and isinstance(table.doc_ids, np.ndarray)
+        graded = self._graded_evaluator(numpy_only)
         metrics = []
-        if self.other is not None:
-            metrics += self.other.iter_calc(dict_of_dict(table, "score"))
-        if graded is not None:
-            metrics += graded.iter_calc(table)
+        with contextlib.nullcontext() if numpy_only else ARROW_JOINS:
+            if self.other is not None:
+                metrics += self.other.iter_calc(dict_of_dict(table, "score"))
+            if graded is not None:
+                metrics += graded.iter_calc(table)
         rows = (len(table) if isinstance(table, Columns) else table.num_rows if hasattr(table, "num_rows")
                 else sum(len(docs) for docs in table.values()) if isinstance(table, Mapping) else len(table))
         matched = len(self.judged.intersection(_query_ids(table, "run")))
