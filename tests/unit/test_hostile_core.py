@@ -12,7 +12,6 @@ import re
 import sys
 import textwrap
 import threading
-import tracemalloc
 import warnings
 
 import ir_measures
@@ -29,18 +28,7 @@ from ir_measures_graded.kernels.ties import (
     expected_thresholded_precision,
     tie_group_ptr,
 )
-
-MB = 1 << 20
-
-
-def peak_bytes(work) -> int:
-    tracemalloc.start()
-    try:
-        work()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
+from support.memory import MB, every_row_its_own_label, peak_bytes
 
 # --- 1. an evaluator keeps the judgments it was built with -----------------------------------------
 
@@ -189,14 +177,7 @@ def test_expected_thresholded_kernels_against_the_pairwise_formula(queries, cuto
 @pytest.mark.parametrize("group", [1, 7])
 def test_expected_thresholded_kernels_do_not_expand_rows_into_threshold_pairs(group):
     # one query, every row its own label (2,500 thresholds): rows x thresholds would be 3 million pairs
-    n = 2500
-    rng = np.random.default_rng(1)
-    query = np.zeros(n, dtype=np.int64)
-    level = rng.permutation(n) + 1
-    rank = np.arange(1, n + 1)
-    thr_ptr = np.array([0, n], dtype=np.int64)
-    ptr = tie_group_ptr(query, np.arange(n) // group)
-    n_relevant = (n - np.arange(n)).astype(np.float64)
+    query, rank, level, thr_ptr, ptr, n_relevant = every_row_its_own_label(group)
     peak = peak_bytes(lambda: (expected_thresholded_ap(query, rank, level, thr_ptr, n_relevant, ptr),
                                expected_thresholded_precision(query, rank, level, thr_ptr, ptr, 100)))
     assert peak < 8 * MB, f"{peak / MB:.0f} MB"

@@ -11,7 +11,6 @@ and bound their memory on a large query.
 from __future__ import annotations
 
 import math
-import tracemalloc
 from fractions import Fraction
 
 import ir_measures
@@ -28,8 +27,7 @@ from ir_measures_graded.kernels.first_hit import expected_thresholded_rr
 from ir_measures_graded.kernels.rprec import thresholded_rprec
 from ir_measures_graded.kernels.segments import segment_ptr
 from ir_measures_graded.kernels.ties import threshold_pairs, tie_group_ptr
-
-MB = 1 << 20
+from support.memory import MB, every_row_its_own_label, peak_bytes
 
 
 def previous_expected_rr(row_query, row_rank, row_level, thr_ptr, group_ptr, cutoff=None):
@@ -130,27 +128,11 @@ def test_rr_of_one_large_tie_group_where_the_tail_is_cut(n, data):
     assert got == pytest.approx(previous_expected_rr(query, rank, level, thr_ptr, ptr, cutoff)[0], rel=1e-13)
 
 
-def peak_bytes(work) -> int:
-    tracemalloc.start()
-    try:
-        work()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
-
 @pytest.mark.parametrize("group", [1, 7, 2500])
 def test_no_pair_per_row_and_threshold(group):
     # one query, every row its own label (2,500 thresholds): rows x thresholds would be 3 million pairs
-    n = 2500
-    rng = np.random.default_rng(1)
-    query = np.zeros(n, dtype=np.int64)
-    level = rng.permutation(n) + 1
-    rank = np.arange(1, n + 1)
-    thr_ptr = np.array([0, n], dtype=np.int64)
-    ptr = tie_group_ptr(query, np.arange(n) // group)
-    n_relevant = (n - np.arange(n)).astype(np.float64)
-    bound = 8 if group < n else 40  # one group of all rows: O(n log n) positions of the first hit
+    query, rank, level, thr_ptr, ptr, n_relevant = every_row_its_own_label(group)
+    bound = 8 if group < len(query) else 40  # one group of all rows: O(n log n) positions of the first hit
     for kernel in (lambda: expected_thresholded_rr(query, rank, level, thr_ptr, ptr, None),
                    lambda: thresholded_rprec(query, rank, level, thr_ptr, n_relevant, ptr)):
         peak = peak_bytes(kernel)
