@@ -50,10 +50,9 @@ class LocalEngine:
             qrels = load_qrels(request.qrels, request.qrels_columns) if isinstance(request.qrels, str) else request.qrels
         check_label_types(qrels, measures, request.provider)
         check_supported(measures, request.provider)
-        judged = len(qrels) if isinstance(qrels, Columns) else qrels.num_rows if hasattr(qrels, "num_rows") else len(qrels)
+        judged = len(qrels)  # rows of columns, frames and Arrow tables; queries of a dict of dicts
         if not judged and request.warn is not None:
-            request.warn(f"the qrels {request.qrels if isinstance(request.qrels, str) else ''} hold no judgments: every measure is undefined (nan), "
-                         "as in ir_measures")
+            request.warn(f"{qrels_named(request)} hold no judgments: every measure is undefined (nan), as in ir_measures")
         # Results by position: a file named twice is two runs, each with the values of that file alone.
         results = [RunResult(run if isinstance(run, str) else f"run {i + 1}", "", [], {})
                    for i, run in enumerate(request.runs)]
@@ -120,8 +119,12 @@ def check_shared_queries(result: RunResult, request: Request) -> None:
     if not result.rows:
         request.warn(f"run {result.name} is empty: every query of the qrels scores 0")
     elif not result.matched:
-        qrels = f"the qrels {request.qrels}" if isinstance(request.qrels, str) else "the qrels"
-        request.warn(f"run {result.name} shares no query with {qrels}; every query scores 0")
+        request.warn(f"run {result.name} shares no query with {qrels_named(request)}; every query scores 0")
+
+
+def qrels_named(request: Request) -> str:
+    """The qrels as messages name them: by their path or id, or plainly when given in memory."""
+    return f"the qrels {request.qrels}" if isinstance(request.qrels, str) else "the qrels"
 
 
 def check_label_types(qrels: Any, measures: list[ir_measures.Measure], provider: str | None) -> None:
@@ -270,8 +273,7 @@ class _Scorer:
                 metrics += self.other.iter_calc(dict_of_dict(table, "score"))
             if graded is not None:
                 metrics += graded.iter_calc(table)
-        rows = (len(table) if isinstance(table, Columns) else table.num_rows if hasattr(table, "num_rows")
-                else sum(len(docs) for docs in table.values()) if isinstance(table, Mapping) else len(table))
+        rows = sum(len(docs) for docs in table.values()) if isinstance(table, Mapping) else len(table)
         matched = len(self.judged.intersection(_query_ids(table, "run")))
         return Scored(metrics, rows, matched, table if self.keep else None)
 
