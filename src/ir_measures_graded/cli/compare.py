@@ -38,6 +38,7 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     from ir_measures_graded.cli import evaluate, warn
     from ir_measures_graded.cli.writers import Streams
     from ir_measures_graded.experiment import tables
+    from ir_measures_graded.experiment.comparison import Comparison
 
     if len(runs) < 2:
         raise UsageError("compare needs at least two runs")
@@ -56,9 +57,9 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     report = meta.meta_evaluate(
         exp, transforms=args.transform, samples=args.samples, alpha=args.alpha, test=args.pairs_test,
         permutations=args.permutations, seed=args.seed, compare_test=args.test, correction=args.correction,
-        alternative=args.alternative, family=args.family, min_difference=args.min_difference, power=args.power)
-    comparison = exp.compare(test=args.test, correction=args.correction, alternative=args.alternative,
-                             family=args.family, level=1 - args.alpha, permutations=args.permutations, seed=args.seed)
+        alternative=args.alternative, family=args.family, min_difference=args.min_difference, power=args.power,
+        level=1 - args.alpha)
+    comparison = Comparison.of_table(report.comparison, report.notes)
     places = DEFAULT_PLACES if args.places is None else args.places
     fmt = args.output_format
     found = {

@@ -28,11 +28,11 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     by_level = None if args.by_level is None else [m for text in args.by_level for m in parse_measures(text)]
     exp = evaluate(args, runs, measures, keep_runs=True)
     page = make_report(exp, baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
+                       alternative=args.alternative, family=args.family,
                        transforms=[] if args.no_scale else args.transform, thresholds=by_level,
                        permutations=args.permutations, seed=args.seed, title=args.title, command=command)
     page.save(args.html)
-    comparison = Comparison(page.comparison, page.baseline, args.test, args.correction, args.alternative,
-                            args.family, 1 - args.alpha, page.notes)
+    comparison = Comparison.of_table(page.comparison, page.notes)
     places = args.places if args.output_format == "jsonl" else DEFAULT_PLACES if args.places is None else args.places
     out.write(comparison.render(args.output_format, places))
     for note in comparison.notes:

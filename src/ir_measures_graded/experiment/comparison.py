@@ -60,6 +60,13 @@ class Comparison:
     level: float = 0.95
     notes: list[str] = field(default_factory=list)
 
+    @classmethod
+    def of_table(cls, table: pd.DataFrame, notes: list[str] | tuple[str, ...] = ()) -> Comparison:
+        """The comparison a table made by :func:`compare` holds (its ``attrs`` say how it was made)."""
+        a = table.attrs
+        return cls(table, a["baseline"], a["test"], a["correction"], a["alternative"], a["family"], a["level"],
+                   list(notes))
+
     def to_dataframe(self) -> pd.DataFrame:
         """The tidy table: a row per run and measure, numbers as numbers (p-values too)."""
         return self.table.copy()

@@ -37,10 +37,11 @@ def meta_evaluate(
     samples: int = 200, alpha: float = 0.05, test: str = "randomization", permutations: int | None = 10_000,
     seed: int = 0, baseline: Any = None, compare_test: str = "t", correction: str = "holm",
     alternative: str = "two-sided", family: str = "runs", min_difference: float = 0.05, power: float = 0.8,
+    level: float = 0.95,
 ) -> MetaReport:
     """The three checks on one collection — scale dependence, stability and discriminative power
     (``test`` between every pair of runs) —, every run against ``baseline`` (``compare_test``; default:
-    the experiment's baseline, else the first run) and the topic-set size. ``experiment``: an
+    the experiment's baseline, else the first run; intervals at ``level``) and the topic-set size. ``experiment``: an
     :class:`~ir_measures_graded.experiment.Experiment`, or qrels with ``runs`` and ``measures``."""
     exp = as_experiment(experiment, runs, measures, keep_runs=True)
     if len(exp.runs) < 2:
@@ -48,7 +49,7 @@ def meta_evaluate(
     table = exp.per_query
     power_table, pairs = discriminative_power(table, alpha=alpha, test=test, permutations=permutations, seed=seed)
     comparison = exp.compare(baseline, test=compare_test, correction=correction, permutations=permutations,
-                             seed=seed, alternative=alternative, family=family)
+                             seed=seed, alternative=alternative, family=family, level=level)
     return MetaReport(
         scores=scores(table), scale=scale_dependence(exp, transforms=transforms),
         stability=stability(table, samples=samples, seed=seed), power=power_table, pairs=pairs, per_query=table,

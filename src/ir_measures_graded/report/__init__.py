@@ -86,6 +86,7 @@ class Report:
 def report(
     qrels: Any, runs: Any = None, measures: Iterable[Any] | None = None, baseline: Any = None, *,
     names: Sequence[str] | None = None, test: str = "t", correction: str = "holm", alpha: float = 0.05,
+    alternative: str = "two-sided", family: str = "runs",
     transforms: Sequence[str] | None = None, thresholds: Iterable[Any] | None = None,
     permutations: int | None = 10_000, seed: int = 0, title: str | None = None, command: str | None = None,
     engine: str = "local",
@@ -97,7 +98,8 @@ def report(
       named by file name, or ``{name: run}``), ``measures``, ``names``, ``engine``.
     - ``baseline``: the run (name, position, path or file name) the others are compared with; default:
       the experiment's, else the first.
-    - ``test``, ``correction``, ``alpha``, ``permutations``, ``seed``: as ``Experiment.compare``; the
+    - ``test``, ``correction``, ``alpha``, ``alternative``, ``family``, ``permutations``, ``seed``: as
+      ``Experiment.compare``; the
       intervals of the deltas are at ``1 - alpha``.
     - ``transforms``: label transforms of the scale check (``meta`` syntax, e.g. ``["scale:2", "real"]``);
       None: :func:`meta.default_transforms`; ``[]``: no scale check.
@@ -120,7 +122,7 @@ def report(
         exp = experiment(qrels, runs, measures, baseline=baseline, names=names, engine=engine, keep_runs=True)
     chosen = broken_down(exp.measures, thresholds, defaults=True)
     comparison = exp.compare(baseline, test=test, correction=correction, permutations=permutations, seed=seed,
-                             level=1 - alpha)
+                             level=1 - alpha, alternative=alternative, family=family)
     scale = None
     if transforms is None or list(transforms):
         scale = meta.scale_dependence(exp, transforms=transforms)
@@ -131,7 +133,8 @@ def report(
         sources=build.sources(exp),
         measures=exp.measures,
         baseline=comparison.baseline,
-        settings={"test": test, "correction": correction, "alpha": alpha, "permutations": permutations,
+        settings={"test": test, "correction": correction, "alpha": alpha, "alternative": alternative,
+                  "family": family, "permutations": permutations,
                   "seed": seed, "transforms": None if scale is None else list(pd.unique(scale["transform"]))},
         versions=versions(),
         queries=len(exp.judged),

@@ -128,3 +128,26 @@ def test_iter_calc_yields_each_providers_values_ours_last_in_the_order_given():
     assert list(ir_measures.calc_aggregate(given, qrels, runs["strong"])) == given
     first = [m.measure for m in ir_measures.iter_calc(given, qrels, runs["strong"]) if m.query_id == "S01"]
     assert sorted(map(str, first[:2])) == ["AP", "P@5"] and first[2:] == [g.nDCNG @ 10, g.muMAP]
+
+
+@pytest.mark.parametrize("alternative, family", [("greater", "runs"), ("two-sided", "all")])
+def test_every_entry_point_tests_with_the_alternative_and_family_asked_for(capsys, tmp_path, alternative, family):
+    """The comparison options reach the numbers in every subcommand and in report() (the report took
+    --alternative and --family but tested two-sided per measure)."""
+    options = ["--alternative", alternative, "--family", family, "-o", "jsonl"]
+    expected = experiment(QRELS, RUNS, ["muMAP", "P@5"], baseline=0).compare(alternative=alternative, family=family)
+    want = expected.to_dataframe().set_index(["run", "measure"])["p_adjusted"].dropna().sort_index()
+    page = g.report(QRELS, RUNS, ["muMAP", "P@5"], baseline=0, transforms=[], alternative=alternative, family=family)
+    tables = {"report()": page.comparison}
+    for name, args in {
+        "evaluate": [QRELS, *RUNS, "muMAP", "P@5", "--baseline", "0", *options],
+        "compare": ["compare", QRELS, *RUNS, "-m", "muMAP", "P@5", "--baseline", "0", "--samples", "2", *options],
+        "report": ["report", QRELS, *RUNS, "-m", "muMAP", "P@5", "--baseline", "0", "--no-scale", "--html",
+                   str(tmp_path / "r.html"), *options],
+    }.items():
+        assert main(args) == 0, name
+        tables[name] = records(capsys.readouterr().out)
+    for name, table in tables.items():
+        got = table.set_index(["run", "measure"])["p_adjusted"].dropna().sort_index()
+        assert list(got.index) == list(want.index), name
+        assert (got - want).abs().max() < 1e-12, name
