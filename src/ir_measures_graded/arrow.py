@@ -25,6 +25,16 @@ def is_arrow(obj: Any) -> bool:
     return pa is not None and isinstance(obj, (pa.Array, pa.ChunkedArray))
 
 
+def one_array(array: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """The values of an Arrow (chunked) array as one array: a lone chunk as it is (pyarrow's
+    ``combine_chunks`` copies even one, a block's worth of ids each time), several joined."""
+    import pyarrow as pa
+
+    if isinstance(array, pa.ChunkedArray):
+        return array.chunk(0) if array.num_chunks == 1 else array.combine_chunks()
+    return array
+
+
 def to_numpy(array: pa.Array | pa.ChunkedArray) -> np.ndarray:
     """The values of a numeric or boolean Arrow array as numpy (a read-only view where possible).
 

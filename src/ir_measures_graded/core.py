@@ -116,7 +116,7 @@ def _evaluate_batch(batch: QueryBatch, measures: Sequence[Evaluated], judgments:
         raise duplicate_error("run", query_ids[int(query_codes[pair[0]])].as_py(), id_text(docs, pair[0]),
                               first, second, name, batch.unit)
     score = to_numpy(batch.table.column("value"))
-    ranking = Ranking.from_codes(query_codes, query_ids, None, docs, score, judgments)
+    ranking = Ranking.from_codes(query_codes, query_ids, None, docs, score, judgments, doc_keys=batch.doc_keys)
     here = ranking.present
     for i, q, value in evaluate(measures, judgments, ranking):
         if here[q]:  # a measure may also yield queries the batch lacks (their value comes at the end)

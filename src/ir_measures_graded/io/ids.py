@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from ir_measures_graded.arrow import from_numpy, to_numpy
+from ir_measures_graded.arrow import from_numpy, one_array, to_numpy
 from ir_measures_graded.errors import GradedInputError
 
-HASH_CHUNK = 1 << 18  # strings hashed at a time
+HASH_CHUNK = 1 << 16  # strings hashed at a time (a pass over their words stays in cache)
 
 
 def encode_ids(col: Any, kind: str, field: str, unique: bool = False, encode: bool = True) -> tuple[np.ndarray, Any]:
@@ -41,7 +41,7 @@ def encode_ids(col: Any, kind: str, field: str, unique: bool = False, encode: bo
     else:  # a pandas Series
         array = _pandas_ids(col, kind, field)
     if isinstance(array, pa.ChunkedArray):
-        array = array.combine_chunks() if array.num_chunks != 1 else array.chunk(0)
+        array = one_array(array)
     row = first_missing(array)
     if row is not None:
         raise GradedInputError(f"{kind} row {row}: {field} is missing (None/NaN/null)")
@@ -172,10 +172,13 @@ def name_ranks(doc_ids: Any, codes: np.ndarray) -> np.ndarray:
     string array."""
     if isinstance(doc_ids, np.ndarray):
         return np.unique(doc_ids[codes], return_inverse=True)[1].ravel().astype(np.int64)
+    import pyarrow as pa
     import pyarrow.compute as pc
 
     if is_integer(doc_ids):  # compared as strings: 10 before 9
         doc_ids, codes = as_strings(doc_ids.take(from_numpy(codes))), np.arange(len(codes))
+    elif isinstance(doc_ids, pa.ChunkedArray):  # the ids ranked only, not a copy of all
+        doc_ids, codes = one_array(doc_ids.take(from_numpy(codes))), np.arange(len(codes))
     short = _short_names(doc_ids, codes)
     if short is not None:  # ids of at most 8 bytes (most): ranked as integers
         word, length = short
@@ -218,8 +221,7 @@ def _short_names(names: Any, rows: np.ndarray | None = None) -> tuple[np.ndarray
     ``'a'`` before ``'a\\x00'``)."""
     import pyarrow as pa
 
-    if isinstance(names, pa.ChunkedArray):
-        names = names.combine_chunks()
+    names = one_array(names)
     if not (pa.types.is_string(names.type) or pa.types.is_large_string(names.type)):
         return None
     offsets, padded = _string_bytes(names)
@@ -253,93 +255,108 @@ def first_duplicate(query_codes: np.ndarray, doc_codes: np.ndarray) -> tuple[int
     return int(order[dup[at]]), int(second[at])
 
 
-def first_duplicate_ids(query_codes: np.ndarray, doc_ids: Any) -> tuple[int, int] | None:
+def first_duplicate_ids(query_codes: np.ndarray, doc_ids: Any, keys: np.ndarray | None = None) -> tuple[int, int] | None:
     """:func:`first_duplicate` for a per-row pyarrow array of doc ids (strings or integers), without
-    hashing them into a dictionary: a 64-bit key of each (query, doc) (:func:`id_keys`) sorted once;
-    only if two keys are equal are the ids encoded exactly."""
+    hashing them into a dictionary: a 64-bit key of each (query, doc) (:func:`id_keys`, or ``keys``
+    when the caller has them) sorted once; only if two keys are equal are the ids encoded exactly."""
     if len(doc_ids) < 2:
         return None
-    keys = id_keys(doc_ids) * np.uint64(0x9E3779B97F4A7C15) + query_codes.astype(np.uint64)
+    keys = (id_keys(doc_ids) if keys is None else keys) * np.uint64(0x9E3779B97F4A7C15) + query_codes.astype(np.uint64)
     keys.sort()
     if not (keys[1:] == keys[:-1]).any():
         return None
     import pyarrow.compute as pc
 
-    doc_codes = to_numpy(pc.dictionary_encode(doc_ids).indices).astype(np.int64)
+    doc_codes = to_numpy(pc.dictionary_encode(one_array(doc_ids)).indices).astype(np.int64)
     return first_duplicate(query_codes, doc_codes)
 
 
 def id_keys(ids: Any) -> np.ndarray:
-    """A 64-bit key of every id of a pyarrow array, equal for equal ids; two different ids may
-    share one, so callers resolve equal keys exactly. Integer ids: their value times an odd
-    constant (a bijection). Strings of at most 8 bytes (the whole array): their bytes and length,
-    unhashed (a sort needs no mixing). Longer strings: :func:`string_hashes`. The kinds' keys
-    differ for the same id (1 and '1'): only ids of one column are ever compared by key, to find
-    a (query, doc) given twice."""
+    """A 64-bit key of every id of a pyarrow array, equal for equal ids of one kind in any array;
+    two different ids may share one, so callers resolve equal keys exactly. Integer ids: their
+    value times an odd constant (a bijection). Strings: :func:`string_hashes`. The kinds' keys
+    differ for the same id (1 and '1'): keys of integer ids are only compared with keys of
+    integer ids (a run's doc ids with a batch's or the judgments', see ``Judgments.labels_of``)."""
     import pyarrow as pa
 
     if is_integer(ids):
-        if isinstance(ids, pa.ChunkedArray):
-            ids = ids.combine_chunks()
-        values = to_numpy(ids.cast(pa.int64())).view(np.uint64)
+        values = to_numpy(one_array(ids).cast(pa.int64())).view(np.uint64)
         return values * np.uint64(0x9E3779B97F4A7C15)
-    short = _short_names(ids)
-    if short is not None:
-        word, length = short
-        return word + length.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
     return string_hashes(ids)
 
 
 def string_hashes(strings: Any) -> np.ndarray:
     """A 64-bit hash of every string of a pyarrow string array (vectorised, no Python str).
 
-    Every byte counts: each 8-byte word of a string is mixed with its position (splitmix64, a
-    bijection, so two strings of one length that differ in one word never collide), the mixed
-    words are summed per string and the sum mixed with the length. Callers still resolve equal
-    hashes exactly, as any hash may collide.
+    Every byte counts: the ``k``-th 8-byte word of a string (its bytes only, the rest of a last
+    word cleared; the first word also xor the string's length) is mixed with ``k`` by splitmix64,
+    a bijection, so two strings of one length that differ in one word never collide, and the
+    mixed words are summed. The words are taken by their index ``k`` across all strings at once
+    (one pass per word index over the strings that long), not through a per-word index. Callers
+    still resolve equal hashes exactly, as any hash may collide.
     """
     import pyarrow as pa
 
-    if isinstance(strings, pa.ChunkedArray):
-        strings = strings.combine_chunks()
+    if isinstance(strings, pa.ChunkedArray):  # chunk by chunk: joining them would copy every id
+        return np.concatenate([np.zeros(0, dtype=np.uint64), *(string_hashes(c) for c in strings.chunks)])
     if not (pa.types.is_string(strings.type) or pa.types.is_large_string(strings.type)):
         strings = strings.cast(pa.large_string())
     n = len(strings)
-    if n > HASH_CHUNK:  # the word arrays below are a few times the bytes hashed: bound them
+    if n > HASH_CHUNK:  # the words of a pass stay in cache
         return np.concatenate([string_hashes(strings.slice(i, HASH_CHUNK)) for i in range(0, n, HASH_CHUNK)])
     offsets, padded = _string_bytes(strings)
     word_at = _words_at(padded, "<")  # the little-endian 8-byte word starting at every byte
     lengths = np.diff(offsets)
-    if n and int(lengths.max()) <= 8:  # one word each (most ids): what the lines below give, directly
-        word = word_at[offsets[:-1]]
-        word &= np.where(lengths >= 8, np.uint64(0xFFFFFFFFFFFFFFFF),
-                         (np.uint64(1) << np.minimum(lengths.astype(np.uint64) * np.uint64(8), np.uint64(63)))
-                         - np.uint64(1))
-        return _splitmix64(_splitmix64(word) + _splitmix64(lengths.astype(np.uint64) + np.uint64(0xC2B2AE3D27D4EB4F)))
-    n_words = (lengths + 7) // 8
-    word_ptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(n_words, out=word_ptr[1:])
-    string = np.repeat(np.arange(n, dtype=np.int64), n_words)
-    k = np.arange(word_ptr[-1], dtype=np.int64) - word_ptr[string]  # the word's index inside its string
-    first_byte = offsets[string] + 8 * k
-    word = word_at[first_byte]
-    kept = np.minimum(lengths[string] - 8 * k, 8).astype(np.uint64) * np.uint64(8)  # bits of this string
-    word &= np.where(kept >= 64, np.uint64(0xFFFFFFFFFFFFFFFF),
-                     (np.uint64(1) << np.minimum(kept, np.uint64(63))) - np.uint64(1))
-    del string, first_byte, kept
-    mixed = _splitmix64(word ^ (k.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)))
-    del word, k
-    sums = np.zeros(word_ptr[-1] + 1, dtype=np.uint64)
-    np.cumsum(mixed, out=sums[1:])  # wraps modulo 2^64, as wanted
-    per_string = sums[word_ptr[1:]] - sums[word_ptr[:-1]]
-    return _splitmix64(per_string + _splitmix64(lengths.astype(np.uint64) + np.uint64(0xC2B2AE3D27D4EB4F)))
+    at = offsets[:-1].copy()  # where each string's k-th word starts
+    summed = np.zeros(n, dtype=np.uint64)
+    rows: np.ndarray | None = None  # the strings still hashed (None: all), narrowed when few are left
+    k = 0
+    while True:
+        rest = lengths - 8 * k if rows is None else lengths[rows] - 8 * k  # bytes from the k-th word on
+        if rows is None and 2 * int(np.count_nonzero(rest > 0)) < n:
+            rows = np.flatnonzero(rest > 0)
+            rest, at = rest[rows], at[rows]
+        if not len(rest) or int(rest.max()) <= 0:
+            break
+        word = word_at[np.minimum(at, len(word_at) - 1) if k else at]  # a string without a k-th word reads any word
+        if int(rest.min()) < 8:  # a little-endian word keeps its string's first bytes in its low bits:
+            # shifting them to the top clears the bytes read past the end (in two steps: a
+            # string without a k-th word shifts all 64 bits out)
+            cleared = (np.uint64(64) - np.clip(rest, 0, 8).astype(np.uint64) * np.uint64(8))
+            half = np.minimum(cleared, np.uint64(32))
+            word <<= half
+            word <<= cleared - half
+        if k == 0:  # "a" and "a\0" clear to one word: the length tells them apart
+            word ^= (lengths if rows is None else lengths[rows]).astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
+        word ^= np.uint64((k * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF)
+        _splitmix64_inplace(word)
+        if int(rest.min()) <= 0:  # strings without a k-th word add nothing
+            word[rest <= 0] = 0
+        if rows is None:
+            summed += word
+        else:
+            summed[rows] += word
+        at += 8
+        k += 1
+    return summed
 
 
 def _splitmix64(z: np.ndarray) -> np.ndarray:
     """The splitmix64 finaliser, element-wise (a bijection of uint64 that mixes every bit)."""
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+    return _splitmix64_inplace(np.array(z, dtype=np.uint64))
+
+
+def _splitmix64_inplace(z: np.ndarray) -> np.ndarray:
+    """:func:`_splitmix64` of a uint64 array, in place (a third of the memory traffic); returns it."""
+    shifted = z >> np.uint64(30)
+    z ^= shifted
+    z *= np.uint64(0xBF58476D1CE4E5B9)
+    np.right_shift(z, np.uint64(27), out=shifted)
+    z ^= shifted
+    z *= np.uint64(0x94D049BB133111EB)
+    np.right_shift(z, np.uint64(31), out=shifted)
+    z ^= shifted
+    return z
 
 
 def duplicate_error(kind: str, query: Any, doc: Any, first: int, second: int, name: str | None = None,

@@ -16,7 +16,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
-from ir_measures_graded.arrow import empty, from_numpy, to_numpy
+from ir_measures_graded.arrow import empty, from_numpy, one_array, to_numpy
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.columnar import columnar_blocks, columnar_format
 from ir_measures_graded.io.columns import CHECKED_KEY, UNIQUE_KEY, fingerprint, integral_labels
@@ -129,7 +129,7 @@ def _read_whole(path: str | os.PathLike, layout: Layout, columns: Mapping[str, s
     spans = [(b.table.num_rows, b.first_line, b.lines, b.unit) for b in blocks]
     del blocks
     query = pc.dictionary_encode(table.column("query_id")).combine_chunks()
-    doc = table.column("doc_id").combine_chunks()  # one string per row: no hash table of millions of ids
+    doc = one_array(table.column("doc_id"))  # one string per row: no hash table of millions of ids
     pair = first_duplicate_ids(to_numpy(query.indices).astype(np.int64), doc)
     if pair is not None:
         first, second = (_line_of_row(spans, row) for row in pair)

@@ -175,17 +175,19 @@ class QueryBatch:
     unit: str  # "line" or "row"
     query_ids: Any  # distinct query ids (Arrow strings)
     query_codes: np.ndarray  # int64 per row: index into query_ids
-    doc_ids: Any  # per row (Arrow strings)
+    doc_ids: Any  # per row (Arrow strings, a chunked array)
+    doc_keys: np.ndarray  # per row: the doc id's 64-bit key (io.ids.id_keys), for the duplicate check and the join
     duplicate: tuple[int, int] | None  # the rows of the first (query, doc) given twice in the batch
 
     @classmethod
     def of(cls, table: Any, lines: np.ndarray, unit: str, queries: tuple[Any, np.ndarray] | None = None) -> QueryBatch:
         """``queries``: the query column already encoded, ``(distinct ids, codes)``, if it is."""
-        from ir_measures_graded.io.ids import first_duplicate_ids
+        from ir_measures_graded.io.ids import first_duplicate_ids, id_keys
 
         query_ids, codes = queries if queries is not None else _encoded_queries(table)
-        docs = table.column("doc_id").combine_chunks()
-        return cls(table, lines, unit, query_ids, codes, docs, first_duplicate_ids(codes, docs))
+        docs = table.column("doc_id")  # chunked (the carried rows, the block's): never joined, see Judgments.labels_of
+        keys = id_keys(docs)
+        return cls(table, lines, unit, query_ids, codes, docs, keys, first_duplicate_ids(codes, docs, keys))
 
 
 def _encoded_queries(table: Any) -> tuple[Any, np.ndarray]:
@@ -206,7 +208,8 @@ def query_batches(blocks: Iterator[Block], min_rows: int = 0) -> Iterator[QueryB
         n = block.table.num_rows
         lines = block.lines if block.lines is not None else block.first_line + np.arange(n, dtype=np.int64)
         unit = block.unit
-        table = block.table if carry is None else pa.concat_tables([carry, block.table]).combine_chunks()
+        # the carried rows and the block as two chunks, not copied into one
+        table = block.table if carry is None else pa.concat_tables([carry, block.table])
         lines = lines if carry_lines is None else np.concatenate([carry_lines, lines])
         query_ids, codes = _encoded_queries(table)
         change = np.flatnonzero(codes[1:] != codes[:-1])

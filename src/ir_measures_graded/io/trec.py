@@ -132,7 +132,7 @@ def _parse_fast(block: bytes, layout: Layout) -> pa.Table | None:
     # character inside an id beside a separator (rare; the exact path reads it as trec_eval does).
     raw = np.frombuffer(block, dtype=np.uint8)
     edge = raw <= 32
-    beside = edge[:-1] & edge[1:]
+    beside = np.logical_and(edge[:-1], edge[1:], out=edge[:-1])  # in place: one array the block's size
     if b"\r" in block:  # every "\r" is followed by "\n" here: one line end
         beside &= raw[:-1] != 13
     if beside.any() or block[:1] == delimiter.encode() or block[-1:] == delimiter.encode():
