@@ -14,6 +14,7 @@ import itertools
 import os
 import sys
 import threading
+import warnings
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -183,32 +184,72 @@ def evaluate_runs(qrels: Any, runs: list[Any], measures: list, provider: str | N
     stderr when it is a terminal and ``progress`` is true.
     """
     scorer = _Scorer(qrels, measures, provider, columns, progress, keep, small, arrow_qrels)
-    yield from in_order(scorer.score, runs, worker_count(len(runs), workers))
+    # Another provider's evaluator (pytrec_eval) holds the GIL while it computes, and so does
+    # building the dict of dicts it takes: threads would take turns, processes run side by side.
+    processes = scorer.other is not None and not keep and all(isinstance(run, str) for run in runs)
+    yield from in_order(scorer.score, runs, worker_count(len(runs), workers), processes=processes)
 
 
-def in_order(score: Callable[[Any], Scored], runs: list[Any], n_workers: int) -> Iterator[Scored]:
-    """``score(run)`` for each run, ``n_workers`` at a time in threads, yielded in the order given.
+def in_order(score: Callable[[Any], Scored], runs: list[Any], n_workers: int,
+             processes: bool = False) -> Iterator[Scored]:
+    """``score(run)`` for each run, ``n_workers`` at a time in threads (or in forked processes, with
+    ``processes`` where the platform forks safely: Linux), yielded in the order given.
 
     At most ``n_workers + 1`` runs are submitted and not yet yielded. An error in one run is raised
     when its turn comes (the runs before it yielded); the runs not started then are cancelled and
-    those running finish before it propagates, so no thread is left behind.
+    those running finish before it propagates, so no thread or process is left behind.
     """
     if n_workers <= 1:
         yield from map(score, runs)
         return
-    from concurrent.futures import ThreadPoolExecutor  # here: one run needs no thread
-
+    pool, task = _pool(score, n_workers, processes)
     todo = iter(runs)
-    with ThreadPoolExecutor(n_workers, thread_name_prefix="ir_measures_graded") as pool:
-        pending = collections.deque(pool.submit(score, run) for run in itertools.islice(todo, n_workers + 1))
+    with pool:
+        with warnings.catch_warnings():  # the first submit forks the workers (fork start method)
+            # Python 3.12+ warns of any fork from a process with several OS threads: numpy's BLAS
+            # threads count (they are reset in the child); this thread is the only Python one (see _pool).
+            warnings.filterwarnings("ignore", r".*use of fork\(\) may lead to deadlocks", DeprecationWarning)
+            pending = collections.deque(pool.submit(task, run) for run in itertools.islice(todo, n_workers + 1))
         try:
             while pending:
                 done = pending.popleft().result()
-                pending.extend(pool.submit(score, run) for run in itertools.islice(todo, 1))
+                pending.extend(pool.submit(task, run) for run in itertools.islice(todo, 1))
                 yield done
         finally:
             for future in pending:
                 future.cancel()
+
+
+#: What a forked worker process scores with: set before the fork, inherited (never pickled).
+_FORKED_SCORE: Callable[[Any], Scored] | None = None
+
+
+def _score_forked(run: Any) -> Scored:
+    assert _FORKED_SCORE is not None  # set by _pool before the workers were forked
+    return _FORKED_SCORE(run)
+
+
+def _pool(score: Callable[[Any], Scored], n_workers: int, processes: bool) -> tuple[Any, Callable[[Any], Scored]]:
+    """``(executor, task)``: threads; or, with ``processes`` on Linux, processes forked from this one
+    (they inherit the prepared qrels and evaluators; a run's values come back pickled), when this
+    is the process's only Python thread (a fork copies no other thread's locks) and Python forks
+    every worker at once, before the executor's thread starts (3.11 on; 3.10 forks them one by
+    one, later ones beside that thread). Elsewhere
+    fork is unsafe (macOS) or missing (Windows), and a fresh interpreter per worker would cost
+    more than it saves on a few runs: threads there."""
+    import concurrent.futures
+
+    if (processes and sys.platform.startswith("linux") and sys.version_info >= (3, 11)
+            and threading.active_count() == 1):
+        import multiprocessing
+
+        global _FORKED_SCORE
+        _FORKED_SCORE = score
+        # The fork start method launches every worker at the first submit, before the executor's
+        # own thread starts: the workers are forked from this thread alone.
+        return (concurrent.futures.ProcessPoolExecutor(n_workers, mp_context=multiprocessing.get_context("fork")),
+                _score_forked)
+    return concurrent.futures.ThreadPoolExecutor(n_workers, thread_name_prefix="ir_measures_graded"), score
 
 
 #: Runs joined to the judgments through Arrow (files the small-file reader does not take, runs in

@@ -137,6 +137,14 @@ class GradedMeasure(measures.Measure):
     def check(self, values: dict[str, Any]) -> None:
         """Checks that involve several parameters (normal forms); raise GradedInputError."""
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the parameters' normal form (a read-only mapping, which does not pickle):
+        derived again on first use, so measures cross to worker processes."""
+        state = dict(self.__dict__)
+        state.pop("_values", None)
+        state["validated"] = False
+        return state
+
     def value(self, name: str) -> Any:
         """Parameter ``name`` in normal form (validating the measure first)."""
         self.validate_params()

@@ -3,6 +3,7 @@ identical to one run after the other, in the order given, memory bounded by a fe
 
 from __future__ import annotations
 
+import sys
 import threading
 import tracemalloc
 from pathlib import Path
@@ -165,3 +166,43 @@ def test_distinct_ids_sorted_word_by_word(ids, repeat):
     unique, codes = distinct(ids)
     want_unique, want_codes = np.unique(ids, return_inverse=True)
     assert unique.tolist() == want_unique.tolist() and codes.tolist() == want_codes.ravel().tolist()
+
+
+@pytest.mark.parametrize("workers", [2, 4])
+def test_an_error_in_one_run_of_the_mixed_list_leaves_no_process(tmp_path, workers):
+    """The mixed list goes to forked processes (pytrec_eval holds the GIL): the error still names
+    the file and line, and no worker process is left running."""
+    import multiprocessing
+
+    qrels, runs = write_collection(tmp_path, 8, seed=4)
+    lines = runs[5].read_text().splitlines(keepends=True)
+    lines[3] = lines[3].replace(" Q0 ", " Q0 x y ")  # seven fields
+    runs[5].write_text("".join(lines))
+    with pytest.raises(GradedInputError, match=rf"{runs[5].name}:4\b"):
+        evaluate(str(qrels), [str(r) for r in runs], MIXED, workers=workers)
+    assert multiprocessing.active_children() == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or sys.version_info < (3, 11),
+                    reason="processes are forked on Linux from Python 3.11 only")
+def test_the_mixed_list_is_scored_in_other_processes_and_ours_in_threads(tmp_path, monkeypatch):
+    import os
+
+    from ir_measures_graded.engines import local
+
+    real = local._Scorer.score
+    seen = tmp_path / "pids"
+
+    def recorded(self, source):
+        with open(seen, "a") as out:  # the children's writes reach the parent through the file
+            out.write(f"{os.getpid()}\n")
+        return real(self, source)
+
+    monkeypatch.setattr(local._Scorer, "score", recorded)
+    qrels, runs = write_collection(tmp_path, 4, seed=7)
+    evaluate(str(qrels), [str(r) for r in runs], MIXED, workers=2)
+    pids = set(seen.read_text().split())
+    assert str(os.getpid()) not in pids and len(pids) >= 1
+    seen.unlink()
+    evaluate(str(qrels), [str(r) for r in runs], GRADED, workers=2)
+    assert set(seen.read_text().split()) == {str(os.getpid())}

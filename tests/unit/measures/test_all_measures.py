@@ -61,3 +61,21 @@ def test_help_lists_every_measure():
     names = [line.split()[0] for line in measures_help().splitlines()]
     assert [name.removesuffix("@k") for name in names] == list(MEASURES)
 
+
+
+def test_every_measure_pickles_as_parsed_and_evaluates_the_same():
+    """Measures cross to worker processes (the mixed list is scored in forked processes, and a
+    user's own multiprocessing pickles them): parsed, validated and with parameters."""
+    import pickle
+
+    qrels, runs = graded_sample()
+    measures = [*all_measures(), ir_measures.parse_measure('muMAP(ties="expected")'),
+                ir_measures.parse_measure("nDCNG@5"), ir_measures.parse_measure("gRBP(p=0.9)")]
+    for measure in measures:
+        measure.validate_params()
+        again = pickle.loads(pickle.dumps(measure))
+        assert again == measure and hash(again) == hash(measure) and str(again) == str(measure)
+        assert {n: again.value(n) for n in again.SUPPORTED_PARAMS} == {n: measure.value(n) for n in measure.SUPPORTED_PARAMS}
+    values = ir_measures.calc_aggregate(measures, qrels, runs["strong"])
+    copies = pickle.loads(pickle.dumps(measures))
+    assert ir_measures.calc_aggregate(copies, qrels, runs["strong"]) == {c: values[m] for c, m in zip(copies, measures, strict=True)}
