@@ -30,6 +30,7 @@ from ir_measures_graded.io.small import read_small
 from ir_measures_graded.io.trec import QRELS, RUN
 from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import GradedMeasure
+from ir_measures_graded.measures.thresholded import ThresholdedMeasure
 from ir_measures_graded.provider import GradedProvider
 from ir_measures_graded.sources import load_qrels
 
@@ -186,7 +187,9 @@ def evaluate_runs(qrels: Any, runs: list[Any], measures: list, provider: str | N
     scorer = _Scorer(qrels, measures, provider, columns, progress, keep, small, arrow_qrels)
     # Another provider's evaluator (pytrec_eval) holds the GIL while it computes, and so does
     # building the dict of dicts it takes: threads would take turns, processes run side by side.
-    processes = scorer.other is not None and not keep and all(isinstance(run, str) for run in runs)
+    # Collection-level µ-measures' values carry per-threshold parts that pickle as their float: threads.
+    processes = (scorer.other is not None and not keep and all(isinstance(run, str) for run in runs)
+                 and not any(isinstance(m, ThresholdedMeasure) and m.levels() == "collection" for m in measures))
     yield from in_order(scorer.score, runs, worker_count(len(runs), workers), processes=processes)
 
 

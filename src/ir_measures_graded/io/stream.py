@@ -114,7 +114,7 @@ class BatchSource:
         """Batches of whole queries, each of at least ``min_rows`` rows, read, cut and encoded one
         step ahead in a thread started now (while the caller evaluates the one before)."""
         blocks = self.make_blocks() if self.spool is None else self.spool.tee(self.make_blocks())
-        return Prefetch(query_batches(blocks, min_rows=min_rows))
+        return Prefetch(query_batches(Prefetch(blocks), min_rows=min_rows))
 
     def rows_of(self, queries: set[str]) -> QueryBatch:
         """Every row of ``queries`` (a second pass over the input, or over the spool)."""
