@@ -111,8 +111,10 @@ class BatchSource:
             self.spool.close()
 
     def batches(self, min_rows: int = 0) -> Prefetch:
-        """Batches of whole queries, each of at least ``min_rows`` rows, read, cut and encoded one
-        step ahead in a thread started now (while the caller evaluates the one before)."""
+        """Batches of whole queries, each of at least ``min_rows`` rows, made one step ahead by two
+        threads started now, while the caller evaluates the batch before: one parses blocks, the
+        other cuts, encodes and hashes them into batches (each about a third of the work on long
+        ids; one thread for both left the evaluating thread waiting)."""
         blocks = self.make_blocks() if self.spool is None else self.spool.tee(self.make_blocks())
         return Prefetch(query_batches(Prefetch(blocks), min_rows=min_rows))
 
