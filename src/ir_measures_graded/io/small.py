@@ -149,10 +149,11 @@ def split_fields(data: bytearray, size: int, n_fields: int) -> tuple[np.ndarray,
     # One pass finds separators (space, tab, newline, other control bytes: below 33) and bytes that
     # are not printable ASCII (127 and above, which wrap to 94 and above): neither is inside a field.
     separator = np.flatnonzero((raw[:size] - np.uint8(33)) >= np.uint8(94))
-    n_lines = data.count(b"\n")
+    kinds = raw[separator]
+    n_lines = int(np.count_nonzero(kinds == 10))  # every line ends with one (checked above for the last)
     if len(separator) != n_lines * n_fields:
         return None
-    kinds = raw[separator].reshape(n_lines, n_fields)
+    kinds = kinds.reshape(n_lines, n_fields)
     if not ((kinds[:, -1] == 10).all() and (kinds[:, :-1] == (32 if has_space else 9)).all()):
         return None  # also: DEL or a non-ASCII byte (UTF-8 is checked by the large-file reader)
     gaps = np.diff(separator)
@@ -185,8 +186,12 @@ def fixed_width(raw: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.
     width = int(lengths.max())
     chars = windows(raw, starts, width)  # a copy (fancy indexing)
     step = max(1, (1 << 20) // width)  # the padding's mask a megabyte at a time, not a second matrix
+    # compared in the narrowest type that holds the width (a few times faster than int64)
+    kind = np.uint8 if width < 256 else np.uint16 if width < 65536 else np.int64
+    columns, short = np.arange(width, dtype=kind), lengths.astype(kind)
     for first in range(0, len(starts), step):
-        chars[first:first + step] *= np.arange(width) < lengths[first:first + step, None]
+        part = chars[first:first + step]
+        np.multiply(part, (columns < short[first:first + step, None]).view(np.uint8), out=part)
     return chars.view(f"S{width}").ravel()
 
 
