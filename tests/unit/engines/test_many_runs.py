@@ -185,24 +185,33 @@ def test_an_error_in_one_run_of_the_mixed_list_leaves_no_process(tmp_path, worke
 
 @pytest.mark.skipif(not sys.platform.startswith("linux") or sys.version_info < (3, 11),
                     reason="processes are forked on Linux from Python 3.11 only")
-def test_the_mixed_list_is_scored_in_other_processes_and_ours_in_threads(tmp_path, monkeypatch):
-    import os
+def test_the_mixed_list_is_scored_in_other_processes_and_ours_in_threads(tmp_path):
+    """In a fresh interpreter, as the command line runs (a test session may hold other threads,
+    such as tqdm's monitor, and then threads are used: a fork would copy their locks)."""
+    import json
+    import subprocess
 
-    from ir_measures_graded.engines import local
-
-    real = local._Scorer.score
-    seen = tmp_path / "pids"
-
-    def recorded(self, source):
-        with open(seen, "a") as out:  # the children's writes reach the parent through the file
-            out.write(f"{os.getpid()}\n")
-        return real(self, source)
-
-    monkeypatch.setattr(local._Scorer, "score", recorded)
     qrels, runs = write_collection(tmp_path, 4, seed=7)
-    evaluate(str(qrels), [str(r) for r in runs], MIXED, workers=2)
-    pids = set(seen.read_text().split())
-    assert str(os.getpid()) not in pids and len(pids) >= 1
-    seen.unlink()
-    evaluate(str(qrels), [str(r) for r in runs], GRADED, workers=2)
-    assert set(seen.read_text().split()) == {str(os.getpid())}
+    script = f"""
+import json, os
+from ir_measures_graded.engines import Request, engine, local
+from ir_measures_graded.measures.base import parse_measures
+real, pids = local._Scorer.score, {str(tmp_path / "pids")!r}
+def recorded(self, source):
+    with open(pids, "a") as out:  # the children's writes reach the parent through the file
+        out.write(f"{{os.getpid()}}\\n")
+    return real(self, source)
+local._Scorer.score = recorded
+seen = {{}}
+for kind, measures in (("mixed", {MIXED!r}), ("ours", {GRADED!r})):
+    request = Request(qrels={str(qrels)!r}, runs={[str(r) for r in runs]!r}, measures=parse_measures(measures),
+                      progress=False, workers=2)
+    engine("local").evaluate(request)
+    seen[kind] = sorted(set(open(pids).read().split()))
+    os.remove(pids)
+print(json.dumps({{"me": str(os.getpid()), **seen}}))
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert seen["me"] not in seen["mixed"] and seen["mixed"]
+    assert seen["ours"] == [seen["me"]]
