@@ -117,7 +117,7 @@ def _with_collection_params():
 COLLECTION_PROBES = _with_collection_params()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(collections(labels=st.integers(0, 3)), st.sampled_from([(4.0,), (4.0, 0.5, 1.5), (0.25, 8.5)]))
 def test_a_measure_not_using_the_collection_ignores_other_queries_judgments(collection, extra_labels):
     """``uses_collection()`` False means a query's value never depends on other queries' judgments

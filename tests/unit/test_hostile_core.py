@@ -28,6 +28,7 @@ from ir_measures_graded.kernels.ties import (
     expected_thresholded_precision,
     tie_group_ptr,
 )
+from support.examples import examples
 from support.memory import MB, every_row_its_own_label, peak_bytes
 
 # --- 1. an evaluator keeps the judgments it was built with -----------------------------------------
@@ -217,7 +218,7 @@ def test_collection_all_does_not_hold_queries_times_labels():
     assert all(0 < v < 1 for v in values.values())
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.lists(st.lists(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 3.25]), min_size=1, max_size=5), min_size=1,
                 max_size=4), st.integers(0, 2**16), st.sampled_from([0.0, 0.5]), st.sampled_from(["distance", "uniform"]))
 def test_collection_all_equals_explicit_collection_thresholds(labels, seed, floor, weights):
@@ -396,7 +397,7 @@ def test_exponential_gain_without_a_normaliser_beyond_float_range_is_a_clear_err
             "beyond float64's range (about 1.8e308): give a norm ('query' or 'collection') or rescale the labels")
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.data())
 def test_labels_of_equals_a_dictionary_lookup(data):
     """The join of ranked rows to the judgments (Arrow's hash join, on the judgments of the rows'

@@ -20,6 +20,7 @@ from ir_measures_graded import GAP, GradedInputError, derived, meanNDCG, meanNDC
 from ir_measures_graded.measures import MEASURES, GradedMeasure
 from ir_measures_graded.measures.params import Param
 from ir_measures_graded.prepare import Judgments, Ranking
+from support.examples import examples
 from support.random_collections import random_collection
 
 SRC = Path(ir_measures_graded.__file__).parent
@@ -151,7 +152,7 @@ PARAM_VALUES = {
 ANY_VALUE = st.one_of(number, st.floats(-1, 2), number.map(str), st.text(max_size=3), st.booleans())
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.sampled_from(sorted(MEASURES)), st.data())
 def test_any_valid_parameters_round_trip_and_invalid_ones_say_why(name, data):
     measure = MEASURES[name]

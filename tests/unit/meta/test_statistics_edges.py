@@ -16,6 +16,7 @@ from scipy import stats as sp
 from ir_measures_graded import meta
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.meta import statistics, tables
+from support.examples import examples
 
 
 def _values(rows: int, queries: int, seed: int = 0) -> np.ndarray:
@@ -289,7 +290,7 @@ def test_the_exact_bootstrap_test_can_give_0_as_documented_and_sampled_p_values_
     assert statistics.randomization_test(shift, permutations=None)[0] == pytest.approx(2 / 16)  # the observed counts
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(st.lists(st.integers(-8, 8), min_size=1, max_size=70), st.sampled_from(statistics.ALTERNATIVES))
 def test_wilcoxon_is_scipys_explicit_variant(values, alternative):
     """zero_method='wilcox', no continuity correction; exact with at most 13 queries or at most 50 without a
