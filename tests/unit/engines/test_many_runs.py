@@ -3,6 +3,7 @@ identical to one run after the other, in the order given, memory bounded by a fe
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import tracemalloc
@@ -215,3 +216,8 @@ print(json.dumps({{"me": str(os.getpid()), **seen}}))
     seen = json.loads(done.stdout.splitlines()[-1])
     assert seen["me"] not in seen["mixed"] and seen["mixed"]
     assert seen["ours"] == [seen["me"]]
+    # files read through Arrow: pyarrow's thread pools do not survive a fork, so threads
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                          env={**os.environ, ENV: "0"})
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert seen["mixed"] == seen["ours"] == [seen["me"]]
