@@ -233,15 +233,14 @@ def _score_forked(run: Any) -> Scored:
 
 
 def _pool(score: Callable[[Any], Scored], n_workers: int, processes: bool) -> tuple[Any, Callable[[Any], Scored]]:
-    """``(executor, task)``: threads; or, with ``processes`` on Linux, processes forked from this one
-    (they inherit the prepared qrels and evaluators; a run's values come back pickled), when this
-    is the process's only Python thread (a fork copies no other thread's locks), pyarrow is not
-    loaded (its thread pools do not survive a fork: a child that uses them can hang; the qrels
-    and runs of the small-file reader never load it) and Python forks
-    every worker at once, before the executor's thread starts (3.11 on; 3.10 forks them one by
-    one, later ones beside that thread). Elsewhere
-    fork is unsafe (macOS) or missing (Windows), and a fresh interpreter per worker would cost
-    more than it saves on a few runs: threads there."""
+    """``(executor, task)``: threads; or, with ``processes``, processes forked from this one (they
+    inherit the prepared qrels and evaluators; a run's values come back pickled) where a fork is
+    safe: on Linux, from Python 3.11 (which forks every worker at the first submit, before the
+    executor's thread starts; 3.10 forks them one by one beside it), when this is the process's
+    only Python thread (a fork copies no other thread's locks) and pyarrow is not loaded (its
+    thread pools do not survive a fork, and a child using them can hang; the small-file reader's
+    qrels and runs never load it). Elsewhere (macOS forks unsafely, Windows not at all, and a
+    fresh interpreter per worker costs more than it saves on a few runs): threads."""
     import concurrent.futures
 
     if (processes and sys.platform.startswith("linux") and sys.version_info >= (3, 11)
