@@ -341,13 +341,9 @@ def string_hashes(strings: Any) -> np.ndarray:
     return summed
 
 
-def _splitmix64(z: np.ndarray) -> np.ndarray:
-    """The splitmix64 finaliser, element-wise (a bijection of uint64 that mixes every bit)."""
-    return _splitmix64_inplace(np.array(z, dtype=np.uint64))
-
-
 def _splitmix64_inplace(z: np.ndarray) -> np.ndarray:
-    """:func:`_splitmix64` of a uint64 array, in place (a third of the memory traffic); returns it."""
+    """The splitmix64 finaliser (a bijection of uint64 that mixes every bit) of a uint64 array, in
+    place (a third of the memory traffic of new arrays); returns it."""
     shifted = z >> np.uint64(30)
     z ^= shifted
     z *= np.uint64(0xBF58476D1CE4E5B9)
