@@ -16,6 +16,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
 
 import ir_measures
+import numpy as np
 import pytest
 from hypothesis import strategies as st
 
@@ -119,3 +120,22 @@ def weighted_by_threshold(at_threshold: Callable[[float], Mapping[str, float]], 
         weights = reference.threshold_weights(ts)
         expected[qid] = reference.weighted_mean([cache[t].get(qid, 0.0) for t in ts], weights)
     return expected
+
+
+def tied_threshold_arrays(queries: list, unretrieved: Callable[[int], int]) -> tuple:
+    """The tie kernels' inputs for queries of ``(score key, level)`` rows: ``(query, rank, level,
+    thr_ptr, n_relevant, tie ptr)``, rows ranked by key descending, thresholds ``0 .. max level - 1``
+    per query; R^t is the rows above t plus ``unretrieved(t)`` judged documents never ranked."""
+    from ir_measures_graded.kernels.ties import tie_group_ptr
+
+    queries = [sorted(rows, key=lambda r: -r[0]) for rows in queries]
+    n_thr = [max(lab for _, lab in rows) for rows in queries]
+    thr_ptr = np.concatenate(([0], np.cumsum(n_thr))).astype(np.int64)
+    query = np.concatenate([np.full(len(rows), q) for q, rows in enumerate(queries)]).astype(np.int64)
+    keys = np.concatenate([[key for key, _ in rows] for rows in queries])
+    level = np.concatenate([[lab for _, lab in rows] for rows in queries]).astype(np.int64)
+    rank = np.concatenate([np.arange(1, len(rows) + 1) for rows in queries])
+    n_relevant = np.array([sum(lab > t for _, lab in rows) + unretrieved(t) for q, rows in enumerate(queries)
+                           for t in range(n_thr[q])], dtype=np.float64)
+    return query, rank, level, thr_ptr, n_relevant, tie_group_ptr(query, keys)
+

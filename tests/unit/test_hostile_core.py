@@ -26,9 +26,9 @@ from ir_measures_graded.kernels import ties
 from ir_measures_graded.kernels.ties import (
     expected_thresholded_ap,
     expected_thresholded_precision,
-    tie_group_ptr,
 )
 from support.examples import examples
+from support.measure_checks import tied_threshold_arrays
 from support.memory import MB, every_row_its_own_label, peak_bytes
 
 # --- 1. an evaluator keeps the judgments it was built with -----------------------------------------
@@ -153,16 +153,7 @@ def brute_expected(query, rank, level, thr_ptr, n_relevant, group_ptr, cutoff, k
                 min_size=1, max_size=3),
        st.one_of(st.none(), st.integers(1, 10)), st.integers(1, 10))
 def test_expected_thresholded_kernels_against_the_pairwise_formula(queries, cutoff, k):
-    queries = [sorted(rows, key=lambda r: -r[0]) for rows in queries]
-    n_thr = [max(lab for _, lab in rows) for rows in queries]
-    thr_ptr = np.concatenate(([0], np.cumsum(n_thr))).astype(np.int64)
-    query = np.concatenate([np.full(len(rows), q) for q, rows in enumerate(queries)]).astype(np.int64)
-    keys = np.concatenate([[key for key, _ in rows] for rows in queries])
-    level = np.concatenate([[lab for _, lab in rows] for rows in queries]).astype(np.int64)
-    rank = np.concatenate([np.arange(1, len(rows) + 1) for rows in queries])
-    n_relevant = np.array([sum(lab > t for _, lab in rows) + 1 for q, rows in enumerate(queries)
-                           for t in range(n_thr[q])], dtype=np.float64)
-    ptr = tie_group_ptr(query, keys)
+    query, rank, level, thr_ptr, n_relevant, ptr = tied_threshold_arrays(queries, lambda t: 1)
     want_ap, want_p = brute_expected(query, rank, level, thr_ptr, n_relevant, ptr, cutoff, k)
     got_ap = expected_thresholded_ap(query, rank, level, thr_ptr, n_relevant, ptr, cutoff)
     got_p = expected_thresholded_precision(query, rank, level, thr_ptr, ptr, k)

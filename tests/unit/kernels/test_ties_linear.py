@@ -26,7 +26,8 @@ from ir_measures_graded.kernels.cascade import err
 from ir_measures_graded.kernels.first_hit import expected_thresholded_rr
 from ir_measures_graded.kernels.rprec import thresholded_rprec
 from ir_measures_graded.kernels.segments import segment_ptr
-from ir_measures_graded.kernels.ties import threshold_pairs, tie_group_ptr
+from ir_measures_graded.kernels.ties import threshold_pairs
+from support.measure_checks import tied_threshold_arrays
 from support.memory import MB, every_row_its_own_label, peak_bytes
 
 
@@ -74,17 +75,8 @@ def by_formula(query, rank, level, thr_ptr, n_relevant, group_ptr, cutoff):
 
 
 def arrays(queries):
-    queries = [sorted(rows, key=lambda r: -r[0]) for rows in queries]
-    n_thr = [max(lab for _, lab in rows) for rows in queries]
-    thr_ptr = np.concatenate(([0], np.cumsum(n_thr))).astype(np.int64)
-    query = np.concatenate([np.full(len(rows), q) for q, rows in enumerate(queries)]).astype(np.int64)
-    keys = np.concatenate([[key for key, _ in rows] for rows in queries])
-    level = np.concatenate([[lab for _, lab in rows] for rows in queries]).astype(np.int64)
-    rank = np.concatenate([np.arange(1, len(rows) + 1) for rows in queries])
     # R^t: the ranked rows >= t plus some unretrieved ones (non-increasing in t, as judgments give)
-    n_relevant = np.array([sum(lab > t for _, lab in rows) + (2 if t == 0 else 1) for q, rows in enumerate(queries)
-                           for t in range(n_thr[q])], dtype=np.float64)
-    return query, rank, level, thr_ptr, n_relevant, tie_group_ptr(query, keys)
+    return tied_threshold_arrays(queries, lambda t: 2 if t == 0 else 1)
 
 
 QUERIES = st.lists(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 9)), min_size=1, max_size=14),
