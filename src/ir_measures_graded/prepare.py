@@ -154,7 +154,7 @@ class Judgments:
         different pairs may share a key. ``judged_docs``: the doc ids of ``rows``."""
         import pyarrow.compute as pc
 
-        from ir_measures_graded.io.ids import id_keys
+        from ir_measures_graded.io.ids import id_keys, pair_keys
 
         def judged_keys() -> np.ndarray:
             keys = id_keys(self.doc_ids)
@@ -162,7 +162,7 @@ class Judgments:
             return keys
 
         def mixed(keys: np.ndarray, codes: np.ndarray) -> Any:
-            return from_numpy((keys * np.uint64(0x9E3779B97F4A7C15) + codes.astype(np.uint64)).view(np.int64))
+            return from_numpy(pair_keys(keys, codes).view(np.int64))
 
         keys = self.cached(("doc keys",), judged_keys)
         ranked, judged = matching_rows([mixed(doc_keys, query)], [mixed(keys[rows], self.query[rows])])

@@ -261,7 +261,7 @@ def first_duplicate_ids(query_codes: np.ndarray, doc_ids: Any, keys: np.ndarray 
     when the caller has them) sorted once; only if two keys are equal are the ids encoded exactly."""
     if len(doc_ids) < 2:
         return None
-    keys = (id_keys(doc_ids) if keys is None else keys) * np.uint64(0x9E3779B97F4A7C15) + query_codes.astype(np.uint64)
+    keys = pair_keys(id_keys(doc_ids) if keys is None else keys, query_codes)
     keys.sort()
     if not (keys[1:] == keys[:-1]).any():
         return None
@@ -269,6 +269,12 @@ def first_duplicate_ids(query_codes: np.ndarray, doc_ids: Any, keys: np.ndarray 
 
     doc_codes = to_numpy(pc.dictionary_encode(one_array(doc_ids)).indices).astype(np.int64)
     return first_duplicate(query_codes, doc_codes)
+
+
+def pair_keys(doc_keys: np.ndarray, query_codes: np.ndarray) -> np.ndarray:
+    """A 64-bit key of each (query code, doc) pair from its doc's :func:`id_keys`: equal pairs have
+    equal keys (different pairs may share one)."""
+    return doc_keys * np.uint64(0x9E3779B97F4A7C15) + query_codes.astype(np.uint64)
 
 
 def id_keys(ids: Any) -> np.ndarray:

@@ -187,7 +187,7 @@ class QueryBatch:
         from ir_measures_graded.io.ids import first_duplicate_ids, id_keys
 
         query_ids, codes = queries if queries is not None else _encoded_queries(table)
-        docs = table.column("doc_id")  # chunked (the carried rows, the block's): never joined, see Judgments.labels_of
+        docs = table.column("doc_id")  # chunked (the carried rows, the block's): not copied into one chunk
         keys = id_keys(docs)
         return cls(table, lines, unit, query_ids, codes, docs, keys, first_duplicate_ids(codes, docs, keys))
 
