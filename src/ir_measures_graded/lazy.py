@@ -8,9 +8,6 @@ of such modules (``ir_measures_graded.read_qrels``) gets its PEP 562 ``__getattr
 imported where they are used (a function-level ``import``). Unlike ``importlib.util.LazyLoader``
 on Python < 3.12.3, the first use is thread-safe: a module is executed once, under a lock, and no
 thread sees it half executed.
-
-:class:`LazyModule` is left only for the command line's writers (``pd = LazyModule("pandas")``),
-to go when they import pandas where they use it.
 """
 
 from __future__ import annotations
@@ -76,19 +73,6 @@ def lazy_attributes(package: str, where: Mapping[str, str]) -> Callable[[str], A
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
 
     return __getattr__
-
-
-class LazyModule:
-    """``pd = LazyModule("pandas")``: ``pd.DataFrame`` imports pandas then; ``--help`` does not."""
-
-    def __init__(self, name: str):
-        self._name = name
-
-    def __getattr__(self, attr: str) -> Any:
-        return getattr(importlib.import_module(self._name), attr)
-
-    def __repr__(self) -> str:
-        return f"<lazy module {self._name!r}>"
 
 
 def require(module: str, extra: str, what: str) -> None:

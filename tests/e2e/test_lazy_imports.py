@@ -95,7 +95,7 @@ import sys
 import numpy as np
 import pyarrow as pa
 from ir_measures_graded.arrow import empty, from_numpy
-from ir_measures_graded.engines import spark as S
+from ir_measures_graded.engines.spark import workers as S
 from ir_measures_graded import muMAP, nDCNG
 rng = np.random.default_rng(0)
 

@@ -7,15 +7,15 @@ import argparse
 import contextlib
 import math
 from collections.abc import Iterator
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import ir_measures
 import numpy as np
 
 from ir_measures_graded.cli.args import DEFAULT_PLACES
-from ir_measures_graded.lazy import LazyModule
 
-pd = LazyModule("pandas")  # --help and argument errors never load pandas
+if TYPE_CHECKING:  # pandas is imported where a table is written: --help and argument errors never load it
+    import pandas as pd
 
 SUMMARY_QID = "all"
 
@@ -114,6 +114,8 @@ def write_table(results: list[Any], measures: list[ir_measures.Measure], args: a
         writer.writerow(columns)
         writer.writerows([cell(row.get(c)) for c in columns] for row in rows)
         return
+    import pandas as pd
+
     table = pd.DataFrame(rows, columns=columns)
     if args.output_format in ("text", "markdown", "latex"):
         from ir_measures_graded.experiment import tables
@@ -174,6 +176,8 @@ def print_demo(out: TextIO) -> None:
     """Evaluate the bundled sample data and print one table per collection."""
     out.write("ir-measures-graded demo: our measures (muAP = µMAP, nDCNG, meanNDCG, meanNDCNG) beside "
               "the standard ones, on bundled data\n")
+    import pandas as pd
+
     with pd.option_context("display.width", 200, "display.max_columns", None,
                            "display.float_format", "{:.4f}".format):
         from ir_measures_graded.sample import demo_tables

@@ -31,14 +31,12 @@ The package is split by where its code runs: this module (the API and :class:`Sp
 :mod:`.read` (files as DataFrames) and :mod:`.plan` (the JVM plan), :mod:`.jobs` (settings and
 errors of the driver's jobs) run on the driver; :mod:`.workers` is what the executors import, and
 it imports none of the others. This module loads the driver's modules on first use (``read_qrels``,
-``rows_by_query``, ...: :func:`__getattr__`), as a worker importing :mod:`.workers` executes this
-``__init__`` first.
+``read_run``, ``rows_by_query``), as a worker importing :mod:`.workers` executes this ``__init__`` first.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib
 import os
 import sys
 import warnings
@@ -48,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from ir_measures_graded.engines import Request, RunResult, name_tags, run_tag
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.lazy import lazy_attributes
 
 if TYPE_CHECKING:  # pyspark is optional, and the driver's modules are loaded on first use
     import ir_measures
@@ -58,20 +57,10 @@ if TYPE_CHECKING:  # pyspark is optional, and the driver's modules are loaded on
 
 __all__ = ["calc_aggregate", "calc_per_query", "read_qrels", "read_run", "rows_by_query", "session", "SparkEngine"]
 
-#: Where the names this module does not define live, in the order they are looked up (private
-#: names too: tests and benchmarks reach the engine's parts through the package).
-_PARTS = ("read", "plan", "jobs", "workers")
-
-
-def __getattr__(name: str) -> Any:
-    """``read_qrels``, ``read_run``, ``rows_by_query`` and the parts' other names, from the module
-    that defines them, imported now (PEP 562): a worker importing :mod:`.workers` does not load them."""
-    if not name.startswith("__"):
-        for part in _PARTS:
-            module = importlib.import_module(f"{__name__}.{part}")
-            if name in vars(module):
-                return vars(module)[name]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# The driver's modules load when one of their names is first read (the package's one mechanism,
+# :func:`ir_measures_graded.lazy.lazy_attributes`): a worker importing :mod:`.workers` does not load them.
+__getattr__ = lazy_attributes(__name__, {"read_qrels": f"{__name__}.read", "read_run": f"{__name__}.read",
+                                         "rows_by_query": f"{__name__}.plan"})
 
 
 def __dir__() -> list[str]:
