@@ -258,6 +258,26 @@ def test_cli_engine_spark_prints_what_the_local_engine_prints(spark, tmp_path, c
         assert (sorted(got) == sorted(expect)) if "-q" in options else got == expect, options
 
 
+def test_cli_engine_spark_warns_as_the_local_engine_warns(spark, tmp_path, capsys):
+    """A run missing some judged queries, and one sharing none: the same warnings on both engines
+    (the Spark workers count the run's rows and shared queries beside their sums)."""
+    qrels, run = frames(*random_collection(9, n_queries=12))
+    qrels_path, run_path = write_trec(qrels, run, tmp_path)
+    kept = sorted(set(run["query_id"]))[:5]
+    partial, elsewhere = tmp_path / "partial.txt", tmp_path / "elsewhere.txt"
+    partial.write_text("".join(line + "\n" for line in run_path.read_text().splitlines() if line.split()[0] in kept))
+    elsewhere.write_text("".join("x" + line + "\n" for line in run_path.read_text().splitlines()))
+    judged = set(qrels["query_id"])
+    missed = len(judged - set(kept))
+    for path, expected in ((partial, f"ranks no document for {missed} of the {len(judged)} judged queries: they score 0"),
+                           (elsewhere, "shares no query with the qrels")):
+        errors = []
+        for engine in ([], ["--engine", "spark"]):
+            assert cli.main([str(qrels_path), str(path), "muMAP", *engine]) == 0
+            errors.append(capsys.readouterr().err)
+        assert errors[0] == errors[1] and expected in errors[1], errors
+
+
 def test_cli_engine_spark_rejects_what_it_cannot_do(spark, tmp_path, capsys):
     qrels, run = frames(*random_collection(9, n_queries=5))
     qrels_path, run_path = write_trec(qrels, run, tmp_path)
@@ -588,7 +608,7 @@ print(sum(b.num_rows for b in evaluate(iter([batch]))))
 print(" ".join(sorted(m for m in sys.modules if m.startswith("ir_measures_graded.engines"))))
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
-    assert int(out[0]) == 2  # the partial aggregates of both measures
+    assert int(out[0]) == 2 + 2  # the partial aggregates of both measures, the run's rows and shared queries
     assert out[1].split() == ["ir_measures_graded.engines", "ir_measures_graded.engines.spark",
                               "ir_measures_graded.engines.spark.workers"]
 

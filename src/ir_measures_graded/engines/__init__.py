@@ -107,3 +107,24 @@ def engine(name: str) -> Engine:
 
         return SparkEngine()
     raise ValueError(f"unknown engine {name!r}; expected local or spark")
+
+
+# --- what every engine warns about (Request.warn) ----------------------------------------------------
+
+def check_judged(judged: int, request: Request) -> None:
+    """Warn when the qrels hold no judgment (``judged``: their rows, or queries)."""
+    if not judged and request.warn is not None:
+        request.warn(f"{qrels_named(request)} hold no judgments: every measure is undefined (nan), as in ir_measures")
+
+
+def check_shared_queries(result: RunResult, request: Request) -> None:
+    """Warn about a run that is empty or shares no query with the (non-empty) qrels."""
+    if not result.rows:
+        request.warn(f"run {result.name} is empty: every query of the qrels scores 0")
+    elif not result.matched:
+        request.warn(f"run {result.name} shares no query with {qrels_named(request)}; every query scores 0")
+
+
+def qrels_named(request: Request) -> str:
+    """The qrels as messages name them: by their path or id, or plainly when given in memory."""
+    return f"the qrels {request.qrels}" if isinstance(request.qrels, str) else "the qrels"

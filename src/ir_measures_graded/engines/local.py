@@ -23,7 +23,14 @@ import ir_measures
 import numpy as np
 
 from ir_measures_graded.arrow import from_numpy
-from ir_measures_graded.engines import Request, RunResult, name_tags, run_tag
+from ir_measures_graded.engines import (
+    Request,
+    RunResult,
+    check_judged,
+    check_shared_queries,
+    name_tags,
+    run_tag,
+)
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.columns import Columns
 from ir_measures_graded.io.small import read_small
@@ -53,8 +60,7 @@ class LocalEngine:
         check_label_types(qrels, measures, request.provider)
         check_supported(measures, request.provider)
         judged = len(qrels)  # rows of columns, frames and Arrow tables; queries of a dict of dicts
-        if not judged and request.warn is not None:
-            request.warn(f"{qrels_named(request)} hold no judgments: every measure is undefined (nan), as in ir_measures")
+        check_judged(judged, request)
         # Results by position: a file named twice is two runs, each with the values of that file alone.
         results = [RunResult(run if isinstance(run, str) else f"run {i + 1}", "", [], {})
                    for i, run in enumerate(request.runs)]
@@ -114,19 +120,6 @@ def worker_count(runs: int, asked: int | None = None) -> int:
         except AttributeError:  # macOS, Windows
             asked = os.cpu_count() or 1
     return max(1, min(asked, runs))
-
-
-def check_shared_queries(result: RunResult, request: Request) -> None:
-    """Warn about a run that is empty or shares no query with the (non-empty) qrels."""
-    if not result.rows:
-        request.warn(f"run {result.name} is empty: every query of the qrels scores 0")
-    elif not result.matched:
-        request.warn(f"run {result.name} shares no query with {qrels_named(request)}; every query scores 0")
-
-
-def qrels_named(request: Request) -> str:
-    """The qrels as messages name them: by their path or id, or plainly when given in memory."""
-    return f"the qrels {request.qrels}" if isinstance(request.qrels, str) else "the qrels"
 
 
 def check_label_types(qrels: Any, measures: list[ir_measures.Measure], provider: str | None) -> None:

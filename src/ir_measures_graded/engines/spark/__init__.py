@@ -44,7 +44,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ir_measures_graded.engines import Request, RunResult, name_tags, run_tag
+from ir_measures_graded.engines import (
+    Request,
+    RunResult,
+    check_judged,
+    check_shared_queries,
+    name_tags,
+    run_tag,
+)
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.lazy import lazy_attributes
 
@@ -103,27 +110,34 @@ def calc_aggregate(measures: Iterable[ir_measures.Measure | str], qrels: DataFra
     (``spark.sql.adaptive.advisoryPartitionSizeInBytes``, unless changed).
     """
     return _aggregate(list(measures), qrels, run, (query_col, doc_col, relevance_col, score_col), partitions,
-                      lambda: _input_sides(qrels, run, query_col, doc_col))
+                      lambda: _input_sides(qrels, run, query_col, doc_col))[0]
 
 
 def _aggregate(measures: list, qrels: DataFrame, run: DataFrame, columns: tuple[str, str, str, str],
-               partitions: int | None, sides: Any) -> dict[ir_measures.Measure, float]:
-    """:func:`calc_aggregate`; ``sides``: where a duplicate's rows are counted (:func:`.jobs.clear_errors`)."""
+               partitions: int | None, sides: Any) -> tuple[dict[ir_measures.Measure, float], dict[str, int]]:
+    """``(values, counts)``: :func:`calc_aggregate`'s values, and the workers' counts (``rows``: the
+    run's rows; ``matched``: its queries the qrels hold); ``sides``: where a duplicate's rows are
+    counted (:func:`.jobs.clear_errors`)."""
     from ir_measures_graded.engines.spark.jobs import clear_errors, job_settings
     from ir_measures_graded.engines.spark.plan import _evaluated
+    from ir_measures_graded.engines.spark.workers import COUNT
 
     originals, computed, _, parts = _evaluated(measures, qrels, run, columns, partitions, aggregate=True)
     with clear_errors(sides), job_settings(parts.sparkSession):
         rows = parts.collect()  # per partition, a few rows per measure: no shuffle to sum them first
     partials: dict[str, list] = {}
+    counts = {"rows": 0, "matched": 0}
     for r in rows:
-        partials.setdefault(r["measure"], []).append((r["threshold"], r["total"], r["n"], r["weight"]))
+        if r["measure"].startswith(COUNT):
+            counts[r["measure"][len(COUNT):]] += r["n"]
+        else:
+            partials.setdefault(r["measure"], []).append((r["threshold"], r["total"], r["n"], r["weight"]))
     result = {}
     for original, measure in zip(originals, computed, strict=True):
         aggregate = measure.aggregator()  # the measure's own aggregate, from the partitions' partial sums
         aggregate.merge(sorted(partials.get(str(original), [])))
         result[original] = aggregate.result()
-    return result
+    return result, counts
 
 
 def _input_sides(qrels: DataFrame, run: DataFrame, query_col: str, doc_col: str) -> dict[str, Any]:
@@ -213,6 +227,9 @@ class SparkEngine:
         warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
         spark = session(request.master, quiet=True)
         qrels = read_qrels(spark, request.qrels)
+        with clear_errors():  # the qrels' query ids (ordered as Spark's per-query values are: as strings)
+            judged = sorted(r[0] for r in qrels.select(qrels["query_id"].cast("string")).distinct().collect())
+        check_judged(len(judged), request)
         by_name = {str(m): m for m in measures}
         position = {str(m): i for i, m in enumerate(measures)}
         results = []
@@ -227,9 +244,14 @@ class SparkEngine:
                 per_query = [ir_measures.Metric(query_id=q, measure=by_name[name], value=v) for q, name, v in rows]
             # a duplicate is named FILE:LINE, as the local engine names it
             sides = functools.partial(_file_sides, spark, request.qrels, path)
-            summary = _aggregate(measures, qrels, run, ("query_id", "doc_id", "relevance", "score"), None,
-                                 sides) if request.summary else {}
             tag = path if _is_parquet(path) else run_tag(path)
-            results.append(RunResult(path, tag, per_query, summary))
+            result = RunResult(path, tag, per_query, {}, judged=judged)
+            if request.summary:  # the workers count the run's rows and shared queries beside the sums
+                result.summary, counts = _aggregate(measures, qrels, run, ("query_id", "doc_id", "relevance", "score"),
+                                                    None, sides)
+                result.rows, result.matched = counts["rows"], counts["matched"]
+                if judged and request.warn is not None:
+                    check_shared_queries(result, request)
+            results.append(result)
         return name_tags(results)
 

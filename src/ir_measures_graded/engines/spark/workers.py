@@ -36,6 +36,12 @@ _JUDGED, _RETRIEVED = "qrels", "run"
 _LABELS_QUERY = "\x00collection-labels"
 
 
+#: Starts the names of the counts a worker adds to its partial aggregates (``COUNT + "rows"``: the
+#: run rows it saw; ``COUNT + "matched"``: the queries holding both judgments and run rows), for the
+#: command line's warnings (a run missing queries), as the local engine counts them.
+COUNT = "\x00count "
+
+
 #: Starts the message of a duplicate (query, doc) found in a worker: JSON ``[side, query, doc]``
 #: follows, from which the driver finds the input's rows (:func:`.jobs.clear_errors`); a worker
 #: only sees its queries' rows, after the shuffle, whose positions say nothing of the input's.
@@ -66,25 +72,26 @@ def _partition_evaluator(measures: list[GradedMeasure], names: list[str], labels
         computed = {spec: ir_measures.parse_measure(spec) for spec in names_of}
         names_by_measure = {str(m): names_of[spec] for spec, m in computed.items()}
         aggregators = {str(m): m.aggregator() for m in computed.values()} if aggregate else {}
-        evaluated = False
+        counts = {"rows": 0, "matched": 0}
         # Each row holds a whole query, so every batch is evaluated as it comes: the JVM builds the
         # next batch meanwhile, and a worker holds one batch, not its partition.
         for batch in batches:
             qrels = _checked_side(batch, _JUDGED, QRELS, fields[0])
             run = _checked_side(batch, _RETRIEVED, RUN, fields[1])
+            counts["rows"] += run.num_rows
             if not qrels.num_rows:  # only run rows: queries the qrels do not know are skipped
                 continue
+            counts["matched"] += _shared_queries(qrels, run)
             with _duplicates_named({_JUDGED: qrels, _RETRIEVED: run}):
                 evaluator = GradedProvider().evaluator(list(computed.values()), _with_labels_query(qrels, labels))
                 metrics = [m for m in evaluator.iter_calc(run) if m.query_id != _LABELS_QUERY]
             if aggregate:
                 for metric in metrics:
                     aggregators[str(metric.measure)].add(metric.value)
-                evaluated = True
             else:
                 yield _per_query(metrics, names_by_measure)
-        if evaluated:
-            yield _partial_aggregates(aggregators, names_by_measure)
+        if aggregate:
+            yield _partial_aggregates(aggregators, names_by_measure, counts)
 
     return evaluate
 
@@ -199,13 +206,24 @@ def _per_query(metrics: Iterable[ir_measures.Metric], names_by_measure: dict[str
         names=["q", "measure", "value"])
 
 
-def _partial_aggregates(aggregators: dict[str, Any], names_by_measure: dict[str, list[str]]) -> Any:
+def _shared_queries(qrels: Any, run: Any) -> int:
+    """How many queries of a batch hold both judgments and run rows (each side's ``query_id``)."""
+    import pyarrow.compute as pc
+
+    judged = pc.unique(qrels.column("query_id").cast("string"))
+    return int(pc.sum(pc.is_in(pc.unique(run.column("query_id").cast("string")), value_set=judged)).as_py() or 0)
+
+
+def _partial_aggregates(aggregators: dict[str, Any], names_by_measure: dict[str, list[str]],
+                        counts: dict[str, int]) -> Any:
     """One partition's share of every aggregate: the measure's own aggregator's partial sums, as
-    ``(measure, threshold, total, n, weight)`` rows (threshold -1: a plain mean)."""
+    ``(measure, threshold, total, n, weight)`` rows (threshold -1: a plain mean), and ``counts``
+    as rows of their own (:data:`COUNT`; ``n`` holds the count)."""
     import pyarrow as pa
 
     rows = [(name, *part) for key, agg in aggregators.items() for part in agg.partials()
             for name in names_by_measure[key]]
+    rows += [(COUNT + name, -1, 0.0, n, 0.0) for name, n in counts.items()]
     columns = list(zip(*rows, strict=True)) if rows else [[], [], [], [], []]
     return pa.RecordBatch.from_arrays(
         [from_strings(list(columns[0])), from_numpy(np.array(columns[1], dtype=np.int64)),
