@@ -228,7 +228,8 @@ class SparkEngine:
         spark = session(request.master, quiet=True)
         qrels = read_qrels(spark, request.qrels)
         with clear_errors():  # the qrels' query ids (ordered as Spark's per-query values are: as strings)
-            judged = sorted(r[0] for r in qrels.select(qrels["query_id"].cast("string")).distinct().collect())
+            judged = sorted(r[0] for r in qrels.select(qrels["query_id"].cast("string")).distinct().collect()
+                            if r[0] is not None)  # (a null is the evaluating workers' clear error)
         check_judged(len(judged), request)
         by_name = {str(m): m for m in measures}
         position = {str(m): i for i, m in enumerate(measures)}
