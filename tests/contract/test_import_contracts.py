@@ -7,6 +7,7 @@ command line, only the Spark engine imports pyspark, and kernels know nothing of
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -43,3 +44,20 @@ def test_a_broken_contract_fails(tmp_path):
                           env={"PYTHONPATH": str(copy), "PATH": ""})
     assert done.returncode != 0
     assert "ir_measures_graded.kernels.segments -> ir_measures_graded.cli" in done.stdout
+
+
+def test_one_lazy_import_mechanism():
+    """Modules load lazily one way (issue 36, item 3): through ``ir_measures_graded.lazy``
+    (``lazy_module``, and ``lazy_attributes`` for a package's names), not by a module's own PEP 562
+    ``def __getattr__`` or a stand-in object of another kind. (A class's ``__getattr__`` is not a
+    module's, and the report's and the experiment's callable modules load nothing.)"""
+    package = ROOT / "src" / "ir_measures_graded"
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:  # module level only
+            if isinstance(node, ast.FunctionDef) and node.name == "__getattr__" and path.name != "lazy.py":
+                found.append(f"{path.relative_to(package)}: def __getattr__")
+            if isinstance(node, ast.ClassDef) and path.name == "lazy.py" and node.name not in ("_Unloaded",):
+                found.append(f"lazy.py: class {node.name}")
+    assert found == []

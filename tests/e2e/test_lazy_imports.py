@@ -58,28 +58,6 @@ def test_lazy_names_resolve():
         ir_measures_graded.no_such_name  # noqa: B018
 
 
-def test_one_lazy_import_mechanism():
-    """Modules load lazily one way (issue 36, item 3): through ``ir_measures_graded.lazy``
-    (``lazy_module``, and ``lazy_attributes`` for a package's names), not by a module's own PEP 562
-    ``def __getattr__`` or a stand-in object of another kind. (A class's ``__getattr__`` is not a
-    module's, and the report's and the experiment's callable modules load nothing.)"""
-    import ast
-    from pathlib import Path
-
-    import ir_measures_graded
-
-    package = Path(ir_measures_graded.__file__).parent
-    found = []
-    for path in sorted(package.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in tree.body:  # module level only
-            if isinstance(node, ast.FunctionDef) and node.name == "__getattr__" and path.name != "lazy.py":
-                found.append(f"{path.relative_to(package)}: def __getattr__")
-            if isinstance(node, ast.ClassDef) and path.name == "lazy.py" and node.name not in ("_Unloaded",):
-                found.append(f"lazy.py: class {node.name}")
-    assert found == []
-
-
 @pytest.mark.slow  # subprocesses
 @pytest.mark.parametrize("kind", ["trec", "parquet"])
 def test_large_inputs_are_evaluated_without_pandas(tmp_path, kind):
