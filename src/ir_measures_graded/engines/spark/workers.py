@@ -81,7 +81,8 @@ def _partition_evaluator(measures: list[GradedMeasure], names: list[str], labels
             counts["rows"] += run.num_rows
             if not qrels.num_rows:  # only run rows: queries the qrels do not know are skipped
                 continue
-            counts["matched"] += _shared_queries(qrels, run)
+            if aggregate:  # (what the counts serve: the command line's warnings, beside the aggregates)
+                counts["matched"] += _shared_queries(qrels, run)
             with _duplicates_named({_JUDGED: qrels, _RETRIEVED: run}):
                 evaluator = GradedProvider().evaluator(list(computed.values()), _with_labels_query(qrels, labels))
                 metrics = [m for m in evaluator.iter_calc(run) if m.query_id != _LABELS_QUERY]
@@ -224,7 +225,7 @@ def _partial_aggregates(aggregators: dict[str, Any], names_by_measure: dict[str,
     rows = [(name, *part) for key, agg in aggregators.items() for part in agg.partials()
             for name in names_by_measure[key]]
     rows += [(COUNT + name, -1, 0.0, n, 0.0) for name, n in counts.items()]
-    columns = list(zip(*rows, strict=True)) if rows else [[], [], [], [], []]
+    columns = list(zip(*rows, strict=True))  # never empty: the counts are rows too
     return pa.RecordBatch.from_arrays(
         [from_strings(list(columns[0])), from_numpy(np.array(columns[1], dtype=np.int64)),
          from_numpy(np.array(columns[2], dtype=np.float64)), from_numpy(np.array(columns[3], dtype=np.int64)),
