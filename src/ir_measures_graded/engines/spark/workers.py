@@ -211,8 +211,9 @@ def _shared_queries(qrels: Any, run: Any) -> int:
     """How many queries of a batch hold both judgments and run rows (each side's ``query_id``)."""
     import pyarrow.compute as pc
 
-    judged = pc.unique(qrels.column("query_id").cast("string"))
-    return int(pc.sum(pc.is_in(pc.unique(run.column("query_id").cast("string")), value_set=judged)).as_py() or 0)
+    # the distinct ids first, then as strings: not a string per row (the columns hold dictionaries)
+    judged, ranked = (pc.unique(side.column("query_id")).cast("string") for side in (qrels, run))
+    return int(pc.sum(pc.is_in(ranked, value_set=judged)).as_py() or 0)
 
 
 def _partial_aggregates(aggregators: dict[str, Any], names_by_measure: dict[str, list[str]],
