@@ -298,7 +298,7 @@ def test_several_runs_in_every_output_format(collection, output_format, by_query
         qrels_path, paths = write_several(qrels, runs, Path(tmp))
         args = [qrels_path, *[paths[i] for i in named], *SEVERAL_MEASURES, "-p", "-1", "-o", output_format]
         if compare and len(set(named)) > 1 and named.count(named[0]) == 1:
-            args += ["--compare", paths[named[0]]]
+            args += ["--baseline", paths[named[0]]]
             # tsv, csv and jsonl are one table: with --baseline the comparison, which holds every run's value
             by_query = by_query and output_format == "trec"
             thresholds = thresholds and output_format == "trec"

@@ -31,7 +31,7 @@ def test_a_missing_extra_is_named_in_one_line(tmp_path):
     cases = {
         "datasets": ("import runpy; sys.argv = ['x', 'list']; runpy.run_module('ir_measures_graded.datasets', "
                      "run_name='__main__')", "pip install 'ir-measures-graded[datasets]'"),
-        "plot": (f"from ir_measures_graded.cli import main; sys.exit(main(['compare', {QRELS!r}, {RUNS[0]!r}, "
+        "plot": (f"from ir_measures_graded.cli import main; sys.exit(main(['judge', {QRELS!r}, {RUNS[0]!r}, "
                  f"{RUNS[1]!r}, 'muMAP', '--plot', {str(tmp_path / 'p.png')!r}]))", "[meta]"),
         "spark": (f"from ir_measures_graded.cli import main; sys.exit(main([{QRELS!r}, {RUNS[0]!r}, 'muMAP', "
                   "'--engine', 'spark']))", "[spark]"),

@@ -6,13 +6,15 @@ import argparse
 import os
 import re
 import sys
+from typing import Any
 
 import ir_measures
 
+from ir_measures_graded.cli.output import PROG
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.experiment.formats import FORMATS
 from ir_measures_graded.measures import GradedMeasure
 
-PROG = "ir-measures-graded"
 STDIN = "-"
 #: Names of the standard input, which can be read once.
 STANDARD_INPUT = frozenset({STDIN, "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
@@ -40,12 +42,10 @@ class _Version(argparse.Action):
 #: Every subcommand, in the order ``-h`` lists them; the first is the default (no subcommand named).
 SUBCOMMANDS = {
     "evaluate": "evaluate runs with measures, as trec_eval / ir_measures (the default: no subcommand named)",
-    "compare": "judge the measures on your runs: scale dependence, stability, discriminative power, topic-set size",
+    "judge": "judge the measures on your runs: scale dependence, stability, discriminative power, topic-set size",
     "report": "one self-contained HTML page of the experiment, and the comparison table on standard output",
     "demo": "evaluate the bundled sample data (also: no arguments)",
 }
-#: Every output format, wherever a table is written; trec (trec_eval's lines) is the evaluate command's.
-FORMATS = ("tsv", "csv", "jsonl", "trec", "text", "markdown", "latex")
 #: statistics.PAIRED_TESTS etc., written out so that --help does not load scipy (a test keeps them equal).
 CORRECTIONS = ("holm", "bonferroni", "fdr_bh", "none")
 ALTERNATIVES = ("two-sided", "greater", "less")
@@ -78,16 +78,16 @@ def build_parser() -> argparse.ArgumentParser:
                           "its value at every relevance level of the qrels with its weight")
     add_comparison(evaluate)
     add_output(evaluate, "tsv")
-    compare = sub.add_parser("compare", help=SUBCOMMANDS["compare"], formatter_class=argparse.RawDescriptionHelpFormatter,
-                             description="Does a measure depend on the rating scale, is it stable, is it "
-                             "discriminative? Every run with every measure on the original and transformed labels, "
-                             "on random halves of the queries, with paired tests between every pair of runs, and "
-                             "every run against the baseline.",
-                             epilog=f"example:\n  {PROG} compare qrels.txt runs/*.run -m muMAP nDCNG@10 nDCG@10 "
-                             "--transform scale:2 --sections scale baseline")
-    add_inputs(compare, engines=False)
-    add_comparison(compare)
-    judging = compare.add_argument_group("judging the measures")
+    judge = sub.add_parser("judge", help=SUBCOMMANDS["judge"], formatter_class=argparse.RawDescriptionHelpFormatter,
+                           description="Does a measure depend on the rating scale, is it stable, is it "
+                           "discriminative? Every run with every measure on the original and transformed labels, "
+                           "on random halves of the queries, with paired tests between every pair of runs, and "
+                           "every run against the baseline.",
+                           epilog=f"example:\n  {PROG} judge qrels.txt runs/*.run -m muMAP nDCNG@10 nDCG@10 "
+                           "--transform scale:2 --sections scale baseline")
+    add_inputs(judge)
+    add_comparison(judge)
+    judging = judge.add_argument_group("judging the measures")
     judging.add_argument("--sections", nargs="+", choices=SECTIONS, metavar="SECTION",
                          help=f"the tables to write ({', '.join(SECTIONS)}); default: all in text, markdown and "
                          "latex, the comparison with the baseline in tsv, csv and jsonl (one table per stream: "
@@ -104,19 +104,19 @@ def build_parser() -> argparse.ArgumentParser:
     judging.add_argument("--power", type=float, default=0.8, help="topic-set size: the power wanted (default 0.8)")
     judging.add_argument("--plot", metavar="FILE", help="draw the judging into FILE (.png, .svg, .pdf; needs "
                          "matplotlib: the 'meta' extra)")
-    add_output(compare, "text")
+    add_output(judge, "text")
     report = sub.add_parser("report", help=SUBCOMMANDS["report"], formatter_class=argparse.RawDescriptionHelpFormatter,
                             description="Evaluate runs and write one self-contained HTML page: the summary with deltas "
                             "to the baseline, intervals, corrected significance and win/tie/loss, measures per relevance "
                             "threshold, per-query differences and the scale check. Standard output gets the comparison.",
                             epilog=f"example:\n  {PROG} report qrels.txt runs/*.txt -m muMAP nDCNG@10 nDCG@10 "
                             "--baseline bm25.txt --html report.html")
-    add_inputs(report, engines=True)
+    add_inputs(report)
     add_comparison(report)
     page = report.add_argument_group("the page")
     page.add_argument("--html", required=True, metavar="FILE", help="where to write the page")
     page.add_argument("--transform", action="append", metavar="T", help="label transform of the scale check, "
-                      "repeatable (as compare's); default: scale:2, shift:1, merge of the two highest labels, real")
+                      "repeatable (as judge's); default: scale:2, shift:1, merge of the two highest labels, real")
     page.add_argument("--no-scale", action="store_true", help="leave out the scale check")
     page.add_argument("--by-level", nargs="+", metavar="MEASURE", help="measures shown per relevance threshold "
                       "(muMAP, muP@k, ...); default: those given, with muMAP and muP@10 added")
@@ -126,7 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def add_inputs(parser: argparse.ArgumentParser, engines: bool = True) -> None:
+def add_inputs(parser: argparse.ArgumentParser) -> None:
     """QRELS, the runs and the measures (positional, or -m), the names of the runs, the columns."""
     parser.add_argument("qrels", help="qrels: TREC file (plain or .gz; real-valued labels allowed), Parquet, "
                         "Arrow IPC, '-' or an ir_datasets id")
@@ -147,17 +147,16 @@ def add_inputs(parser: argparse.ArgumentParser, engines: bool = True) -> None:
                         help="local (this process) or spark (TREC text or Parquet files; the 'spark' extra and Java)")
     engine.add_argument("--master", help="with --engine spark: the Spark master URL (default local[*])")
     parser.add_argument("--quiet", action="store_true", help="no progress bar (shown on stderr when it is a terminal)")
-    del engines
 
 
 def add_comparison(parser: argparse.ArgumentParser) -> None:
     """The comparison against a baseline, the same options in every subcommand."""
     group = parser.add_argument_group("comparison against a baseline")
-    group.add_argument("--baseline", "--compare", metavar="RUN", dest="baseline",
+    group.add_argument("--baseline", metavar="RUN",
                        help="every other run against this one (name, path, file name, run tag or position from 0; "
-                       "compare and report: default the first) per measure: value, delta, intervals, paired p-value "
+                       "judge and report: default the first) per measure: value, delta, intervals, paired p-value "
                        "and the p-value corrected for multiple runs")
-    group.add_argument("--test", "--compare-test", choices=COMPARE_TESTS, default="t", dest="test",
+    group.add_argument("--test", choices=COMPARE_TESTS, default="t",
                        help="the paired test against the baseline: t (default, as PyTerrier), randomization, "
                        "bootstrap (Sakai's), wilcoxon (signed-rank) or sign")
     group.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided",
@@ -168,7 +167,8 @@ def add_comparison(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--family", choices=("runs", "all"), default="runs",
                        help="the family of the correction: the runs of each measure (default) or all runs x measures")
     group.add_argument("--alpha", type=float, default=0.05,
-                       help="significance level; the intervals are at 1 - alpha (default 0.05)")
+                       help="significance level (default 0.05): the marks † p < alpha and ‡ p < alpha/5, the "
+                       "report's ▲/▼, and the intervals at 1 - alpha")
     group.add_argument("--permutations", type=int, default=10_000,
                        help="draws of the resampling tests and of the bootstrap interval (exact enumeration when "
                        "there are not more; default 10000)")
@@ -177,11 +177,11 @@ def add_comparison(parser: argparse.ArgumentParser) -> None:
 
 def add_output(parser: argparse.ArgumentParser, default: str) -> None:
     group = parser.add_argument_group("output")
-    group.add_argument("--output_format", "--output-format", "-o", choices=FORMATS, default=default,
+    group.add_argument("--output_format", "--output-format", "-o", choices=list(FORMATS), default=default,
                        help=f"tsv, csv, jsonl (one tidy table per stream, numbers as numbers), trec (trec_eval's "
                        f"lines; evaluate only), text, markdown, latex (default {default})")
     group.add_argument("--output-dir", metavar="DIR", help="write each table to its own file in DIR (results, "
-                       "thresholds, comparison, or compare's sections: e.g. DIR/comparison.tsv) instead of standard "
+                       "thresholds, comparison, or judge's sections: e.g. DIR/comparison.tsv) instead of standard "
                        "output")
     group.add_argument("--places", "-p", type=int, default=None,
                        help=f"decimal places (default {DEFAULT_PLACES}; -1: all digits; with -o jsonl, values are "
@@ -195,7 +195,7 @@ def evaluate_epilog() -> str:
             f"  {PROG} qrels.txt run.txt muMAP nDCNG@10 AP nDCG@10\n"
             f"  {PROG} qrels.txt run.txt 'muMAP nDCNG@10' -q\n"
             f"  {PROG} qrels.txt runs/*.txt -m muMAP nDCNG@10 map --baseline bm25.txt\n"
-            f"  {PROG} qrels.txt run.txt muMAP --thresholds\n"
+            f"  {PROG} qrels.txt run.txt muMAP --thresholds -o text\n"
             f"  zcat run.gz | {PROG} qrels.txt - muMAP\n"
             f"  {PROG} ohsumed run.txt muMAP")
 
@@ -230,10 +230,13 @@ def looks_like_path(item: str) -> bool:
     return bool(re.search(r"[/\\]|\.[A-Za-z][\w-]*$", item))
 
 
-def split_inputs(inputs: list[str]) -> tuple[list[str], list[ir_measures.Measure]]:
-    """Run files first, then measures; every mistake in that order gets its own message."""
+Named = tuple  # (measure, label): a measure with the name it was given by
+
+
+def split_inputs(inputs: list[str]) -> tuple[list[str], list[Named]]:
+    """Run files first, then measures (each with its label); every mistake in that order gets its own message."""
     runs: list[str] = []
-    measures: list[ir_measures.Measure] = []
+    measures: list[Named] = []
     for item in inputs:
         if not measures and is_run_input(item):
             if item == STDIN and STDIN in runs:
@@ -252,7 +255,7 @@ def split_inputs(inputs: list[str]) -> tuple[list[str], list[ir_measures.Measure
             raise
         if not runs:
             raise UsageError(f"{item!r} is a measure, but no run file comes before it; {USAGE_ORDER}")
-        measures.extend(m for m in parsed if m not in measures)
+        measures.extend(pair for pair in parsed if pair[0] not in {m for m, _ in measures})
     if not measures:
         raise UsageError(f"no measure given after the run file(s) (e.g. muMAP nDCNG@10 AP); {USAGE_ORDER}")
     return runs, measures
@@ -280,19 +283,20 @@ def measure_texts(text: str) -> list[str]:
     return [part for part in parts if part]
 
 
-def parse_measures(text: str) -> list[ir_measures.Measure]:
-    """The measures of one command-line argument (see :func:`measure_texts`)."""
+def parse_measures(text: str) -> list[Named]:
+    """The measures of one command-line argument (see :func:`measure_texts`), each with its label."""
     from ir_measures_graded.experiment import measure_lists
 
     texts = measure_texts(text)
     try:
-        return measure_lists.parse(texts) if texts else []
+        return measure_lists.parse_named(texts) if texts else []
     except GradedInputError as ex:
         raise UsageError(str(ex)) from None
 
 
-def inputs_of(args: argparse.Namespace) -> tuple[list[str], list[ir_measures.Measure]]:
-    """The runs and measures of any subcommand (measures after the runs, or with -m), checked alike."""
+def inputs_of(args: argparse.Namespace) -> tuple[list[str], list[Named]]:
+    """The runs and measures (with their labels) of any subcommand (measures after the runs, or with
+    -m), checked alike."""
     if args.measures:
         runs = list(args.inputs)
         for item in runs:
@@ -300,13 +304,16 @@ def inputs_of(args: argparse.Namespace) -> tuple[list[str], list[ir_measures.Mea
                 raise UsageError(f"run {item} is a directory, not a file")
             if not is_run_input(item):
                 raise UsageError(f"run file not found: {item}")
-        measures: list[ir_measures.Measure] = []
+        measures: list[Named] = []
         for text in args.measures:
-            measures += [m for m in parse_measures(text) if m not in measures]
+            measures += [pair for pair in parse_measures(text) if pair[0] not in {m for m, _ in measures}]
     else:
         runs, measures = split_inputs(args.inputs)
     if args.places is not None and args.places < -1:
         raise UsageError(f"--places (-p) must be -1 (all digits) or at least 0, got {args.places}")
+    if args.output_format == "trec" and args.command != "evaluate":
+        raise UsageError(f"-o trec writes trec_eval's result lines (the evaluate command); {args.command} writes "
+                         "tables: tsv, csv, jsonl, text, markdown or latex")
     if args.qrels in STANDARD_INPUT and any(run in STANDARD_INPUT for run in runs):
         raise UsageError(f"standard input can be read once: {args.qrels!r} is the qrels, so no run can be "
                          f"{next(run for run in runs if run in STANDARD_INPUT)!r}; give the run as a file")
@@ -321,10 +328,11 @@ def inputs_of(args: argparse.Namespace) -> tuple[list[str], list[ir_measures.Mea
     return runs, measures
 
 
-def check_options(args: argparse.Namespace, runs: list[str], measures: list[ir_measures.Measure]) -> None:
+def check_options(args: argparse.Namespace, runs: list[str], measures: list[Named]) -> None:
     """What the evaluate command's options allow together."""
     from ir_measures_graded.experiment.measure_lists import breakdown_names, broken_down
 
+    measures = [m for m, _ in measures]
     if args.no_summary and not args.by_query:
         raise UsageError("--no_summary (-n) only goes with --by_query (-q)")
     if args.baseline is not None and len(runs) < 2:
@@ -332,10 +340,52 @@ def check_options(args: argparse.Namespace, runs: list[str], measures: list[ir_m
     if args.thresholds and not broken_down(measures):
         raise UsageError(f"--thresholds breaks down a measure over relevance thresholds ({breakdown_names()}): "
                          "add one of them to the measures")
-    machine = args.output_format in ("tsv", "csv", "jsonl")
+    machine = FORMATS[args.output_format].machine
     if machine and not args.output_dir and args.baseline is not None and args.by_query:
         raise UsageError(f"-o {args.output_format} writes one table per stream: with --baseline, the comparison; "
                          "leave out -q, give --output-dir DIR for a file per table, or use -o text, markdown or latex")
     if machine and not args.output_dir and args.thresholds:
         raise UsageError(f"-o {args.output_format} writes one table per stream: --thresholds adds a second; give "
                          "--output-dir DIR for a file per table, or use -o trec, text, markdown or latex")
+
+
+# --- the options as the library takes them: decided here, once, for every subcommand -----------------
+
+def places_of(args: argparse.Namespace) -> int | None:
+    """Decimal places of the values written: ``-p`` as given, else :data:`DEFAULT_PLACES`; JSON lines keep
+    every digit unless ``-p`` is given (None)."""
+    if args.places is not None:
+        return args.places
+    return None if args.output_format == "jsonl" else DEFAULT_PLACES
+
+
+def testing_of(args: argparse.Namespace) -> Any:
+    """The testing options (:class:`~ir_measures_graded.experiment.testing.Testing`) of any subcommand."""
+    from ir_measures_graded.experiment.testing import Testing
+
+    try:
+        return Testing(test=args.test, correction=args.correction, alternative=args.alternative, family=args.family,
+                       alpha=args.alpha, permutations=args.permutations, seed=args.seed)
+    except GradedInputError as ex:
+        raise UsageError(str(ex)) from None
+
+
+def column_names(args: argparse.Namespace, value: str) -> dict[str, str]:
+    """Column names of Parquet / Arrow inputs from the options; ``value``: 'relevance' or 'score'."""
+    given = (("query_id", args.query_column), ("doc_id", args.doc_column),
+             (value, args.relevance_column if value == "relevance" else args.score_column))
+    return {k: v for k, v in given if v}
+
+
+def experiment_of(args: argparse.Namespace, runs: list[str], measures: list[Named], keep_runs: bool = False,
+                  per_query: bool = True, thresholds: bool = False, provider: str | None = None) -> Any:
+    """The experiment every subcommand evaluates, from its options (one place): the inputs read once,
+    with their column options, the measures with their labels."""
+    from ir_measures_graded.cli.output import warn
+    from ir_measures_graded.experiment import experiment
+
+    return experiment(
+        args.qrels, runs, measures, baseline=args.baseline, names=args.names, engine=args.engine,
+        provider=provider, qrels_columns=column_names(args, "relevance"), run_columns=column_names(args, "score"),
+        thresholds=thresholds, master=args.master, per_query=per_query, keep_runs=keep_runs,
+        progress=not args.quiet, warn=warn)

@@ -7,34 +7,31 @@ import argparse
 import os
 from typing import Any, TextIO
 
-from ir_measures_graded.cli.args import DEFAULT_PLACES, UsageError, parse_measures
+from ir_measures_graded.cli.args import UsageError, experiment_of, parse_measures, places_of, testing_of
+
+__all__ = ["run"]
 
 
-def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: TextIO, command: str) -> int:
+def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: TextIO) -> int:
     """``report``; returns the exit status."""
-    from ir_measures_graded.cli import evaluate, warn
-    from ir_measures_graded.experiment.comparison import Comparison
+    from ir_measures_graded.cli.output import warn
     from ir_measures_graded.lazy import require
     from ir_measures_graded.report import report as make_report
 
     require("jinja2", "report", "the report")
     if args.no_scale and args.transform:
         raise UsageError("--no-scale and --transform contradict each other")
-    if args.output_format == "trec":
-        raise UsageError("-o trec writes trec_eval's result lines (the evaluate command); report writes the "
-                         "comparison table: tsv, csv, jsonl, text, markdown or latex")
     if os.path.isdir(args.html):
         raise UsageError(f"--html {args.html} is a directory; give the HTML file's path")
-    by_level = None if args.by_level is None else [m for text in args.by_level for m in parse_measures(text)]
-    exp = evaluate(args, runs, measures, keep_runs=True)
-    page = make_report(exp, baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
-                       alternative=args.alternative, family=args.family,
-                       transforms=[] if args.no_scale else args.transform, thresholds=by_level,
-                       permutations=args.permutations, seed=args.seed, title=args.title, command=command)
+    testing = testing_of(args)
+    by_level = None if args.by_level is None else [pair for text in args.by_level for pair in parse_measures(text)]
+    exp = experiment_of(args, runs, measures, keep_runs=True)
+    page = make_report(exp, baseline=args.baseline, testing=testing, transforms=[] if args.no_scale else args.transform,
+                       thresholds=None if by_level is None else [m for m, _ in by_level], title=args.title,
+                       command=getattr(args, "command_line", None))
     page.save(args.html)
-    comparison = Comparison.of_table(page.comparison, page.notes)
-    places = args.places if args.output_format == "jsonl" else DEFAULT_PLACES if args.places is None else args.places
-    out.write(comparison.render(args.output_format, places))
+    comparison = page.comparison_view()
+    out.write(comparison.render(args.output_format, places_of(args)))
     for note in comparison.notes:
         warn(note)
     return 0

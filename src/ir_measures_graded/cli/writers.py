@@ -1,18 +1,17 @@
 """Everything the command line writes: results (tsv, trec, jsonl, csv, tables), comparisons, per-threshold
-tables and the demo (the meta-evaluation report's tables: meta.tables)."""
+tables and the demo; where each table goes (:class:`Streams`)."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
 import math
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
-import ir_measures
-import numpy as np
-
 from ir_measures_graded.cli.args import DEFAULT_PLACES
+from ir_measures_graded.experiment.formats import FORMATS
 
 if TYPE_CHECKING:  # pandas is imported where a table is written: --help and argument errors never load it
     import pandas as pd
@@ -31,43 +30,58 @@ def json_value(value: float, places: int | None) -> float | None:
     return round(value, places) if places is not None and places >= 0 else value
 
 
-def write_results(exp: Any, args: argparse.Namespace, out: TextIO) -> None:
+def write_results(exp: Any, args: argparse.Namespace, out: TextIO, breakdown: pd.DataFrame | None = None) -> None:
     """An experiment's results in ``args.output_format``: as the ir_measures command (tsv, one run),
-    trec_eval's lines (trec), JSON lines, or a table (csv, several runs, text, markdown, latex)."""
-    results, measures = exp.results, exp.measures
+    trec_eval's lines (trec; with a breakdown, its lines under each run's), JSON lines, or a table (csv,
+    several runs, text, markdown, latex). Measures are named by their labels (as given)."""
+    results, measures, label = exp.results, exp.measures, exp.label
     places = DEFAULT_PLACES if args.places is None else args.places
     several = len(results) > 1
     summary = not args.no_summary
+    shown = args.by_query
+
+    def named(metric: Any) -> str:
+        return label.get(metric.measure) or str(metric.measure)
+
     if args.output_format == "jsonl":
         for result in results:
-            for metric in result.per_query if args.by_query else []:
-                write_json(out, result.name if several else None, metric.query_id, metric.measure, metric.value,
+            for metric in result.per_query if shown else []:
+                write_json(out, result.name if several else None, metric.query_id, named(metric), metric.value,
                            args.places, extra_fields(metric))
             for measure in measures if summary else []:
-                write_json(out, result.name if several else None, SUMMARY_QID if args.by_query else None,
-                           measure, result.summary[measure], args.places)
+                write_json(out, result.name if several else None, SUMMARY_QID if shown else None,
+                           label[measure], result.summary[measure], args.places)
     elif args.output_format == "trec":
-        for result in results:
-            out.write(f"{'runid':<22}\t{SUMMARY_QID}\t{result.tag}\n")
-            for metric in result.per_query if args.by_query else []:
-                out.write(f"{str(metric.measure):<22}\t{metric.query_id}\t{fmt(metric.value, places)}\n")
+        for result, tag in zip(results, exp.tags, strict=True):
+            out.write(f"{'runid':<22}\t{SUMMARY_QID}\t{tag}\n")
+            for metric in result.per_query if shown else []:
+                out.write(f"{trec_name(named(metric)):<22}\t{metric.query_id}\t{fmt(metric.value, places)}\n")
             for measure in measures if summary else []:
-                out.write(f"{str(measure):<22}\t{SUMMARY_QID}\t{fmt(result.summary[measure], places)}\n")
-            if args.thresholds and result.levels is not None:  # under this run's runid line, not after the last
-                for rec in result.levels.itertuples(index=False):
-                    out.write(f"{rec.measure:<22}\t{SUMMARY_QID}\t{fmt(rec.value, places)}\n")
+                out.write(f"{trec_name(label[measure]):<22}\t{SUMMARY_QID}\t{fmt(result.summary[measure], places)}\n")
+            if breakdown is not None:  # under this run's runid line: each threshold's measure over all queries
+                from ir_measures_graded.per_level import single_threshold
+
+                for rec in breakdown[breakdown["run"] == result.name].itertuples(index=False):
+                    name = single_threshold(exp.measure(rec.of), rec.threshold)
+                    out.write(f"{name:<22}\t{SUMMARY_QID}\t{fmt(rec.all_queries, places)}\n")
     elif args.output_format != "tsv" or several:
-        write_table(results, measures, args, places, out)
+        write_table(exp, args, places, out)
     else:  # tsv, one run: exactly the ir_measures command's lines, in its order
         (result,) = results
-        for metric in result.per_query if args.by_query else []:
-            out.write(f"{metric.query_id}\t{metric.measure}\t{fmt(metric.value, places)}\n")
+        for metric in result.per_query if shown else []:
+            out.write(f"{metric.query_id}\t{named(metric)}\t{fmt(metric.value, places)}\n")
         for measure in measures if summary else []:
-            prefix = f"{SUMMARY_QID}\t" if args.by_query else ""
-            out.write(f"{prefix}{measure}\t{fmt(result.summary[measure], places)}\n")
+            prefix = f"{SUMMARY_QID}\t" if shown else ""
+            out.write(f"{prefix}{label[measure]}\t{fmt(result.summary[measure], places)}\n")
 
 
-def write_json(out: TextIO, run_name: str | None, query_id: str | None, measure: ir_measures.Measure,
+def trec_name(label: str) -> str:
+    """A measure as trec_eval prints it: its spelling ``ndcg_cut.10`` is printed ``ndcg_cut_10`` (so the
+    lines diff against trec_eval's); any other label as it is."""
+    return re.sub(r"^([A-Za-z_]+)\.(?=[0-9])", r"\1_", label) if re.fullmatch(r"[A-Za-z_]+\.[0-9.,]+", label) else label
+
+
+def write_json(out: TextIO, run_name: str | None, query_id: str | None, measure: str,
                value: float, places: int | None, extra: dict[str, Any] | None = None) -> None:
     item = {} if run_name is None else {"run": run_name}
     if query_id is not None:
@@ -87,19 +101,19 @@ def extra_fields(metric: Any) -> dict[str, Any]:
     return {k: v for k, v in metric._asdict().items() if k not in ("query_id", "measure", "value")}
 
 
-def write_table(results: list[Any], measures: list[ir_measures.Measure], args: argparse.Namespace,
-                places: int, out: TextIO) -> None:
+def write_table(exp: Any, args: argparse.Namespace, places: int, out: TextIO) -> None:
     """A row per run (and per query with -q, in the order the queries come), a column per measure."""
-    names = [str(m) for m in measures]
+    names = list(exp.labels)
     rows = []
-    for result in results:
+    for result in exp.results:
         if args.by_query:
             by_query: dict[str, dict[str, float]] = {}
             for metric in result.per_query:
-                by_query.setdefault(metric.query_id, {})[str(metric.measure)] = float(metric.value)
+                name = exp.label.get(metric.measure) or str(metric.measure)
+                by_query.setdefault(metric.query_id, {})[name] = float(metric.value)
             rows += [{"run": result.name, "query_id": qid, **values} for qid, values in by_query.items()]
         if not args.no_summary:
-            summary = {str(m): float(v) for m, v in result.summary.items()}
+            summary = {exp.label[m]: float(v) for m, v in result.summary.items()}
             rows.append({"run": result.name, **({"query_id": SUMMARY_QID} if args.by_query else {}), **summary})
     columns = ["run", *(["query_id"] if args.by_query else []), *names]
     if args.output_format in ("csv", "tsv"):  # no pandas (0.3 s, 65 MiB): the csv module writes what to_csv did
@@ -116,60 +130,61 @@ def write_table(results: list[Any], measures: list[ir_measures.Measure], args: a
         return
     import pandas as pd
 
-    table = pd.DataFrame(rows, columns=columns)
-    if args.output_format in ("text", "markdown", "latex"):
-        from ir_measures_graded.experiment import tables
+    from ir_measures_graded.experiment import tables
 
-        out.write(tables.render(table, args.output_format, places))
-        return
-    sep = "," if args.output_format == "csv" else "\t"
-    float_format = None if places < 0 else f"%.{places}f"
-    table.to_csv(out, sep=sep, index=False, float_format=float_format, na_rep="nan", lineterminator="\n")
-
+    out.write(tables.render(pd.DataFrame(rows, columns=columns), args.output_format, places))
 
 
 def write_comparison(comparison: Any, args: argparse.Namespace, out: TextIO) -> None:
     """The comparison against the baseline: tidy in a machine format (tsv, csv, jsonl; tsv after trec's
-    lines), the paper's view in text, markdown and latex. What was not tested, and why, goes to stderr."""
-    from ir_measures_graded.cli import warn
+    lines), the paper's view in text and markdown, the one LaTeX table in latex. What was not tested,
+    and why, goes to stderr."""
+    from ir_measures_graded.cli.args import places_of
+    from ir_measures_graded.cli.output import warn
 
-    fmt = args.output_format
-    if fmt in ("tsv", "csv", "jsonl"):  # values as the results: -p places (jsonl: as computed unless given)
-        out.write(comparison.render(fmt, args.places if fmt == "jsonl" or args.places is not None else DEFAULT_PLACES))
-    else:
-        out.write(comparison.render("tsv" if fmt == "trec" else fmt, DEFAULT_PLACES if args.places is None else args.places,
-                                    title=f"Against the baseline {comparison.baseline}"))
+    fmt = "tsv" if args.output_format == "trec" else args.output_format
+    places = places_of(args) if fmt == "jsonl" else DEFAULT_PLACES if args.places is None else args.places
+    out.write(comparison.render(fmt, places, title=f"Against the baseline {comparison.baseline}"))
     for note in comparison.notes:
         warn(note)
 
 
-def write_breakdown(table: pd.DataFrame, args: argparse.Namespace, out: TextIO) -> None:
-    """The per-level table (with ``-o trec`` these are part of each run's lines: :func:`write_results`)."""
-    import json
+#: The breakdown's columns as its human tables head them.
+BREAKDOWN_HEADERS = {"at": "at t", "queries": "queries ≥ t", "value": "value (queries ≥ t)",
+                     "all_queries": "value (all queries)"}
+BREAKDOWN_LEGEND = (
+    "value (queries ≥ t): M^t averaged over the queries with a document judged ≥ t (the paper's MAP^t); "
+    "value (all queries): averaged over every judged query, 0 where none is judged ≥ t (for µMAP: AP(rel=t), "
+    "trec_eval's -l t map); share: the threshold's weight in the measure; contribution: what the threshold adds "
+    "to the run's value, and sum: their total, the run's value.")
 
-    places = DEFAULT_PLACES if args.places is None else args.places
-    if args.output_format == "jsonl":
-        for rec in table.to_dict(orient="records"):
-            out.write(json.dumps({k: json_value(v, args.places) if k == "value" else plain(v)
-                                  for k, v in rec.items()}) + "\n")
+
+def write_breakdown(exp: Any, table: pd.DataFrame, args: argparse.Namespace, out: TextIO) -> None:
+    """The per-threshold breakdown (``Experiment.breakdown``): tidy in a machine format; in text,
+    markdown and latex with a ``sum`` row per run and measure (its value) and a legend. (With ``-o
+    trec`` its lines are part of each run's: :func:`write_results`.)"""
+    import pandas as pd
+
+    from ir_measures_graded.cli.args import places_of
+    from ir_measures_graded.experiment import tables
+
+    fmt = args.output_format
+    if FORMATS[fmt].machine:
+        out.write(tables.machine(table, fmt, places_of(args)))
         return
-    shown = table.copy()
-    for column in shown.columns:
-        if column not in ("run", "of", "measure", "value"):
-            shown[column] = shown[column].map(lambda v: f"{v:g}" if isinstance(v, float) else str(v))
-    if args.output_format in ("text", "markdown", "latex"):
-        from ir_measures_graded.experiment import tables
-
-        out.write(tables.render(shown, args.output_format, places, "Per relevance threshold"))
-        return
-    sep = "," if args.output_format == "csv" else "\t"
-    float_format = None if places < 0 else f"%.{places}f"
-    shown.to_csv(out, sep=sep, index=False, float_format=float_format, na_rep="nan", lineterminator="\n")
-
-
-def plain(value: object) -> object:
-    """numpy scalars as Python values, for json."""
-    return value.item() if isinstance(value, np.generic) else value
+    places = places_of(args)
+    values = exp.aggregates.set_index(["run", "measure"])["value"]
+    parts = []
+    for (run, of), rows in table.groupby(["run", "of"], sort=False):
+        shown = rows.rename(columns={"measure": "at"})
+        total = {"run": run, "of": of, "at": "sum", "contribution": float(values[(run, of)])}
+        parts += [shown, pd.DataFrame([total])]
+    shown = pd.concat(parts, ignore_index=True)[["run", "of", "at", "threshold", "queries", "value", "all_queries",
+                                                  "share", "contribution"]]
+    shown["threshold"] = [f"{t:g}" if t == t else "" for t in shown["threshold"]]
+    shown["queries"] = ["" if q != q else str(int(q)) for q in shown["queries"]]
+    shown = shown.rename(columns=BREAKDOWN_HEADERS)
+    out.write(tables.render(shown, fmt, places, "Per relevance threshold", BREAKDOWN_LEGEND))
 
 
 def print_demo(out: TextIO) -> None:
@@ -191,11 +206,9 @@ class Streams:
     trec; machine formats hold one table there), or with ``--output-dir`` a file per table in that folder
     (``results.tsv``, ``thresholds.tsv``, ``comparison.tsv``, one per ``compare`` section)."""
 
-    SUFFIX = {"text": "txt", "markdown": "md", "latex": "tex", "trec": "txt"}
-
     def __init__(self, args: argparse.Namespace, out: TextIO) -> None:
         self.folder, self.out, self.written = getattr(args, "output_dir", None), out, []
-        self.suffix = self.SUFFIX.get(args.output_format, args.output_format)
+        self.suffix = FORMATS[args.output_format].suffix
         if self.folder:
             import os
 

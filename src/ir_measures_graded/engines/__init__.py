@@ -33,8 +33,9 @@ class Request:
     progress: bool = True  # a progress bar on stderr when it is a terminal (local engine)
     keep_runs: bool = False  # keep each run read as an Arrow table (RunResult.table)
     master: str | None = None  # the Spark master URL (Spark engine)
-    thresholds: bool = False  # also each thresholded measure at every relevance threshold (RunResult.levels)
     warn: Callable[[str], None] | None = None  # told what is suspicious but not wrong (an empty run, ...)
+    names: list[str] | None = None  # the runs' names, as messages name them (default: their paths, or run k)
+    qrels_name: str | None = None  # the qrels' path or id, as messages name them, when given as read
     workers: int | None = None  # runs evaluated at a time (local engine); None: one per core this process may use
 
 
@@ -42,14 +43,12 @@ class Request:
 class RunResult:
     """One run's values: per query in the order the engine yields them, and the summary."""
 
-    name: str  # the run as given (its path)
-    tag: str  # its own tag (column 6 of a TREC run), else its name; unique among the results
+    name: str  # the run's name (Request.names), else its path as given
     per_query: list[Any]  # ir_measures.Metric
     summary: dict[Any, float]  # measure -> the measure's aggregate
     rows: int = 0  # rows read (0: the engine does not count them)
     matched: int = -1  # queries of the run the qrels know (-1: not counted)
     table: Any = None  # the run as read (an Arrow table), with Request.keep_runs
-    levels: Any = None  # with Request.thresholds: per_level.threshold_table of this run (a DataFrame)
     judged: list[str] | None = None  # the query ids of the qrels (None: the engine does not list them)
 
 
@@ -85,15 +84,12 @@ def run_tag(path: str, frame: object = None) -> str:
     return tag if tag and tag.strip() else path
 
 
-def name_tags(results: list[RunResult]) -> list[RunResult]:
-    """Runs whose tags collide are told apart by their paths instead."""
-    seen: dict[str, int] = {}
-    for result in results:
-        seen[result.tag] = seen.get(result.tag, 0) + 1
-    for result in results:
-        if seen[result.tag] > 1:
-            result.tag = result.name
-    return results
+def run_name(request: Request, k: int) -> str:
+    """The name of the ``k``-th run of a request, as results and messages give it."""
+    if request.names is not None:
+        return request.names[k]
+    run = request.runs[k]
+    return run if isinstance(run, str) else f"run {k + 1}"
 
 
 def engine(name: str) -> Engine:
@@ -127,4 +123,5 @@ def check_shared_queries(result: RunResult, request: Request) -> None:
 
 def qrels_named(request: Request) -> str:
     """The qrels as messages name them: by their path or id, or plainly when given in memory."""
-    return f"the qrels {request.qrels}" if isinstance(request.qrels, str) else "the qrels"
+    name = request.qrels_name or (request.qrels if isinstance(request.qrels, str) else None)
+    return f"the qrels {name}" if name else "the qrels"

@@ -23,14 +23,7 @@ import ir_measures
 import numpy as np
 
 from ir_measures_graded.arrow import from_numpy
-from ir_measures_graded.engines import (
-    Request,
-    RunResult,
-    check_judged,
-    check_shared_queries,
-    name_tags,
-    run_tag,
-)
+from ir_measures_graded.engines import Request, RunResult, check_judged, check_shared_queries, run_name
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.columns import Columns
 from ir_measures_graded.io.small import read_small
@@ -62,15 +55,14 @@ class LocalEngine:
         judged = len(qrels)  # rows of columns, frames and Arrow tables; queries of a dict of dicts
         check_judged(judged, request)
         # Results by position: a file named twice is two runs, each with the values of that file alone.
-        results = [RunResult(run if isinstance(run, str) else f"run {i + 1}", "", [], {})
-                   for i, run in enumerate(request.runs)]
+        results = [RunResult(run_name(request, k), [], {}) for k in range(len(request.runs))]
         judged_ids = _query_ids(qrels, "qrels")
         scored = evaluate_runs(qrels, [_source(run) for run in request.runs], measures, request.provider,
                                columns=request.run_columns, progress=request.progress,
-                               keep=request.keep_runs or request.thresholds, small=small,
+                               keep=request.keep_runs, small=small,
                                arrow_qrels=(lambda: load_qrels(request.qrels, request.qrels_columns)) if small else None,
                                workers=request.workers)
-        for result, run, one in zip(results, request.runs, scored, strict=True):
+        for result, one in zip(results, scored, strict=True):
             result.rows, result.matched, result.judged = one.rows, one.matched, judged_ids
             if request.summary:
                 aggregators = {m: m.aggregator() for m in measures}
@@ -80,14 +72,9 @@ class LocalEngine:
             if request.by_query:
                 result.per_query = one.metrics
             result.table = one.table if request.keep_runs else None
-            result.tag = run_tag(run, result.table) or result.name
             if judged and request.warn is not None:
                 check_shared_queries(result, request)
-            if request.thresholds:
-                from ir_measures_graded.per_level import threshold_table
-
-                result.levels = threshold_table(measures, qrels, one.table)
-        return name_tags(results)
+        return results
 
 
 def _source(spec: Any) -> Any:
@@ -99,7 +86,7 @@ def small_qrels(request: Request) -> Columns | None:
     """The qrels read by the numpy-only small-file reader (:mod:`..io.small`), when they and every
     run are files that reader may take (runs kept as tables need the Arrow reader); else None, and
     every input goes through the Arrow reader."""
-    if request.keep_runs or request.thresholds or not all(isinstance(s, str) for s in [request.qrels, *request.runs]):
+    if request.keep_runs or not all(isinstance(s, str) for s in [request.qrels, *request.runs]):
         return None
     return read_small(request.qrels, QRELS)
 

@@ -1,9 +1,14 @@
-"""An experiment: qrels, N runs and measures evaluated once through an engine, the qrels prepared once.
+"""An experiment: qrels, N runs and measures evaluated once through an engine; it owns its inputs.
 
 Every entry point (the command line's subcommands, :func:`experiment`, the report, meta-evaluation)
 goes through :func:`experiment`, so inputs are read, runs named, the baseline found and the label
-rule applied in one place. Aggregates are each measure's own (exactly ``calc_aggregate``'s); the
-per-query table holds every judged query for every run, 0 where a run does not rank it.
+rule applied in one place. The :class:`Experiment` keeps what was read — the qrels (as a table and
+as prepared judgments), each run as read, how they were read (the column options) — so the layers
+above it (report, meta-evaluation, the command line) derive every view from it and never read an
+input again. Each number has one definition here: a run's score is its measure's aggregate
+(exactly ``calc_aggregate``'s); the per-query table holds every judged query for every run, 0 where
+a run does not rank it; the per-threshold breakdown adds up to the aggregate; and a measure is tested
+only where its aggregate is the mean of the per-query values a paired test compares.
 """
 
 from __future__ import annotations
@@ -22,7 +27,12 @@ from ir_measures_graded.experiment.naming import STDIN, display, find_baseline, 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["experiment", "Experiment", "run_specs"]
+    from ir_measures_graded.prepare import Judgments
+
+__all__ = ["experiment", "Experiment", "Reading", "run_specs", "SAME_MEAN"]
+
+#: A measure's aggregate and the mean of its per-query values differ beyond this (relative): it is not tested.
+SAME_MEAN = 1e-9
 
 
 def run_specs(runs: Any) -> tuple[list[Any], list[str] | None]:
@@ -42,9 +52,18 @@ def _spec(given: Any) -> Any:
     return os.fspath(given) if isinstance(given, os.PathLike) else given
 
 
+@dataclass(frozen=True)
+class Reading:
+    """How the inputs were read: the column names of Parquet / Arrow inputs (``{'query_id': ...}``)."""
+
+    qrels_columns: Mapping[str, str] = field(default_factory=dict)
+    run_columns: Mapping[str, str] = field(default_factory=dict)
+
+
 @dataclass
 class Experiment:
-    """Runs evaluated on one set of qrels; see :func:`experiment`. Every table is tidy."""
+    """Runs evaluated on one set of qrels; see :func:`experiment`. Every table is tidy, and names each
+    measure by its label: the name the user gave it (``µMAP``, ``map``, ``ndcg_cut.10``)."""
 
     qrels: Any  # as given: a path, '-', an ir_datasets id or qrels in memory
     runs: list[str]  # the runs' names, in the order given
@@ -54,6 +73,28 @@ class Experiment:
     results: list[engines.RunResult]
     engine: str = "local"
     warnings: list[str] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)  # each measure's name as given, aligned with measures
+    reading: Reading = field(default_factory=Reading)
+    by_query: bool = True  # per-query values were kept
+    read_qrels: Any = field(default=None, repr=False)  # the qrels as read, when read for the views
+
+    def __post_init__(self) -> None:
+        if not self.labels:
+            self.labels = [str(m) for m in self.measures]
+
+    # --- what was evaluated -------------------------------------------------------------------------
+
+    @cached_property
+    def label(self) -> dict[Any, str]:
+        """Each measure's label (its name as given), by measure."""
+        return dict(zip(self.measures, self.labels, strict=True))
+
+    def measure(self, label: str) -> Any:
+        """The measure a label (or its ``str``) names."""
+        for m, name in self.label.items():
+            if label in (name, str(m)):
+                return m
+        raise GradedInputError(f"measure {label!r} is none of the experiment's ({', '.join(self.labels)})")
 
     @cached_property
     def judged(self) -> list[str]:
@@ -68,7 +109,7 @@ class Experiment:
         """``run``, ``measure``, ``value``: each measure's own aggregate, as ``calc_aggregate`` gives it."""
         import pandas as pd  # the tables load pandas; evaluating does not
 
-        rows = [(name, str(m), float(r.summary[m]))
+        rows = [(name, self.label[m], float(r.summary[m]))
                 for name, r in zip(self.runs, self.results, strict=True) for m in self.measures]
         return pd.DataFrame(rows, columns=["run", "measure", "value"])
 
@@ -79,12 +120,13 @@ class Experiment:
         import numpy as np
         import pandas as pd
 
-        labels = [str(m) for m in self.measures]
-        names = dict(zip(self.measures, labels, strict=True))
-        full = pd.MultiIndex.from_product([self.judged, labels], names=["query_id", "measure"])
+        if not self.by_query:
+            raise GradedInputError("this experiment was evaluated without per-query values (per_query=False): "
+                                   "evaluate it with per_query=True to test or break down its runs")
+        full = pd.MultiIndex.from_product([self.judged, self.labels], names=["query_id", "measure"])
         parts = []
         for name, result in zip(self.runs, self.results, strict=True):
-            got = pd.DataFrame([(str(m.query_id), names.get(m.measure) or str(m.measure), float(m.value))
+            got = pd.DataFrame([(str(m.query_id), self.label.get(m.measure) or str(m.measure), float(m.value))
                                 for m in result.per_query], columns=["query_id", "measure", "value"])
             got = got.drop_duplicates(["query_id", "measure"], keep="last")
             values = got.set_index(["query_id", "measure"])["value"].reindex(full, fill_value=0.0)
@@ -96,21 +138,154 @@ class Experiment:
 
     @cached_property
     def missing(self) -> dict[str, int]:
-        """Per run, the judged queries it does not rank (they score 0)."""
+        """Per run, how many judged queries it does not rank (they score 0)."""
         judged = len(self.judged)
         return {name: judged - r.matched if r.matched >= 0 else judged - len({str(m.query_id) for m in r.per_query})
                 for name, r in zip(self.runs, self.results, strict=True)}
 
-    def compare(self, baseline: Any = None, test: str = "t", correction: str = "holm",
-                alternative: str = "two-sided", family: str = "runs", level: float = 0.95,
-                permutations: int | None = 10_000, seed: int = 0) -> Any:
-        """Every run against ``baseline`` (default: the experiment's, else the first run): a
-        :class:`~ir_measures_graded.experiment.comparison.Comparison`."""
-        from ir_measures_graded.experiment.comparison import compare
+    @cached_property
+    def untested(self) -> dict[str, str]:
+        """The measures (by label) that no paired test, interval or effect size is made for, with why:
+        one rule for every view — a measure is tested only where its aggregate is the mean of the
+        per-query values the test compares (every judged query, 0 where a run ranks nothing)."""
+        import numpy as np
 
+        found = {self.label[m]: measure_lists.UNTESTED_WHY for m in self.measures if not measure_lists.mean_aggregated(m)}
+        if not self.by_query:
+            return found
+        means = self.per_query.groupby(["run", "measure"], sort=False)["value"].mean()
+        for row in self.aggregates.itertuples(index=False):
+            if row.measure in found or (row.run, row.measure) not in means.index:
+                continue
+            mean = means[(row.run, row.measure)]
+            if np.isnan(mean) and np.isnan(row.value):
+                continue
+            if not abs(mean - row.value) <= SAME_MEAN * max(1.0, abs(row.value)):
+                found[row.measure] = (f"no p-value, interval or effect size: its aggregate ({row.value:.4g} for "
+                                      f"{row.run}) is not the mean of its per-query values over every judged query "
+                                      f"({mean:.4g}), which a paired test compares")
+        return found
+
+    # --- its inputs, read once --------------------------------------------------------------------
+
+    @cached_property
+    def qrels_table(self) -> Any:
+        """The qrels as read (an Arrow table from a file, a DataFrame from an ir_datasets id), or as given."""
+        if self.read_qrels is not None:
+            return self.read_qrels
+        if isinstance(self.qrels, str):
+            from ir_measures_graded.sources import load_qrels
+
+            if self.qrels == STDIN:
+                raise GradedInputError("the qrels came from standard input and were not kept: evaluate with "
+                                       "keep_runs=True to use them again")
+            return load_qrels(self.qrels, self.reading.qrels_columns)
+        return self.qrels
+
+    @cached_property
+    def qrels_frame(self) -> pd.DataFrame:
+        """The qrels as a pandas DataFrame ``query_id``, ``doc_id``, ``relevance`` (e.g. to relabel them)."""
+        from ir_measures_graded.sources import qrels_frame
+
+        return qrels_frame(self.qrels_table)
+
+    @cached_property
+    def judgments(self) -> Judgments:
+        """The qrels prepared once (:class:`~ir_measures_graded.prepare.Judgments`) for every view."""
+        from ir_measures_graded.prepare import Judgments
+
+        return Judgments.from_qrels(self.qrels_table)
+
+    def run_input(self, name: str) -> Any:
+        """The run ``name`` as read (an Arrow table, kept with ``keep_runs``) or as given in memory; a run
+        file that was not kept is read again (standard input cannot be)."""
+        k = self.runs.index(name)
+        result, spec = self.results[k], self.specs[k]
+        if result.table is not None:
+            return result.table
+        if isinstance(spec, str):
+            if spec == STDIN:
+                raise GradedInputError(f"run {display(name)} came from standard input and was not kept: "
+                                       "evaluate with keep_runs=True to use it again")
+            from ir_measures_graded.io.readers import read_run_table
+
+            result.table = read_run_table(spec, self.reading.run_columns)
+            return result.table
+        return spec
+
+    @cached_property
+    def tags(self) -> list[str]:
+        """Each run's own tag (column 6 of a TREC run, a frame's ``name``), else its path or name; runs
+        whose tags collide are told apart by their paths (read only when asked: trec's ``runid`` lines)."""
+        found = []
+        for name, spec, result in zip(self.runs, self.specs, self.results, strict=True):
+            if isinstance(spec, str) and spec != STDIN:
+                found.append(engines.run_tag(spec) or spec)
+            else:
+                found.append(engines.run_tag(spec if not isinstance(spec, str) else "", result.table) or name)
+        return [t if found.count(t) == 1 else (s if isinstance(s, str) else n)
+                for t, s, n in zip(found, self.specs, self.runs, strict=True)]
+
+    # --- views derived from it -------------------------------------------------------------------
+
+    def breakdown(self, measures: Iterable[Any] | None = None) -> pd.DataFrame:
+        """Each thresholded measure at every relevance threshold for every run
+        (:func:`ir_measures_graded.per_level.breakdown`: ``contribution`` adds up to the run's value):
+        ``run``, ``of`` (the measure's label), ``measure`` (e.g. ``MAP(rel>=2)``), then the breakdown's
+        columns. ``measures``: labels or measures of the experiment, or others to break down (by default
+        the experiment's thresholded measures)."""
+        import pandas as pd
+
+        from ir_measures_graded.per_level import COLUMNS, breakdown
+        from ir_measures_graded.prepare import Ranking
+
+        chosen = measure_lists.broken_down(self.measures, None if measures is None else
+                                           [self._known(m) for m in measures])
+        labels = {m: self.label.get(m, str(m)) for m in chosen}
+        frames = []
+        for name in self.runs:
+            ranking = Ranking.from_run(self.run_input(name), self.judgments)
+            for m in chosen:
+                rows = breakdown(m, self.judgments, ranking)
+                named = [f"{m.at_threshold()}(rel>={t:g})" for t in rows["threshold"]]
+                frames.append(pd.concat([pd.DataFrame({"run": name, "of": labels[m], "measure": named}), rows],
+                                        axis=1))
+        columns = ["run", "of", "measure", *COLUMNS]
+        return pd.concat(frames, ignore_index=True)[columns] if frames else pd.DataFrame(columns=columns)
+
+    def _known(self, given: Any) -> Any:
+        if isinstance(given, str):
+            for m, name in self.label.items():
+                if given == name:
+                    return m
+        return given
+
+    def with_qrels(self, qrels: Any, measures: Sequence[Any] | None = None, labels: Sequence[str] | None = None) -> Experiment:
+        """The same runs, as read, evaluated on other qrels in memory (relabelled for the scale check)."""
+        runs = {name: self.run_input(name) for name in self.runs}
+        measures = list(self.measures if measures is None else measures)
+        done = experiment(qrels, runs, measures, keep_runs=True, warn=lambda _: None)
+        if labels is not None:
+            done.labels = list(labels)
+            done.__dict__.pop("label", None)
+        return done
+
+    def compare(self, baseline: Any = None, test: str = "t", correction: str = "holm",
+                alternative: str = "two-sided", family: str = "runs", level: float | None = None,
+                permutations: int | None = 10_000, seed: int = 0, *, alpha: float | None = None,
+                testing: Any = None) -> Any:
+        """Every run against ``baseline`` (default: the experiment's, else the first run): a
+        :class:`~ir_measures_graded.experiment.comparison.Comparison`. The options may come as one
+        :class:`~ir_measures_graded.experiment.testing.Testing` (``testing``); ``alpha`` (default 0.05)
+        is the level of the marks and the intervals' ``1 - alpha`` (``level`` is the same, said the other way)."""
+        from ir_measures_graded.experiment.comparison import compare
+        from ir_measures_graded.experiment.testing import Testing
+
+        if testing is None:
+            testing = Testing.of(test=test, correction=correction, alternative=alternative, family=family,
+                                 alpha=alpha, level=level, permutations=permutations, seed=seed)
         base = (self.baseline or self.runs[0]) if baseline is None else self.find(baseline)
-        return compare(self, base, test=test, correction=correction, alternative=alternative, family=family,
-                       level=level, permutations=permutations, seed=seed)
+        return compare(self, base, testing)
 
     def find(self, key: Any, option: str = "baseline") -> str:
         """The name of the run ``key`` names (name, position from 0, path, file name or run tag)."""
@@ -141,14 +316,27 @@ def experiment(
       (pandas, polars, Arrow, a dict of dicts, ir_measures' named tuples).
     - ``runs``: a list of runs (paths or in memory) or ``{name: run}``; a list is named by the file name
       (see :mod:`.naming`) unless ``names`` is given.
-    - ``measures``: objects or names: ours, ir_measures' (``AP``, ``nDCG@10``) or trec_eval's (``map``).
+    - ``measures``: objects or names: ours, ir_measures' (``AP``, ``nDCG@10``) or trec_eval's (``map``);
+      every table names a measure as it was given (its label).
     - ``baseline``: the run the others are compared with: name, position (from 0), path, file name or
       run tag; refused before anything is evaluated when it names none of the runs.
+    - ``names``: the runs' names, one per run (instead of the file names).
     - ``engine``: ``local`` (this process) or ``spark`` (files only).
+    - ``provider``: one ir_measures provider computing every measure (default: ours for our measures,
+      ir_measures' default pipeline for the others).
+    - ``qrels_columns``, ``run_columns``: column names of Parquet / Arrow inputs, e.g.
+      ``{'query_id': 'qid', 'doc_id': 'docno', 'relevance': 'label'}``.
+    - ``thresholds``: keep what :meth:`Experiment.breakdown` needs (the runs as read).
+    - ``master``: the Spark master URL (``engine='spark'``).
+    - ``per_query``: keep per-query values (needed to test, compare or break down runs).
+    - ``keep_runs``: keep each run as read, so that every view (the report, the scale check, the
+      breakdown) reads no input again; the qrels are then read here, once.
+    - ``progress``: a progress bar on stderr while reading (when it is a terminal).
     - ``warn``: told what is suspicious but not wrong (a run that misses judged queries, ...); by default
       Python warnings.
     """
-    measures = measure_lists.parse(measures)
+    named = measure_lists.parse_named(measures)
+    measures, labels = [m for m, _ in named], [label for _, label in named]
     specs, given = run_specs(runs)
     specs = [_spec(s) for s in specs]
     if not specs:
@@ -156,8 +344,18 @@ def experiment(
     names = run_names(specs, names if names is not None else given)
     base = None if baseline is None else _find(baseline, names, specs, "baseline")
     qrels = _spec(qrels)
-    if engine == "spark" and not all(isinstance(s, str) for s in [qrels, *specs]):
-        raise GradedInputError("the Spark engine reads files: give the qrels and the runs as paths")
+    reading = Reading(dict(qrels_columns or {}), dict(run_columns or {}))
+    keep_runs = keep_runs or thresholds
+    if engine == "spark":
+        if not all(isinstance(s, str) for s in [qrels, *specs]):
+            raise GradedInputError("the Spark engine reads files: give the qrels and the runs as paths")
+        if reading.qrels_columns or reading.run_columns:
+            raise GradedInputError("the Spark engine reads the columns query_id, doc_id, relevance and score: "
+                                   "it takes no column names (--query-column, ...); rename the columns or use "
+                                   "the local engine")
+        if thresholds or keep_runs:
+            raise GradedInputError("the Spark engine returns values only: the per-threshold breakdown and the "
+                                   "views that need the runs as read (report, judge) use the local engine")
     said: list[str] = []
 
     def tell(message: str) -> None:
@@ -169,14 +367,21 @@ def experiment(
         else:
             warn(message)
 
+    # The views above need the qrels again: read them here, once (standard input included).
+    read = None
+    if keep_runs and isinstance(qrels, str):
+        from ir_measures_graded.sources import load_qrels
+
+        read = load_qrels(qrels, reading.qrels_columns)
     request = engines.Request(
-        qrels=qrels, runs=specs, measures=measures, provider=provider, by_query=per_query, summary=True,
-        qrels_columns=dict(qrels_columns or {}), run_columns=dict(run_columns or {}), progress=progress,
-        keep_runs=keep_runs, master=master, thresholds=thresholds, warn=tell)
+        qrels=qrels if read is None else read, runs=specs, measures=measures, provider=provider,
+        by_query=per_query, summary=True, qrels_columns=dict(reading.qrels_columns),
+        run_columns=dict(reading.run_columns), progress=progress, keep_runs=keep_runs, master=master, warn=tell,
+        names=names, qrels_name=qrels if isinstance(qrels, str) else None)
     results = engines.engine(engine).evaluate(request)
     for result, name in zip(results, names, strict=True):
         result.name = name
-    done = Experiment(qrels, names, measures, base, specs, results, engine, said)
+    done = Experiment(qrels, names, measures, base, specs, results, engine, said, labels, reading, per_query, read)
     for name, result in zip(names, results, strict=True):
         missed = done.missing[name] if per_query or result.matched >= 0 else 0
         if 0 < missed < len(done.judged) and result.rows:

@@ -3,6 +3,7 @@ names and trec_eval's), which are tested per query, and which are broken down pe
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -12,50 +13,103 @@ from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.measures import base
 from ir_measures_graded.measures.thresholded import ThresholdedMeasure
 
-__all__ = ["parse", "untested", "UNTESTED_WHY", "broken_down", "breakdown_names"]
+__all__ = ["parse", "parse_named", "mean_aggregated", "untested", "UNTESTED_WHY", "broken_down", "breakdown_names"]
 
 #: The one line said of a measure whose aggregate is not the mean of its per-query values.
 UNTESTED_WHY = ("no p-value, interval or effect size: its aggregate is not the mean of its per-query values, "
                 "which a paired test compares (value and delta are its own aggregates)")
 
 
-def _trec(text: str) -> list[Any] | None:
-    """trec_eval's spelling (``map``, ``ndcg_cut.10``, ``ndcg_cut_10``, ``P.10``), as PyTerrier takes it."""
+def _quietly(parse: Any, text: str) -> list[Any]:
+    """ir_measures' trec_eval parser prints the nicknames' members it skips on standard output, which
+    carries results only: what it says goes to standard error."""
+    import contextlib
+    import sys
+
+    with contextlib.redirect_stdout(sys.stderr):
+        return list(parse(text))
+
+
+def _trec(text: str) -> list[tuple[Any, str]] | None:
+    """trec_eval's spelling (``map``, ``ndcg_cut.10``, ``ndcg_cut_10``, ``P.10``, ``all_trec``), as
+    PyTerrier takes it, each measure with its label: the text itself when it names one measure, else
+    trec_eval's name of each (``P_5``, ``ndcg_cut_10``: as trec_eval prints them)."""
     try:
-        found = list(ir_measures.parse_trec_measure(text))
+        found = _quietly(ir_measures.parse_trec_measure, text)
     except (ValueError, KeyError, TypeError, AttributeError, AssertionError, NameError):
         found = []
     if not found and "_" in text and text.rsplit("_", 1)[1].isdigit():
-        return _trec(".".join(text.rsplit("_", 1)))
-    return found or None
+        dotted = _trec(".".join(text.rsplit("_", 1)))
+        return None if dotted is None else [(m, text if len(dotted) == 1 else label) for m, label in dotted]
+    if not found:
+        return None
+    if len(found) == 1:
+        return [(found[0], text)]
+    import pytrec_eval
+
+    if text in pytrec_eval.supported_nicknames:  # all_trec: each member as its own name says
+        named: list[tuple[Any, str]] = []
+        for member in sorted(pytrec_eval.supported_nicknames[text]):
+            named += [pair for pair in (_trec(member) or []) if pair[0] in found and pair not in named]
+        return named
+    base = re.split(r"[._](?=\d)", text, maxsplit=1)[0]
+    return [(m, f"{base}_{_parameter(m)}") for m in found]
 
 
-def parse(measures: Iterable[Any] | str, at_least_one: bool = True) -> list[Any]:
+def _parameter(measure: Any) -> str:
+    """The one parameter that tells a trec_eval measure's expansions apart, as trec_eval prints it."""
+    value = next(iter(measure.params.values()), "")
+    return f"{value:.2f}" if isinstance(value, float) and "recall" in measure.params else f"{value:g}" if isinstance(
+        value, float) else str(value)
+
+
+def parse(measures: Iterable[Any] | str | Any, at_least_one: bool = True) -> list[Any]:
     """Measures from objects and names (ours, ir_measures', ``all``, or trec_eval's, e.g. ``map``,
     ``ndcg_cut.10``), each once, in the order given; one message for a name none of them reads."""
-    if isinstance(measures, str):
+    return [m for m, _ in parse_named(measures, at_least_one)]
+
+
+def parse_named(measures: Iterable[Any] | str | Any, at_least_one: bool = True) -> list[tuple[Any, str]]:
+    """:func:`parse` with each measure's label: the name it was given by (``µMAP``, ``map``,
+    ``ndcg_cut.10``), trec_eval's name for each of several a name stands for (``P`` -> ``P_5``, ...),
+    ``str`` of a measure given as an object or through ``all``; a ``(measure, label)`` pair keeps its
+    label. A measure given twice keeps its first label."""
+    if isinstance(measures, str) or isinstance(measures, ir_measures.Measure):
         measures = [measures]
-    given = list(measures)
-    found: list[Any] = []
-    for item in given:
+    found: dict[Any, str] = {}
+    for item in list(measures):
+        if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], str):  # (measure, label) already
+            parsed = [(base.parse_measures([item[0]], at_least_one=False)[0], item[1])]
+            for m, label in parsed:
+                found.setdefault(m, label)
+            continue
         try:
-            parsed = base.parse_measures([item], at_least_one=False)
+            parsed = [(m, item if isinstance(item, str) and item != base.ALL_NAME else str(m))
+                      for m in base.parse_measures([item], at_least_one=False)]
+            if isinstance(item, str) and len(parsed) > 1:
+                parsed = [(m, str(m)) for m, _ in parsed]
         except GradedInputError:
             parsed = _trec(item) if isinstance(item, str) else None
             if parsed is None:
                 raise
-        found += [m for m in parsed if m not in found]
+        for m, label in parsed:
+            found.setdefault(m, " ".join(str(label).split()))
     if at_least_one and not found:
         base.parse_measures([], at_least_one=True)  # its message
-    return found
+    return list(found.items())
+
+
+def mean_aggregated(measure: Any) -> bool:
+    """Whether ``measure``'s aggregate is the mean of its per-query values (ir_measures' ``MeanAgg``)."""
+    from ir_measures.measures.base import MeanAgg
+
+    return isinstance(measure.aggregator(), MeanAgg)
 
 
 def untested(measures: Sequence[Any]) -> list[str]:
     """The measures (their ``str``) whose aggregate is not the mean of their per-query values
     (collection-level µMAP, sums such as NumRet): no per-query test, interval or effect size."""
-    from ir_measures.measures.base import MeanAgg
-
-    return [str(m) for m in measures if not isinstance(m.aggregator(), MeanAgg)]
+    return [str(m) for m in measures if not mean_aggregated(m)]
 
 
 def broken_down(measures: Sequence[Any], given: Iterable[Any] | None = None, defaults: bool = False) -> list[Any]:

@@ -19,16 +19,12 @@ import pandas as pd
 
 from ir_measures_graded import statistics
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.experiment.formats import FORMATS, HUMAN_FORMATS, MACHINE_FORMATS, format_of  # noqa: F401 (one registry, re-exported)
 
-#: Every format a table is written in, wherever one is written: tidy machine tables and human ones.
-MACHINE_FORMATS = ("tsv", "csv", "jsonl")
-HUMAN_FORMATS = ("text", "markdown", "latex")
-FORMATS = (*MACHINE_FORMATS, *HUMAN_FORMATS)
 #: Significance levels and their marks, strictest last.
 LEVELS = (0.05, 0.01)
 #: The marks of the loosest four levels; further levels repeat them (††, ‡‡, §§, ¶¶, †††, …).
 MARKS = ("†", "‡", "§", "¶")
-CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "fdr_bh": "Benjamini-Hochberg"}
 #: Below this a resampling test's p-value is shown as "< 1e-4".
 RESAMPLED_FLOOR = 1e-4
 
@@ -121,15 +117,39 @@ def comparison_records(table: pd.DataFrame, places: int | None) -> list[dict[str
     return records
 
 
-def paper_table(comparison: pd.DataFrame, places: int = 4, levels: Sequence[float] = LEVELS,
-                interval: str = "t", deltas: bool = True) -> tuple[pd.DataFrame, str]:
-    """``(table, legend)`` from :func:`~ir_measures_graded.meta.compare_runs`: a row per run and, per
-    measure, its mean with a significance mark and the mean difference to the baseline with its
-    confidence interval (``interval``: 't' or 'bootstrap'). Marks use the corrected p-values, one per
-    level of ``levels`` (any number; :func:`marks`), and the legend lists each."""
-    ordered = _levels(levels)
+def legend(testing: Any, baseline: str, deltas: bool = True, levels: Sequence[float] | None = None) -> str:
+    """What a comparison's marks mean (one per level of ``levels``, by default ``testing.levels``) and, with
+    ``deltas``, what its Δ column is: the one sentence every view of a comparison prints."""
+    ordered = _levels(testing.levels if levels is None else levels)
+    listed = ", ".join(f"{m} p < {lv:g}" for m, lv in zip(marks(len(ordered)), ordered, strict=True)) or "No marks"
+    said = f"{listed}: {testing.describe(baseline)}."
+    if deltas:
+        said += f" Δ: mean difference to the baseline [{testing.interval()}]."
+    return said
+
+
+def testing_of(comparison: pd.DataFrame) -> Any:
+    """The :class:`~ir_measures_graded.experiment.testing.Testing` a comparison table was made with (its attrs)."""
+    from ir_measures_graded.experiment.testing import Testing
+
+    a = comparison.attrs
+    alpha = a.get("alpha", 1 - a.get("level", 0.95))
+    return Testing(test=a.get("test") or "t", correction=a.get("correction", "holm"),
+                   alternative=a.get("alternative", "two-sided"), family=a.get("family", "runs"), alpha=alpha)
+
+
+def paper_table(comparison: pd.DataFrame, places: int = 4, levels: Sequence[float] | None = None,
+                interval: str = "t", deltas: bool = True, testing: Any = None) -> tuple[pd.DataFrame, str]:
+    """``(table, legend)``: a comparison (:class:`~ir_measures_graded.experiment.comparison.Comparison`'s
+    table) as papers show it: a row per run and, per measure, its value with a significance mark (the
+    corrected p-value, one mark per level of ``levels``, by default the testing's: alpha and alpha / 5) and,
+    with ``deltas``, the mean difference to the baseline with its confidence interval (``interval``: 't'
+    or 'bootstrap'); the legend says what the marks and the Δ columns are. ``testing``: how it was
+    tested (default: what the table's attrs say)."""
+    testing = testing or testing_of(comparison)
+    levels = _levels(testing.levels if levels is None else levels)
     low, high = ("ci_low", "ci_high") if interval == "t" else ("boot_low", "boot_high")
-    attrs = comparison.attrs
+    baseline = comparison.attrs.get("baseline", "the baseline")
     runs = list(pd.unique(comparison["run"]))
     columns: dict[str, list[str]] = {"run": runs}
     for measure, rows in comparison.groupby("measure", sort=False):
@@ -138,21 +158,66 @@ def paper_table(comparison: pd.DataFrame, places: int = 4, levels: Sequence[floa
         if not deltas:
             continue
         columns[f"Δ {measure} [CI]"] = [
-            "" if r.Index == attrs.get("baseline") or pd.isna(r.delta) else
+            "" if r.Index == baseline or pd.isna(r.delta) else
             _number(r.delta, places, True) if pd.isna(r.p_value) else
             f"{_number(r.delta, places, True)} [{_number(getattr(r, low), places, True)}, "
             f"{_number(getattr(r, high), places, True)}]" for r in rows.itertuples()]
-    level = attrs.get("level", 0.95)
-    test = statistics.TEST_NAMES.get(attrs.get("test", ""), attrs.get("test", "test"))
-    alternative = attrs.get("alternative", "two-sided")
-    correction = CORRECTION_NAMES.get(attrs.get("correction", "holm"), attrs.get("correction"))
-    family = "all runs × measures" if attrs.get("family") == "all" else "the runs of each measure"
-    listed = ", ".join(f"{m} p < {lv:g}" for m, lv in zip(marks(len(ordered)), ordered, strict=True)) or "No marks"
-    corrected = "uncorrected" if attrs.get("correction") == "none" else f"{correction} correction across {family}"
-    legend = (f"{listed}: {test} against {attrs.get('baseline', 'the baseline')} ({alternative}; {corrected}). "
-              f"Δ: mean difference to the baseline [{level:.0%} {'t' if interval == 't' else 'percentile bootstrap'}"
-              f" confidence interval].")
-    return pd.DataFrame(columns), legend
+    said = legend(testing, baseline, deltas, levels)
+    if deltas and interval != "t":
+        said = said.replace(" t confidence interval", " percentile bootstrap confidence interval")
+    return pd.DataFrame(columns), said
+
+
+def best_cells(comparison: pd.DataFrame, runs: Sequence[str]) -> set[tuple[int, int]]:
+    """(row, column) of the best value of each measure (columns from 1, in the comparison's order):
+    every value within :func:`~ir_measures_graded.statistics.tolerance` of the highest, so tied bests are
+    all marked."""
+    import numpy as np
+
+    bold = set()
+    for j, (_, rows) in enumerate(comparison.groupby("measure", sort=False), start=1):
+        values = rows.set_index("run")["value"].reindex(runs).to_numpy(dtype=np.float64)
+        if np.isnan(values).all():
+            continue
+        top = np.nanmax(values)
+        bold |= {(i, j) for i, v in enumerate(values) if not np.isnan(v) and top - v <= statistics.tolerance(values)}
+    return bold
+
+
+def comparison_latex(comparison: pd.DataFrame, testing: Any, baseline: str, places: int = 4,
+                     caption: str | None = None, label: str = "tab:comparison", notes: Sequence[str] = ()) -> str:
+    """The one LaTeX table of a comparison (``Comparison.to_latex`` and the command line's ``-o latex``):
+    a row per run, a column per measure; each cell the value with its mark, the best in bold, and under
+    it (smaller) the difference to the baseline; scaled down to the column width only when wider."""
+    runs = list(pd.unique(comparison["run"]))
+    measures = list(pd.unique(comparison["measure"]))
+    bold = best_cells(comparison, runs)
+    indexed = comparison.set_index(["run", "measure"])
+    lines = []
+    for i, run in enumerate(runs):
+        cells, under = [_latex(run)], [""]
+        for j, measure in enumerate(measures, start=1):
+            r = indexed.loc[(run, measure)]
+            text = _latex(_number(r["value"], places) + mark(r["p_adjusted"], testing.levels))
+            cells.append(f"\\textbf{{{text}}}" if (i, j) in bold else text)
+            under.append("" if run == baseline or pd.isna(r["delta"]) else
+                         f"{{\\footnotesize {_latex(_number(r['delta'], places, True))}}}")
+        lines.append(" & ".join(cells) + " \\\\")
+        if any(under):
+            lines.append(" & ".join(under) + " \\\\[2pt]")
+    said = legend(testing, baseline, deltas=False) + (" Under each value (smaller): its difference to the "
+                                                      "baseline.")
+    caption = caption or f"Runs against the baseline {baseline}."
+    spec = "l" + "r" * len(measures)
+    body = ["% needs \\usepackage{booktabs} and \\usepackage{graphicx}", "\\begin{table}", "\\centering",
+            f"\\caption{{{_latex(caption)}}}", f"\\label{{{label}}}",
+            # the tabular at its own width, or the column's when wider (\width: the box's natural width)
+            "\\resizebox{\\ifdim\\width>\\columnwidth\\columnwidth\\else\\width\\fi}{!}{%",
+            f"\\begin{{tabular}}{{{spec}}}", "\\toprule",
+            " & ".join(_latex(h) for h in ["run", *measures]) + " \\\\", "\\midrule", *lines, "\\bottomrule",
+            "\\end{tabular}}", *(f"\\par{{\\footnotesize {_latex(n)}}}" for n in [said, *notes] if n),
+            "\\end{table}"]
+    return "\n".join(body) + "\n"
 
 
 def _latex(text: str) -> str:
@@ -187,21 +252,6 @@ def machine(table: pd.DataFrame, output_format: str, places: int | None = None) 
     return buffer.getvalue()
 
 
-def latex_table(table: pd.DataFrame, caption: str, label: str, notes: Sequence[str] = (),
-                bold: set[tuple[int, int]] = frozenset()) -> str:
-    """A complete LaTeX ``table`` environment (booktabs rules: needs ``\\usepackage{booktabs}``); the
-    cells at ``bold`` (row, column) in bold."""
-    spec = "l" + "r" * (len(table.columns) - 1)
-    rows = [[f"\\textbf{{{_latex(c)}}}" if (i, j) in bold else _latex(c) for j, c in enumerate(r)]
-            for i, r in enumerate(table.astype(str).to_numpy(dtype=object).tolist())]
-    lines = ["% needs \\usepackage{booktabs}", "\\begin{table}", "\\centering",
-             f"\\caption{{{_latex(caption)}}}", f"\\label{{{_latex(label)}}}",
-             f"\\begin{{tabular}}{{{spec}}}", "\\toprule", " & ".join(_latex(str(h)) for h in table.columns) + " \\\\",
-             "\\midrule", *(" & ".join(r) + " \\\\" for r in rows), "\\bottomrule",
-             "\\end{tabular}", *(f"\\par{{\\footnotesize {_latex(n)}}}" for n in notes if n), "\\end{table}"]
-    return "\n".join(lines) + "\n"
-
-
 def _markdown(text: str) -> str:
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("`", "\\`")
 
@@ -219,9 +269,7 @@ def render(table: pd.DataFrame, output_format: str, places: int = 4, title: str 
     legend a note; p-value columns by :func:`format_p`; every name escaped, titles too), or as one tidy
     machine table (``tsv``, ``csv``, ``jsonl``: :func:`machine`, numbers as numbers, no title). Each ends
     with one newline: whoever writes several puts a blank line between them (``cli.writers.Streams``)."""
-    if output_format not in FORMATS:
-        raise ValueError(f"unknown output format {output_format!r}; expected one of {', '.join(FORMATS)}")
-    if output_format in MACHINE_FORMATS:
+    if format_of(output_format, table=True).machine:
         return machine(table, output_format, places)
     cells = formatted(table, places)
     right = [_numeric(table[c]) or str(c).startswith("p_") or str(c).startswith("Δ") or

@@ -35,6 +35,20 @@ class _Table:
     measures: list[Any]
     missing: dict[str, int]
 
+    @property
+    def labels(self) -> list[str]:
+        return [str(m) for m in self.measures]
+
+    @property
+    def judged(self) -> list[str]:
+        return list(pd.unique(self.per_query["query_id"]))
+
+    @property
+    def untested(self) -> dict[str, str]:
+        from ir_measures_graded.experiment.measure_lists import UNTESTED_WHY, mean_aggregated
+
+        return {str(m): UNTESTED_WHY for m in self.measures if not mean_aggregated(m)}
+
 
 @dataclass(frozen=True)
 class _Named:
@@ -69,8 +83,11 @@ def compare_runs(table: pd.DataFrame, baseline: str, test: str = "t", correction
     rows = [(r, m, float(aggregates[(r, m)] if aggregates is not None else means[(r, m)])) for m in names for r in runs]
     shown = _Table(table, pd.DataFrame(rows, columns=["run", "measure", "value"]), runs,
                    [_Named(m, m not in untested) for m in names], dict.fromkeys(runs, 0))
-    return compare(shown, baseline, test=test, correction=correction, alternative=alternative, family=family,
-                   level=level, permutations=permutations, seed=seed).table
+    from ir_measures_graded.experiment.testing import Testing
+
+    testing = Testing.of(test=test, correction=correction, alternative=alternative, family=family, level=level,
+                         permutations=permutations, seed=seed)
+    return compare(shown, baseline, testing).table
 
 
 def compare_results(results: Sequence[Any], measures: Sequence[Any], baseline: str, **options: Any) -> pd.DataFrame:
@@ -91,7 +108,9 @@ def compare_results(results: Sequence[Any], measures: Sequence[Any], baseline: s
     aggregates = pd.DataFrame([(r.name, str(m), float(v)) for r in results for m, v in r.summary.items()],
                               columns=["run", "measure", "value"])
     shown = _Table(full, aggregates, names, list(measures), dict.fromkeys(names, 0))
-    return compare(shown, base, **options).table
+    from ir_measures_graded.experiment.testing import Testing
+
+    return compare(shown, base, Testing.of(**options)).table
 
 
 def find_run(names: Sequence[str], key: str, tags: Sequence[str] = (), option: str = "baseline",

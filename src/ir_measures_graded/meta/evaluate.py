@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.experiment.comparison import Comparison
+from ir_measures_graded.experiment.testing import Testing
 from ir_measures_graded.meta.inputs import as_experiment, scores
 from ir_measures_graded.meta.judging import discriminative_power, stability, topic_set_sizes
 from ir_measures_graded.meta.scale import scale_dependence
@@ -30,6 +32,12 @@ class MetaReport:
     comparison: pd.DataFrame  # Experiment.compare() against the baseline (its attrs name it)
     sizes: pd.DataFrame  # topic_set_sizes()
     notes: tuple[str, ...] = ()  # what the comparison did not test, and why
+    testing: Testing = field(default_factory=Testing)  # how the comparison was tested
+    baseline: str = ""  # the comparison's baseline
+
+    def comparison_view(self) -> Comparison:
+        """The comparison against the baseline, with every view (text, markdown, LaTeX, tidy tables)."""
+        return Comparison(self.comparison, self.baseline, self.testing, list(self.notes))
 
 
 def meta_evaluate(
@@ -37,23 +45,27 @@ def meta_evaluate(
     samples: int = 200, alpha: float = 0.05, test: str = "randomization", permutations: int | None = 10_000,
     seed: int = 0, baseline: Any = None, compare_test: str = "t", correction: str = "holm",
     alternative: str = "two-sided", family: str = "runs", min_difference: float = 0.05, power: float = 0.8,
-    level: float = 0.95,
+    testing: Testing | None = None,
 ) -> MetaReport:
     """The three checks on one collection — scale dependence, stability and discriminative power
-    (``test`` between every pair of runs) —, every run against ``baseline`` (``compare_test``; default:
-    the experiment's baseline, else the first run; intervals at ``level``) and the topic-set size. ``experiment``: an
-    :class:`~ir_measures_graded.experiment.Experiment`, or qrels with ``runs`` and ``measures``."""
+    (``test`` between every pair of runs, at ``alpha``) —, every run against ``baseline`` (default: the
+    experiment's baseline, else the first run; tested as ``testing`` says, by default ``compare_test``,
+    ``correction``, ``alternative``, ``family`` at ``alpha``) and the topic-set size. ``experiment``: an
+    :class:`~ir_measures_graded.experiment.Experiment`, or qrels with ``runs`` and ``measures``. Every
+    check ranks runs by their measures' aggregates and tests only the measures the comparison tests."""
     exp = as_experiment(experiment, runs, measures, keep_runs=True)
     if len(exp.runs) < 2:
         raise GradedInputError(f"meta-evaluation compares runs: give at least two (got {len(exp.runs)})")
-    table = exp.per_query
-    power_table, pairs = discriminative_power(table, alpha=alpha, test=test, permutations=permutations, seed=seed)
-    comparison = exp.compare(baseline, test=compare_test, correction=correction, permutations=permutations,
-                             seed=seed, alternative=alternative, family=family, level=level)
+    testing = testing or Testing(test=compare_test, correction=correction, alternative=alternative, family=family,
+                                 alpha=alpha, permutations=permutations, seed=seed)
+    power_table, pairs = discriminative_power(exp, alpha=testing.alpha, test=test, permutations=testing.permutations,
+                                              seed=testing.seed)
+    comparison = exp.compare(baseline, testing=testing)
     return MetaReport(
-        scores=scores(table), scale=scale_dependence(exp, transforms=transforms),
-        stability=stability(table, samples=samples, seed=seed), power=power_table, pairs=pairs, per_query=table,
-        comparison=comparison.table, sizes=topic_set_sizes(table, min_difference=min_difference, alpha=alpha,
-                                                          power=power, alternative=alternative),
-        notes=tuple(comparison.notes),
+        scores=scores(exp), scale=scale_dependence(exp, transforms=transforms),
+        stability=stability(exp, samples=samples, seed=testing.seed), power=power_table, pairs=pairs,
+        per_query=exp.per_query, comparison=comparison.table,
+        sizes=topic_set_sizes(exp, min_difference=min_difference, alpha=testing.alpha, power=power,
+                              alternative=testing.alternative),
+        notes=tuple(comparison.notes), testing=testing, baseline=comparison.baseline,
     )

@@ -25,7 +25,11 @@ def per_query_table(given: Any) -> pd.DataFrame:
 
 
 def scores(table: Any) -> pd.DataFrame:
-    """Mean value per run (rows, in first-seen order) and measure (columns, in first-seen order)."""
-    table = per_query_table(table)
+    """Each run's score per measure: runs (rows, in order) × measures (columns, in order). Of an
+    Experiment, each measure's own aggregate (the one definition of a run's score); of a bare
+    per-query table, the mean of its values."""
+    if isinstance(table, Experiment):
+        wide = table.aggregates.pivot(index="run", columns="measure", values="value")
+        return wide.reindex(index=table.runs, columns=table.labels)
     wide = table.pivot_table(index="run", columns="measure", values="value", aggfunc="mean", sort=False, dropna=False)
     return wide.reindex(index=pd.unique(table["run"]), columns=pd.unique(table["measure"]))

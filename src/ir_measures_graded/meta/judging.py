@@ -6,7 +6,10 @@
   differ at α and the achieved significance level (ASL) curve (Sakai 2006);
 - :func:`topic_set_sizes` — queries a paired t-test needs for a given difference (Sakai 2016).
 
-Each takes an :class:`~ir_measures_graded.experiment.Experiment` or its per-query table.
+Each takes an :class:`~ir_measures_graded.experiment.Experiment` or its per-query table. They rank
+and test runs by per-query values, so of an Experiment they judge only the measures it tests
+(:attr:`~ir_measures_graded.experiment.Experiment.untested`: one rule with the comparison); the others
+get a row of NaN whose ``note`` says why.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import pandas as pd
 
 from ir_measures_graded import statistics
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.experiment import Experiment
 from ir_measures_graded.meta.inputs import per_query_table
 
 __all__ = ["stability", "discriminative_power", "topic_set_sizes", "query_halves", "TESTS"]
@@ -32,6 +36,11 @@ def _matrix(table: pd.DataFrame, measure: str) -> tuple[list[str], np.ndarray]:
     wide = of.pivot(index="run", columns="query_id", values="value")
     runs = list(pd.unique(of["run"]))
     return runs, wide.reindex(index=runs).to_numpy(dtype=np.float64)
+
+
+def _untested(given: Any) -> dict[str, str]:
+    """What an Experiment does not test, and why (a bare per-query table: nothing)."""
+    return dict(given.untested) if isinstance(given, Experiment) else {}
 
 
 def query_halves(n_queries: int, samples: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -52,20 +61,21 @@ def _half_means(values: np.ndarray, halves: np.ndarray) -> np.ndarray:
 def stability(table: Any, samples: int = 200, seed: int = 0) -> pd.DataFrame:
     """Kendall's τ-b between the system rankings on two random, disjoint halves of the queries.
 
-    ``table`` is :func:`per_query`'s output. One row per measure: the mean, standard deviation
+    ``table``: an Experiment or its per-query table. One row per measure: the mean, standard deviation
     and minimum of τ over ``samples`` splits, and the mean share of run pairs whose order differs
     between the halves (the swap rate). Every measure is split the same way (the splits depend on
     ``seed`` and the number of queries only), and half-means that differ by less than
     :func:`statistics.tolerance` are ties.
     """
+    untested = _untested(table)
     table = per_query_table(table)
     rows = []
     for measure in pd.unique(table["measure"]):
         runs, values = _matrix(table, measure)
         n_queries = values.shape[1]
-        if len(runs) < 2 or n_queries < 2 or np.isnan(values).any():
+        if measure in untested or len(runs) < 2 or n_queries < 2 or np.isnan(values).any():
             rows.append({"measure": measure, "samples": 0, "tau_mean": np.nan, "tau_sd": np.nan,
-                         "tau_min": np.nan, "swap_rate": np.nan})
+                         "tau_min": np.nan, "swap_rate": np.nan, "note": untested.get(measure, "")})
             continue
         first, second = query_halves(n_queries, samples, seed)
         a, b = _half_means(values, first), _half_means(values, second)  # samples × runs
@@ -78,8 +88,9 @@ def stability(table: Any, samples: int = 200, seed: int = 0) -> pd.DataFrame:
         rows.append({"measure": measure, "samples": samples,
                      "tau_mean": float(taus.mean()) if len(taus) else np.nan,
                      "tau_sd": float(taus.std()) if len(taus) else np.nan,
-                     "tau_min": float(taus.min()) if len(taus) else np.nan, "swap_rate": float(swaps.mean())})
-    return pd.DataFrame(rows, columns=["measure", "samples", "tau_mean", "tau_sd", "tau_min", "swap_rate"])
+                     "tau_min": float(taus.min()) if len(taus) else np.nan, "swap_rate": float(swaps.mean()),
+                     "note": ""})
+    return pd.DataFrame(rows, columns=["measure", "samples", "tau_mean", "tau_sd", "tau_min", "swap_rate", "note"])
 
 
 def _pairs(table: pd.DataFrame, measure: str) -> tuple[list[tuple[str, str]], np.ndarray, np.ndarray]:
@@ -108,13 +119,14 @@ def discriminative_power(
     p-value and the pair's position in the measure's ASL curve (``asl_rank``: 1 = smallest p-value).
     """
     _check_test(test, TESTS)
+    untested = _untested(table)
     table = per_query_table(table)
     summary, rows = [], []
     for measure in pd.unique(table["measure"]):
         pairs, a, b = _pairs(table, measure)
-        if not pairs or np.isnan(a).any() or np.isnan(b).any():
+        if measure in untested or not pairs or np.isnan(a).any() or np.isnan(b).any():
             summary.append({"measure": measure, "pairs": len(pairs), "test": test, "alpha": alpha,
-                            "significant": 0, "discriminative_power": np.nan})
+                            "significant": 0, "discriminative_power": np.nan, "note": untested.get(measure, "")})
             continue
         if test in statistics.MULTI_TESTS:
             _, values = _matrix(table, measure)
@@ -130,8 +142,9 @@ def discriminative_power(
                          "test": test, "p_value": float(pk), "asl_rank": int(rank)})
         significant = int((p < alpha).sum())
         summary.append({"measure": measure, "pairs": len(pairs), "test": test, "alpha": alpha,
-                        "significant": significant, "discriminative_power": significant / len(pairs)})
-    return (pd.DataFrame(summary, columns=["measure", "pairs", "test", "alpha", "significant", "discriminative_power"]),
+                        "significant": significant, "discriminative_power": significant / len(pairs), "note": ""})
+    return (pd.DataFrame(summary, columns=["measure", "pairs", "test", "alpha", "significant", "discriminative_power",
+                                           "note"]),
             pd.DataFrame(rows, columns=["measure", "run_a", "run_b", "delta", "test", "p_value", "asl_rank"]))
 
 
@@ -143,17 +156,20 @@ def topic_set_sizes(
     difference of ``min_difference`` between two runs with probability ``power`` at level ``alpha``
     (Sakai 2016): the variance of a difference is estimated as twice the residual variance of a
     two-way ANOVA (runs × queries) on the observed per-query values."""
+    untested = _untested(table)
     table = per_query_table(table)
     rows = []
     for measure in pd.unique(table["measure"]):
         _, values = _matrix(table, measure)
-        variance, _ = statistics.residual_variance(values) if values.shape[0] > 1 else (np.nan, 0)
+        variance, _ = (statistics.residual_variance(values) if values.shape[0] > 1 and measure not in untested
+                       else (np.nan, 0))
         needed = (statistics.topic_set_size(2 * variance, min_difference, alpha, power, alternative)
                   if variance > 0 else np.nan)
         rows.append({"measure": measure, "queries": values.shape[1], "residual_variance": variance,
-                     "min_difference": min_difference, "alpha": alpha, "power": power, "queries_needed": needed})
+                     "min_difference": min_difference, "alpha": alpha, "power": power, "queries_needed": needed,
+                     "note": untested.get(measure, "")})
     result = pd.DataFrame(rows, columns=["measure", "queries", "residual_variance", "min_difference", "alpha",
-                                         "power", "queries_needed"])
+                                         "power", "queries_needed", "note"])
     result["queries_needed"] = result["queries_needed"].astype("Int64")
     return result
 

@@ -12,19 +12,19 @@ import numpy as np
 import pandas as pd
 
 from ir_measures_graded import statistics
-from ir_measures_graded.io.columns import integral_labels
-from ir_measures_graded.labels import takes_real_labels
+from ir_measures_graded.labels import integral_labels, takes_real_labels
 from ir_measures_graded.measures import GradedMeasure
 from ir_measures_graded.meta.inputs import as_experiment, scores
 from ir_measures_graded.meta.transforms import Transform, parse_transform
-from ir_measures_graded.sources import qrels_frame
 
 __all__ = ["default_transforms", "scale_dependence"]
 
 
 def default_transforms(qrels: Any) -> list[str]:
-    """``scale:2``, ``shift:1``, merging the two highest labels (3+ relevant labels), and ``real``."""
-    labels = np.unique(qrels_frame(qrels)["relevance"].to_numpy(dtype=np.float64))
+    """``scale:2``, ``shift:1``, merging the two highest labels (3+ relevant labels), and ``real``;
+    ``qrels``: an :class:`~ir_measures_graded.experiment.Experiment` or a frame with a ``relevance`` column."""
+    frame = qrels.qrels_frame if hasattr(qrels, "qrels_frame") else qrels
+    labels = np.unique(frame["relevance"].to_numpy(dtype=np.float64))
     relevant = labels[labels > 0]
     found = ["scale:2", "shift:1"]
     if len(relevant) >= 3:
@@ -72,12 +72,10 @@ def scale_dependence(experiment: Any, runs: Any = None, measures: Any = None,
     is missing: "n/a" when the measure is undefined on the original labels).
     """
     exp = as_experiment(experiment, runs, measures, keep_runs=True)
-    frame = qrels_frame(exp.qrels)
+    frame = exp.qrels_frame
     transforms = default_transforms(frame) if transforms is None else transforms
     labels = frame["relevance"].to_numpy(dtype=np.float64)
-    original = scores(exp.per_query)
-    kept = {name: (r.table if r.table is not None else spec)
-            for name, r, spec in zip(exp.runs, exp.results, exp.specs, strict=True)}
+    original = scores(exp)  # each run's score: its measure's aggregate
     rows = []
     for spec in transforms:
         transform = parse_transform(spec, labels)
@@ -87,19 +85,18 @@ def scale_dependence(experiment: Any, runs: Any = None, measures: Any = None,
         computable = [m for m in exp.measures if moved[m] is not None and not (real and not takes_real_labels(m))]
         after = None
         if computable:
-            from ir_measures_graded.experiment import experiment as evaluate
-
-            after = scores(evaluate(relabelled, kept, [moved[m] for m in computable], warn=lambda _: None).per_query)
+            after = scores(exp.with_qrels(relabelled, [moved[m] for m in computable],
+                                          [exp.label[m] for m in computable]))
         for m in exp.measures:
-            row = {"transform": transform.name, "measure": str(m)}
-            before = original[str(m)].to_numpy()
+            row = {"transform": transform.name, "measure": exp.label[m]}
+            before = original[exp.label[m]].to_numpy()
             if np.isnan(before).any():
                 note = "n/a: the measure is undefined (nan) on the original labels"
             elif moved[m] is None:
                 note = "its label threshold is not an integer after the transform"
             elif m not in computable:
                 note = "the measure cannot take real-valued labels"
-            elif np.isnan(after[str(moved[m])].to_numpy()).any():
+            elif np.isnan(after[exp.label[m]].to_numpy()).any():
                 note = "n/a: the measure is undefined (nan) on the transformed labels"
             else:
                 note = ""
@@ -107,7 +104,7 @@ def scale_dependence(experiment: Any, runs: Any = None, measures: Any = None,
                 rows.append({**row, "kendall_tau": np.nan, "tau_ap_b": np.nan, "max_abs_delta": np.nan,
                              "same_ranking": None, "note": note})
                 continue
-            new = after[str(moved[m])].to_numpy()
+            new = after[exp.label[m]].to_numpy()
             rows.append({**row, "kendall_tau": statistics.kendall_tau(before, new),
                          "tau_ap_b": statistics.tau_ap_b(before, new),
                          "max_abs_delta": float(np.max(np.abs(new - before))) if len(new) else np.nan,

@@ -30,6 +30,8 @@ from typing import Any
 import pandas as pd
 
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.experiment.comparison import Comparison
+from ir_measures_graded.experiment.testing import Testing
 from ir_measures_graded.report import build
 from ir_measures_graded.report.build import Source
 
@@ -51,14 +53,21 @@ class Report:
     settings: dict[str, Any]
     versions: dict[str, str]
     queries: int  # queries of the qrels
-    summary: pd.DataFrame  # run, measure, value: calc_aggregate
-    comparison: pd.DataFrame  # meta.compare_runs (values: calc_aggregate; intervals, d_z, wins/ties/losses)
-    per_query: pd.DataFrame  # meta.per_query: run, query_id, measure, value
-    levels: pd.DataFrame  # by_level: measure, run, threshold, weight, value, queries
+    summary: pd.DataFrame  # run, measure, value: Experiment.aggregates (calc_aggregate)
+    comparison: pd.DataFrame  # Experiment.compare() (values: the aggregates; intervals, d_z, wins/ties/losses)
+    per_query: pd.DataFrame  # Experiment.per_query: run, query_id, measure, value
+    levels: pd.DataFrame  # Experiment.breakdown, the measure by its label: measure, run, threshold, ..., contribution
     scale: pd.DataFrame | None  # meta.scale_dependence, None when no transform was asked for
     command: str | None = None
     runs: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what the comparison did not test, and why
+    testing: Testing = field(default_factory=Testing)  # how runs were tested against the baseline
+    labels: list[str] = field(default_factory=list)  # the measures as given, aligned with measures
+    untested: dict[str, str] = field(default_factory=dict)  # Experiment.untested
+
+    def comparison_view(self) -> Comparison:
+        """The comparison against the baseline, with every view (text, markdown, LaTeX, tidy tables)."""
+        return Comparison(self.comparison, self.baseline, self.testing, list(self.notes))
 
     def html(self) -> str:
         """The page: one self-contained HTML document."""
@@ -89,7 +98,7 @@ def report(
     alternative: str = "two-sided", family: str = "runs",
     transforms: Sequence[str] | None = None, thresholds: Iterable[Any] | None = None,
     permutations: int | None = 10_000, seed: int = 0, title: str | None = None, command: str | None = None,
-    engine: str = "local",
+    engine: str = "local", testing: Testing | None = None,
 ) -> Report:
     """Evaluate ``runs`` on ``qrels`` with ``measures`` and gather what the page shows.
 
@@ -99,8 +108,8 @@ def report(
     - ``baseline``: the run (name, position, path or file name) the others are compared with; default:
       the experiment's, else the first.
     - ``test``, ``correction``, ``alpha``, ``alternative``, ``family``, ``permutations``, ``seed``: as
-      ``Experiment.compare``; the
-      intervals of the deltas are at ``1 - alpha``.
+      ``Experiment.compare`` (or all of them as one ``testing``); the intervals of the deltas are at
+      ``1 - alpha``, ▲/▼ mark p < alpha.
     - ``transforms``: label transforms of the scale check (``meta`` syntax, e.g. ``["scale:2", "real"]``);
       None: :func:`meta.default_transforms`; ``[]``: no scale check.
     - ``thresholds``: measures broken down per threshold (µAP / µP@k, ...); None: those among ``measures``,
@@ -112,40 +121,45 @@ def report(
     from ir_measures_graded.lazy import require
 
     require("jinja2", "report", "the report")
-    if not 0 < alpha < 1:
-        raise GradedInputError(f"alpha must be between 0 and 1, got {alpha}")
+    if testing is None:
+        testing = Testing(test=test, correction=correction, alternative=alternative, family=family, alpha=alpha,
+                          permutations=permutations, seed=seed)
     if isinstance(qrels, Experiment):
         exp = qrels
     else:
         if runs is None or measures is None:
             raise GradedInputError("report: give an experiment, or qrels, runs and measures")
         exp = experiment(qrels, runs, measures, baseline=baseline, names=names, engine=engine, keep_runs=True)
-    chosen = broken_down(exp.measures, thresholds, defaults=True)
-    comparison = exp.compare(baseline, test=test, correction=correction, permutations=permutations, seed=seed,
-                             level=1 - alpha, alternative=alternative, family=family)
+    chosen = broken_down(exp.measures, None if thresholds is None else [exp._known(m) for m in thresholds],
+                         defaults=True)
+    comparison = exp.compare(baseline, testing=testing)
     scale = None
     if transforms is None or list(transforms):
         scale = meta.scale_dependence(exp, transforms=transforms)
     names = exp.runs
+    levels = exp.breakdown(chosen)
     return Report(
         title=title or f"Evaluation of {len(names)} run{'s' if len(names) != 1 else ''}",
         created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         sources=build.sources(exp),
         measures=exp.measures,
         baseline=comparison.baseline,
-        settings={"test": test, "correction": correction, "alpha": alpha, "alternative": alternative,
-                  "family": family, "permutations": permutations,
-                  "seed": seed, "transforms": None if scale is None else list(pd.unique(scale["transform"]))},
+        settings={"test": testing.test, "correction": testing.correction, "alpha": testing.alpha,
+                  "alternative": testing.alternative, "family": testing.family, "permutations": testing.permutations,
+                  "seed": testing.seed, "transforms": None if scale is None else list(pd.unique(scale["transform"]))},
         versions=versions(),
         queries=len(exp.judged),
         summary=exp.aggregates,
         comparison=comparison.table,
         per_query=exp.per_query,
-        levels=build.levels(exp, chosen),
+        levels=levels.drop(columns="measure").rename(columns={"of": "measure"}),
         scale=scale,
         command=command,
         runs=names,
         notes=list(comparison.notes),
+        testing=testing,
+        labels=list(exp.labels),
+        untested=dict(exp.untested),
     )
 
 

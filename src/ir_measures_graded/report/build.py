@@ -1,8 +1,8 @@
 """The numbers of a report, each from the package's own functions.
 
-Nothing is averaged here: the summary values, per-query values and the comparison (tests, intervals,
-effect sizes, win/tie/loss) are the :class:`~ir_measures_graded.experiment.Experiment`'s, the
-per-threshold values :func:`ir_measures_graded.by_level`'s and the scale check
+Nothing is averaged here: the summary values, per-query values, the comparison (tests, intervals,
+effect sizes, win/tie/loss) and the per-threshold breakdown are the
+:class:`~ir_measures_graded.experiment.Experiment`'s, the scale check
 :func:`ir_measures_graded.meta.scale_dependence`'s. Here: where the inputs came from (hashes).
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,32 +45,29 @@ def frame_sha256(frame: pd.DataFrame) -> str:
 
 
 def sources(exp: Any) -> list[Source]:
-    """The qrels and each run of an experiment as the header shows them (files hashed by their bytes,
-    inputs in memory by their rows)."""
-    found = [_source("qrels", "qrels", exp.qrels, "qrels")]
+    """The qrels and each run of an experiment as the header shows them: files hashed by their bytes
+    (the one more time each is opened), inputs in memory by their rows; rows counted as read."""
+    found = [_source("qrels", "qrels", exp.qrels, "qrels", _rows(exp.qrels_table))]
     return found + [_source("run", name, spec, "run", r.rows)
                     for name, spec, r in zip(exp.runs, exp.specs, exp.results, strict=True)]
 
 
-def _source(role: str, name: str, given: Any, kind: str, rows: int | None = None) -> Source:
+def _rows(table: Any) -> int:
+    """Rows of qrels as read or given (a dict of dicts: its judgments)."""
+    if isinstance(table, dict):
+        return sum(len(docs) for docs in table.values())
+    return len(table) if hasattr(table, "__len__") else 0
+
+
+def _source(role: str, name: str, given: Any, kind: str, rows: int) -> Source:
     from ir_measures_graded.experiment.naming import display
 
     if isinstance(given, str) and os.path.isfile(given):
-        rows = rows if rows else sum(1 for line in _lines(given) if line.strip())
         return Source(role, name, display(given), file_sha256(given), "file bytes", rows, os.path.getsize(given))
     if isinstance(given, str):  # an ir_datasets id, or standard input
-        return Source(role, name, display(given), "", "not hashed (not a file)", 0, None)
+        return Source(role, name, display(given), "", "not hashed (not a file)", rows, None)
     frame = _frame(given, kind)
     return Source(role, name, "in memory", frame_sha256(frame), "rows (pandas row hashes)", len(frame), None)
-
-
-def _lines(path: str) -> Any:
-    import gzip
-
-    with open(path, "rb") as raw:
-        gz = raw.read(2) == b"\x1f\x8b"
-    with (gzip.open(path, "rb") if gz else open(path, "rb")) as stream:
-        yield from stream
 
 
 def _frame(given: Any, kind: str) -> pd.DataFrame:
@@ -89,21 +85,6 @@ def wide_values(per_query: pd.DataFrame, measure: str) -> pd.DataFrame:
     of = per_query[per_query["measure"] == measure]
     wide = of.pivot(index="query_id", columns="run", values="value")
     return wide.reindex(index=pd.unique(of["query_id"]), columns=pd.unique(of["run"]))
-
-
-def levels(exp: Any, measures: Sequence[ir_measures.Measure]) -> pd.DataFrame:
-    """``by_level`` of every run of the experiment for each measure: ``measure``, ``run``,
-    ``threshold``, ``weight``, ``value``, ``queries`` (the qrels read once, the runs as the engine kept them)."""
-    from ir_measures_graded.per_level import by_level
-    from ir_measures_graded.sources import load_qrels
-
-    qrels = load_qrels(exp.qrels) if isinstance(exp.qrels, str) else exp.qrels
-    runs = {name: r.table if r.table is not None else spec
-            for name, r, spec in zip(exp.runs, exp.results, exp.specs, strict=True)}
-    frames = [by_level(m, qrels, run).assign(measure=str(m), run=name)
-              for m in measures for name, run in runs.items()]
-    columns = ["measure", "run", "threshold", "weight", "value", "queries"]
-    return pd.concat(frames, ignore_index=True)[columns] if frames else pd.DataFrame(columns=columns)
 
 
 def measure_parameters(measure: ir_measures.Measure) -> dict[str, Any]:

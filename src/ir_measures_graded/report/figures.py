@@ -162,13 +162,18 @@ def binned(name: str, color: str, dash: str, d_sorted: np.ndarray, ids_sorted: n
 
 def worst_queries(wide: pd.DataFrame, baseline: str, count: int = 5) -> pd.DataFrame:
     """Per run, the ``count`` queries it loses most against the baseline (``run``, ``query_id``,
-    ``value``, ``baseline``, ``delta``); only queries it loses."""
+    ``value``, ``baseline``, ``delta``); only queries it loses: by the differences the tests and W/T/L
+    take (:func:`~ir_measures_graded.statistics.differences`: within the package's tolerance, a tie)."""
+    from ir_measures_graded import statistics
+
     rows = []
     base = wide[baseline]
     for name in wide.columns:
         if name == baseline:
             continue
-        d = (wide[name] - base).sort_values(kind="stable")
+        d = pd.Series(statistics.differences(wide[name].to_numpy(dtype=np.float64)[None, :],
+                                             base.to_numpy(dtype=np.float64)[None, :])[0],
+                      index=wide.index).sort_values(kind="stable")
         for qid, delta in d[d < 0].head(count).items():
             rows.append({"run": name, "query_id": str(qid), "value": float(wide.at[qid, name]),
                          "baseline": float(base[qid]), "delta": float(delta)})

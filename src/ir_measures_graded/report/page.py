@@ -11,13 +11,12 @@ import numpy as np
 import pandas as pd
 
 from ir_measures_graded.experiment import tables
+from ir_measures_graded.experiment.testing import percent
 from ir_measures_graded.report import build, figures
 
 if TYPE_CHECKING:
     from ir_measures_graded.report import Report
 
-#: A measure's aggregate and the mean of its per-query values differ beyond this: the page says so.
-SAME_MEAN = 1e-9
 WORST = 5
 #: The per-query table is embedded in the page (a download link) up to this many rows.
 MAX_DOWNLOAD_ROWS = 20_000
@@ -35,15 +34,16 @@ def render(report: Report) -> str:
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     template = env.from_string(asset("page.html.j2"))
     figs = {
-        "thresholds": [figures.threshold_figure(report.levels, m, report.runs, report.baseline)
+        "thresholds": [{"figure": figures.threshold_figure(report.levels, m, report.runs, report.baseline),
+                        "contributions": contributions(report.levels, m, report.runs)}
                        for m in pd.unique(report.levels["measure"])],
         "queries": per_query_sections(report) if len(report.runs) > 1 else [],
     }
     return template.render(
         r=report, css=Markup(asset("page.css")), js=Markup(asset("page.js")), Markup=Markup,
         summary=summary_rows(report), measures=measure_rows(report), sources=source_rows(report),
-        differs=aggregate_differs(report), thresholds=figs["thresholds"], queries=figs["queries"],
-        scale=scale_view(report), level=f"{(1 - report.settings['alpha']) * 100:g}%",
+        differs=list(report.untested), thresholds=figs["thresholds"], queries=figs["queries"],
+        scale=scale_view(report), level=percent(report.testing.level), testing=report.testing,
         fmt=fmt, signed=signed, per_query_csv=per_query_csv(report),
     )
 
@@ -73,17 +73,17 @@ def summary_rows(report: Report) -> list[dict[str, Any]]:
     """Per run: its name and, per measure, the aggregate, the comparison with the baseline and W/T/L."""
     values = report.summary.set_index(["run", "measure"])["value"]
     compared = report.comparison.set_index(["run", "measure"])
-    alpha = report.settings["alpha"]
+    alpha = report.testing.alpha
     rows = []
     for name in report.runs:
         cells = []
-        for m in report.measures:
-            key = (name, str(m))
+        for label in report.labels:
+            key = (name, label)
             c = compared.loc[key]
             significant = bool(c["p_adjusted"] < alpha) if not math.isnan(c["p_adjusted"]) else False
             marker = ("▲" if c["delta"] > 0 else "▼") if significant else ""
             cells.append({
-                "measure": str(m), "value": float(values[key]), "delta": float(c["delta"]),
+                "measure": label, "value": float(values[key]), "delta": float(c["delta"]),
                 "low": float(c["ci_low"]), "high": float(c["ci_high"]), "boot_low": float(c["boot_low"]),
                 "boot_high": float(c["boot_high"]), "d_z": float(c["effect_size"]), "p": float(c["p_value"]),
                 "p_adjusted": float(c["p_adjusted"]), "marker": marker,
@@ -94,23 +94,27 @@ def summary_rows(report: Report) -> list[dict[str, Any]]:
     return rows
 
 
-def aggregate_differs(report: Report) -> list[str]:
-    """Measures whose ``calc_aggregate`` is not the mean of the per-query values the tests use."""
-    from ir_measures_graded import meta
-
-    means = meta.scores(report.per_query).stack().rename("mean")
-    values = report.summary.set_index(["run", "measure"])["value"]
-    joined = pd.concat([values.rename("aggregate"), means], axis=1)
-    far = (joined["aggregate"] - joined["mean"]).abs() > SAME_MEAN
-    return list(dict.fromkeys(joined.index[far].get_level_values("measure")))
+def contributions(levels: pd.DataFrame, measure: str, runs: list[str]) -> dict[str, Any] | None:
+    """What each threshold adds to each run's value (the breakdown's ``contribution``, which adds up to
+    it): a row per run, a column per threshold and the total; None beyond
+    :data:`figures.MAX_LABELLED_THRESHOLDS` thresholds (real-valued labels: the figure's hover says it)."""
+    of = levels[levels["measure"] == measure]
+    thresholds = list(pd.unique(of["threshold"]))
+    if not thresholds or len(thresholds) > figures.MAX_LABELLED_THRESHOLDS:
+        return None
+    wide = of.pivot(index="run", columns="threshold", values="contribution").reindex(index=runs, columns=thresholds)
+    return {"thresholds": [f"{t:g}" for t in thresholds],
+            "rows": [{"run": name, "cells": [float(v) for v in wide.loc[name]], "total": float(wide.loc[name].sum())}
+                     for name in runs]}
 
 
 def measure_rows(report: Report) -> list[dict[str, str]]:
     rows = []
-    for m in report.measures:
+    for m, label in zip(report.measures, report.labels, strict=True):
         params = build.measure_parameters(m)
         shown = ", ".join(f"{k}={v!r}" if isinstance(v, str) else f"{k}={v}" for k, v in params.items())
-        rows.append({"name": str(m), "params": shown or "(none)", "about": getattr(m, "SHORT_DESC", "") or ""})
+        name = label if label == str(m) else f"{label} ({m})"
+        rows.append({"name": name, "params": shown or "(none)", "about": getattr(m, "SHORT_DESC", "") or ""})
     return rows
 
 
@@ -126,9 +130,9 @@ def source_rows(report: Report) -> list[dict[str, str]]:
 def per_query_sections(report: Report) -> list[dict[str, Any]]:
     """Per measure: the sorted-difference figure and the worst queries of each run."""
     sections = []
-    for m in report.measures:
-        wide = build.wide_values(report.per_query, str(m))
-        sections.append({"measure": str(m), "figure": figures.difference_figure(wide, str(m), report.baseline),
+    for label in report.labels:
+        wide = build.wide_values(report.per_query, label)
+        sections.append({"measure": label, "figure": figures.difference_figure(wide, label, report.baseline),
                          "worst": figures.worst_queries(wide, report.baseline, WORST).to_dict("records")})
     return sections
 

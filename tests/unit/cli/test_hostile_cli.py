@@ -88,11 +88,12 @@ def test_trec_output_with_thresholds_puts_each_runs_lines_under_its_runid(capsys
         assert current is not None, line
         by_run[current][name] = float(value)
     assert list(by_run) == ["strong", "weak"]
-    for run, path in (("strong", STRONG), ("weak", WEAK)):
-        levels = g.by_level(g.muMAP, QRELS, ir_measures.read_trec_run(path))
-        for threshold, value in zip(levels["threshold"], levels["value"], strict=True):
-            key = next(k for k in by_run[run] if k.startswith("MAP(") and k.endswith(f">={threshold:g})"))
-            assert by_run[run][key] == pytest.approx(value, abs=1e-12), (run, key)
+    for run, path in (("strong", STRONG), ("weak", WEAK)):  # each threshold: ir_measures' AP(rel=t), P(rel=t)@5
+        for name in [k for k in by_run[run] if "(rel=" in k]:
+            expected = ir_measures.calc_aggregate([ir_measures.parse_measure(name)], QRELS,
+                                                  ir_measures.read_trec_run(path))
+            assert by_run[run][name] == pytest.approx(next(iter(expected.values())), abs=1e-12), (run, name)
+        assert {k for k in by_run[run] if k.startswith("AP(")} == {f"AP(rel={t})" for t in (1, 2, 3, 4)}
 
 
 # --- 6. standard input for both qrels and run -------------------------------------------------------
@@ -171,17 +172,19 @@ def test_a_trec_file_whose_first_id_starts_with_a_columnar_magic_is_text(tmp_pat
         assert g.read_qrels(qrels)["query_id"].tolist() == [magic, magic, "q2"]
         assert g.read_run(run)["query_id"].tolist() == [magic, magic, "q2"]
         out, _ = run_main(capsys, str(qrels), str(run), "muMAP", "NumQ")
-        assert out.splitlines() == ["muAP\t1.0000", "NumQ\t2.0000"]
+        assert out.splitlines() == ["muMAP\t1.0000", "NumQ\t2.0000"]
 
 
 def test_a_measure_with_a_space_inside_its_parameters_is_one_measure(capsys):
     spaced, _ = run_main(capsys, QRELS, STRONG, "muAP(levels='collection', weights='uniform')", "nDCNG@10", "-p", "-1")
     tight, _ = run_main(capsys, QRELS, STRONG, "muAP(levels='collection',weights='uniform')", "nDCNG@10", "-p", "-1")
-    assert spaced == tight and len(spaced.splitlines()) == 2
+    assert len(spaced.splitlines()) == 2 and spaced.splitlines()[1] == tight.splitlines()[1]
+    assert spaced.split("\t")[0] == "muAP(levels='collection', weights='uniform')"  # named as given
+    assert spaced.split("\t")[1] == tight.split("\t")[1]
 
 
 def compare_command(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ir_measures_graded", "compare", QRELS, *args,
+    return subprocess.run([sys.executable, "-m", "ir_measures_graded", "judge", QRELS, *args,
                            "--samples", "5", "--permutations", "100"],
                           capture_output=True, text=True, timeout=300)
 
@@ -203,6 +206,6 @@ def test_compare_on_runs_that_score_the_same_prints_no_numpy_warning(tmp_path):
     assert "Warning" not in done.stderr and "warn" not in done.stderr.lower(), done.stderr
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        out, _ = subprocess.run([SCRIPT, QRELS, STRONG, str(copy), "muMAP", "--compare", STRONG],
+        out, _ = subprocess.run([SCRIPT, QRELS, STRONG, str(copy), "muMAP", "--baseline", STRONG],
                                 capture_output=True, text=True).stdout, None
     assert out and not math.isnan(float(out.splitlines()[2].split("\t")[3]))  # the comparison: copy's delta

@@ -56,7 +56,6 @@ def test_every_registered_thresholded_measure_is_named():
 def test_the_report_draws_each_measures_own_curve():
     import pandas as pd
 
-    from ir_measures_graded.report.build import levels
     from ir_measures_graded.report.figures import threshold_figure
 
     qrels = pd.DataFrame([(q, d, label) for q, judged in QRELS.items() for d, label in judged.items()],
@@ -66,7 +65,8 @@ def test_the_report_draws_each_measures_own_curve():
     measures = [muRR, muR @ 3, muRprec]
     from ir_measures_graded.experiment import experiment
 
-    table = levels(experiment(qrels, {"r": run}, measures, keep_runs=True), measures)
+    table = experiment(qrels, {"r": run}, measures, keep_runs=True).breakdown().drop(columns="measure").rename(
+        columns={"of": "measure"})
     for measure, caption in zip(measures, ("RR^t", "R^t@3", "Rprec^t"), strict=True):
         figure = threshold_figure(table, str(measure), ["r"], None)
         assert figure.title == f"{caption} — {measure}" and figure.series == 1

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from ir_measures_graded import meta, muMAP, nDCNG
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.experiment import experiment
 from ir_measures_graded.meta import statistics
 from ir_measures_graded.meta.transforms import parse_transform
 from ir_measures_graded.sample import graded_sample
@@ -235,14 +236,14 @@ def test_meta_evaluate_needs_two_runs(sample):
 def test_compare_command(tmp_path, capsys):
     runs = [STRONG, WEAK, RANDOM]
     plot = tmp_path / "meta.svg"
-    out, _ = run_main(capsys, "compare", QRELS, *runs, "-m", "muMAP nDCNG@10", "nDCG@10", "--transform", "scale:2",
+    out, _ = run_main(capsys, "judge", QRELS, *runs, "-m", "muMAP nDCNG@10", "nDCG@10", "--transform", "scale:2",
                       "--transform", "merge:3,4", "--samples", "20", "--permutations", "500", "-o", "markdown",
                       "--plot", str(plot))
-    assert "| scale:2     | muAP" in out and "### Discriminative power" in out, out
+    assert "| scale:2     | muMAP" in out and "### Discriminative power" in out, out
     assert plot.read_text().lstrip().startswith("<?xml")
     for fmt, sections, marker in (("latex", [], "\\begin{tabular}"), ("tsv", ["--sections", "means"], "run\tmeasure\tvalue\n"),
                                   ("tsv", [], "run\tmeasure\tvalue\tdelta")):  # tsv: one table, the comparison by default
-        out, _ = run_main(capsys, "compare", QRELS, *runs[:2], "-m", "muMAP", "--samples", "5", "--permutations", "100",
+        out, _ = run_main(capsys, "judge", QRELS, *runs[:2], "-m", "muMAP", "--samples", "5", "--permutations", "100",
                           "-o", fmt, *sections)
         assert out.startswith(marker) if fmt == "tsv" else marker in out, out
 
@@ -252,23 +253,22 @@ def test_compare_command(tmp_path, capsys):
     (["--transform", "nope"], "unknown transform"),
 ])
 def test_compare_command_errors(capsys, extra, message):
-    _, err = run_main(capsys, "compare", QRELS, STRONG, WEAK, "-m", "muMAP", *extra, rc=2)
+    _, err = run_main(capsys, "judge", QRELS, STRONG, WEAK, "-m", "muMAP", *extra, rc=2)
     assert message in err
 
 
 def test_ordinary_command_compares_runs_with_a_baseline(capsys):
     runs = [STRONG, WEAK, RANDOM]
-    out, _ = run_main(capsys, QRELS, *runs, "muMAP", "AP", "--compare", "random", "--correction", "bonferroni")
+    out, _ = run_main(capsys, QRELS, *runs, "muMAP", "AP", "--baseline", "random", "--correction", "bonferroni")
     table = pd.read_csv(pd.io.common.StringIO(out), sep="\t")  # tsv: the comparison is the one table
     from ir_measures_graded.experiment.comparison import COLUMNS
 
     assert list(table.columns) == COLUMNS
-    assert list(table["measure"]) == ["muAP"] * 3 + ["AP"] * 3
+    assert list(table["measure"]) == ["muMAP"] * 3 + ["AP"] * 3
     qrels, sample_runs = graded_sample()
-    per_query = meta.per_query(qrels, sample_runs, [muMAP])
-    expected = meta.compare_runs(per_query, "random", correction="bonferroni").set_index("run")
-    strong = table[(table["run"] == "strong.run") & (table["measure"] == "muAP")].iloc[0]
+    expected = experiment(qrels, sample_runs, [muMAP]).compare("random", correction="bonferroni").table.set_index("run")
+    strong = table[(table["run"] == "strong.run") & (table["measure"] == "muMAP")].iloc[0]
     assert strong["p_adjusted"] == pytest.approx(expected.loc["strong", "p_adjusted"], rel=1e-2)
     assert strong["delta"] == pytest.approx(expected.loc["strong", "delta"], abs=1e-4)
-    _, err = run_main(capsys, QRELS, *runs, "muMAP", "--compare", "nope", rc=2)
+    _, err = run_main(capsys, QRELS, *runs, "muMAP", "--baseline", "nope", rc=2)
     assert "is none of the runs" in err

@@ -49,7 +49,7 @@ def test_p_values_are_never_zero_point_zero(p, test, shown):
 
 def test_jsonl_p_values_keep_significant_digits_with_places(capsys):
     runs = [str(SAMPLE / f"{n}.run") for n in ("strong", "weak", "random")]
-    out, _ = run_main(capsys, str(SAMPLE / "qrels.txt"), *runs, "muMAP", "-o", "jsonl", "-p", "4", "--compare", "random")
+    out, _ = run_main(capsys, str(SAMPLE / "qrels.txt"), *runs, "muMAP", "-o", "jsonl", "-p", "4", "--baseline", "random")
     records = [json.loads(line) for line in out.splitlines()]
     strong = next(r for r in records if r["run"] == "strong.run")  # jsonl: the comparison is the one table
     qrels, sample_runs = graded_sample()
@@ -86,16 +86,16 @@ def test_compare_runs_intervals_effect_sizes_and_counts(sample_table):
 @pytest.mark.parametrize("test", statistics.PAIRED_TESTS)
 def test_every_paired_test_runs_against_a_baseline(sample_table, test):
     result = meta.compare_runs(sample_table, "weak", test=test, permutations=500).set_index(["run", "measure"])
-    runs, values = meta.judging._matrix(sample_table, "muAP")
+    runs, values = meta.judging._matrix(sample_table, "muMAP")
     expected = statistics.paired_test(test, values[runs.index("strong")], values[runs.index("weak")],
                                       permutations=500)[0]
-    assert result.loc[("strong", "muAP"), "p_value"] == pytest.approx(expected, abs=1e-12)
+    assert result.loc[("strong", "muMAP"), "p_value"] == pytest.approx(expected, abs=1e-12)
 
 
 def test_paper_table_marks_significance_and_prints_a_legend(sample_table):
     comparison = meta.compare_runs(sample_table, "weak", correction="holm")
     table, legend = tables.paper_table(comparison, places=3)
-    assert list(table.columns) == ["run", "muAP", "Δ muAP [CI]", "nDCG@10", "Δ nDCG@10 [CI]", "P@5", "Δ P@5 [CI]"]
+    assert list(table.columns) == ["run", "muMAP", "Δ muMAP [CI]", "nDCG@10", "Δ nDCG@10 [CI]", "P@5", "Δ P@5 [CI]"]
     for rec in comparison.itertuples():
         cell = table.set_index("run").loc[rec.run, rec.measure]
         expected = "‡" if rec.p_adjusted < 0.01 else "†" if rec.p_adjusted < 0.05 else ""
@@ -135,16 +135,19 @@ def test_generated_latex_compiles(tmp_path, capsys):
     paper, legend = tables.paper_table(comparison)
     runs = [str(SAMPLE / f"{n}.run") for n in ("random", "strong", "weak")]
     command, _ = run_main(  # every section of the compare command, as a user would paste it
-        capsys, "compare", str(SAMPLE / "qrels.txt"), *runs, "-m", "muMAP", "nDCNG@10", "P@5", "--transform", "shift:1",
+        capsys, "judge", str(SAMPLE / "qrels.txt"), *runs, "-m", "muMAP", "nDCNG@10", "P@5", "--transform", "shift:1",
         "--samples", "5", "--permutations", "200", "-o", "latex")
     body = (tables.render(paper, "latex", title="paper", legend=legend)
             + tables.render(comparison, "latex", title="detail")
-            + tables.render(meta.discriminative_power(table, permutations=200)[1], "latex")
-            + command)
-    (tmp_path / "table.tex").write_text("\\documentclass{article}\n"
-                                        "\\usepackage{booktabs}\n\\usepackage{graphicx}\n\\begin{document}\n"
-                                        f"\\resizebox{{\\textwidth}}{{!}}{{\\begin{{minipage}}{{2\\textwidth}}\n{body}"
-                                        "\\end{minipage}}\n\\end{document}\n", encoding="utf-8")
+            + tables.render(meta.discriminative_power(table, permutations=200)[1], "latex"))
+    # the command's sections are tabulars; its comparison is the one LaTeX table (a float of its own)
+    marker = "% needs \\usepackage{booktabs} and \\usepackage{graphicx}"
+    sections, found, floating = command.partition(marker)
+    assert found and "\\begin{table}" in floating
+    wide = "\\resizebox{\\textwidth}{!}{\\begin{minipage}{2\\textwidth}\n"
+    (tmp_path / "table.tex").write_text("\\documentclass{article}\n\\usepackage{booktabs}\n\\usepackage{graphicx}\n"
+                                        "\\begin{document}\n" + wide + body + sections + "\\end{minipage}}\n"
+                                        + found + floating + "\\end{document}\n", encoding="utf-8")
     done = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", "table.tex"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-3000:]
@@ -182,8 +185,8 @@ def test_markdown_renders_as_tables():
 
 def test_compare_command_prints_every_section_as_a_markdown_table(tmp_path, capsys):
     runs = [str(SAMPLE / f"{n}.run") for n in ("random", "strong", "weak")]
-    out, _ = run_main(capsys, "compare", str(SAMPLE / "qrels.txt"), *runs, "-m", "muMAP", "P@5", "--transform", "scale:2",
-                      "--samples", "10", "--permutations", "300", "--pairs-test", "tukey", "--compare-test", "wilcoxon",
+    out, _ = run_main(capsys, "judge", str(SAMPLE / "qrels.txt"), *runs, "-m", "muMAP", "P@5", "--transform", "scale:2",
+                      "--samples", "10", "--permutations", "300", "--pairs-test", "tukey", "--test", "wilcoxon",
                       "--alternative", "greater", "--family", "all", "-o", "markdown")
     found = markdown_tables(out)
     assert len(found) == 8 and all(rows for _, rows in found)
@@ -204,17 +207,17 @@ def test_run_names_are_the_same_in_every_mode(tmp_path, capsys, monkeypatch):
     def run(*args: str) -> str:
         return run_main(capsys, *args)[0]
 
-    trec_summary, trec_comparison = run("qrels.txt", *runs, "muMAP", "-o", "trec", "--compare", "random").split("\n\n")
+    trec_summary, trec_comparison = run("qrels.txt", *runs, "muMAP", "-o", "trec", "--baseline", "random").split("\n\n")
     tags = [line.split("\t")[2] for line in trec_summary.splitlines() if line.startswith("runid")]
     assert tags == ["strong", "weak", "random"]  # trec_eval's runid lines: column 6 of the sample runs
     assert sorted(pd.read_csv(pd.io.common.StringIO(trec_comparison), sep="\t")["run"]) == sorted(runs)
     summary_names = list(pd.read_csv(pd.io.common.StringIO(run("qrels.txt", *runs, "muMAP")), sep="\t")["run"])
-    compare_names = list(pd.read_csv(pd.io.common.StringIO(run("qrels.txt", *runs, "muMAP", "--compare", "random")),
+    compare_names = list(pd.read_csv(pd.io.common.StringIO(run("qrels.txt", *runs, "muMAP", "--baseline", "random")),
                                      sep="\t")["run"])
-    means = run("compare", "qrels.txt", *runs, "-m", "muMAP", "--samples", "5", "--permutations", "100",
+    means = run("judge", "qrels.txt", *runs, "-m", "muMAP", "--samples", "5", "--permutations", "100",
                 "--baseline", "random", "-o", "tsv", "--sections", "means")
     sub_names = list(pd.read_csv(pd.io.common.StringIO(means), sep="\t")["run"])
-    against = run("compare", "qrels.txt", *runs, "-m", "muMAP", "--samples", "5", "--permutations", "100",
+    against = run("judge", "qrels.txt", *runs, "-m", "muMAP", "--samples", "5", "--permutations", "100",
                   "--baseline", "random", "-o", "tsv")
     sub_compare = list(pd.read_csv(pd.io.common.StringIO(against), sep="\t")["run"])
     report = run("report", "qrels.txt", *runs, "-m", "muMAP", "--baseline", "random", "--html",
@@ -254,15 +257,14 @@ def test_command_line_choices_are_the_statistics_lists():
     assert cli_args.COMPARE_TESTS == statistics.PAIRED_TESTS
     assert set(cli_args.PAIRS_TESTS) == set(meta.TESTS)
     assert cli_args.ALTERNATIVES == statistics.ALTERNATIVES and cli_args.CORRECTIONS == statistics.CORRECTIONS
-    assert set(experiment_tables.FORMATS) < set(cli_args.FORMATS)
     parser = cli_args.build_parser()
     subparsers = next(a for a in parser._actions if a.dest == "command").choices
-    for name in ("evaluate", "compare", "report"):
+    for name in ("evaluate", "judge", "report"):
         choices = {a.dest: a.choices for a in subparsers[name]._actions}
         assert tuple(choices["alternative"]) == statistics.ALTERNATIVES
         assert tuple(choices["correction"]) == statistics.CORRECTIONS
         assert tuple(choices["test"]) == statistics.PAIRED_TESTS
-        assert tuple(choices["output_format"]) == cli_args.FORMATS
+        assert list(choices["output_format"]) == list(cli_args.FORMATS)  # the one registry
         assert {"baseline", "names", "measures", "family", "alpha", "permutations", "seed"} <= set(choices)
 
 
@@ -286,7 +288,7 @@ def test_readme_scale_table_is_what_the_command_prints(tmp_path, capsys, monkeyp
     for name in ("random", "strong", "weak"):
         shutil.copy(SAMPLE / f"{name}.run", tmp_path / f"{name}.run")
     monkeypatch.chdir(tmp_path)
-    out, _ = run_main(capsys, "compare", str(SAMPLE / "qrels.txt"), "random.run", "strong.run", "weak.run", "-m", "muMAP",
+    out, _ = run_main(capsys, "judge", str(SAMPLE / "qrels.txt"), "random.run", "strong.run", "weak.run", "-m", "muMAP",
                       "nDCNG@10", "nDCG@10", "meanNDCG", "--transform", "scale:2", "--transform", "shift:1",
                       "-o", "markdown", "--samples", "5", "--permutations", "100")
     printed = out.split("### Scale dependence", 1)[1].split("\n\n", 2)[1]
@@ -299,7 +301,7 @@ def test_readme_scale_table_is_what_the_command_prints(tmp_path, capsys, monkeyp
     (["--power", "1.5"], "--power must be between 0 and 1"),
 ])
 def test_compare_command_refuses_bad_options_in_one_line(capsys, extra, message):
-    assert message in error_of(capsys, "compare", str(SAMPLE / "qrels.txt"), str(SAMPLE / "strong.run"),
+    assert message in error_of(capsys, "judge", str(SAMPLE / "qrels.txt"), str(SAMPLE / "strong.run"),
                                str(SAMPLE / "weak.run"), "-m", "muMAP", "--samples", "5", *extra)
 
 
@@ -319,8 +321,36 @@ def test_the_comparisons_latex_table_compiles_with_odd_names(tmp_path):
     assert latex.count("\\begin{table}") == 1 and "\\caption{" in latex and "\\label{tab:runs}" in latex
     assert latex.count("\\textbf{") >= 2  # the best of each column
     assert "NumRet: no p-value" in latex  # the note is inside
-    (tmp_path / "t.tex").write_text("\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"
-                                    f"{latex}\\end{{document}}\n", encoding="utf-8")
+    (tmp_path / "t.tex").write_text("\\documentclass{article}\n\\usepackage{booktabs}\n\\usepackage{graphicx}\n"
+                                    f"\\begin{{document}}\n{latex}\\end{{document}}\n", encoding="utf-8")
     done = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-3000:]
+
+
+def test_the_one_latex_table_fits_a_column_with_five_measures_and_six_runs(tmp_path, capsys):
+    """Issue 42: the command line's ``-o latex`` and ``Comparison.to_latex`` are one table, which fits a
+    one-column page (no overfull box in a two-column paper) with five measures and six runs, and whose
+    legend speaks only of what it shows (no Δ column: the difference is under each value)."""
+    engine = latex_engine()
+    if engine is None:
+        pytest.skip("no LaTeX engine here (pdflatex); install texlive-latex-base texlive-latex-recommended")
+    from ir_measures_graded.experiment import experiment
+
+    runs = [str(SAMPLE / f"{n}.run") for n in ("weak", "strong", "random")] * 2
+    names = ["bm25_baseline", "dense_retriever", "random_control", "bm25+rm3", "monoT5_rerank", "colbert_v2"]
+    measures = ["muMAP", "nDCNG@10", "map", "ndcg_cut.10", "P@5"]
+    exp = experiment(str(SAMPLE / "qrels.txt"), runs, measures, baseline=0, names=names)
+    latex = exp.compare().to_latex()
+    out, _ = run_main(capsys, str(SAMPLE / "qrels.txt"), *runs, *measures, "--names", *names, "--baseline", "0",
+                      "-o", "latex")
+    assert latex.strip() in out  # the same table
+    assert "Δ:" not in latex and "[CI]" not in latex and "Under each value" in latex
+    (tmp_path / "t.tex").write_text("\\documentclass[twocolumn]{article}\n\\usepackage{booktabs}\n"
+                                    "\\usepackage{graphicx}\n\\begin{document}\n" + latex + "\\end{document}\n",
+                                    encoding="utf-8")
+    done = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:]
+    log = (tmp_path / "t.log").read_text(errors="replace")
+    assert "Overfull \\hbox" not in log, log[-2000:]

@@ -72,7 +72,7 @@ def test_compare_table_values_are_the_measures_aggregates(tmp_path, capsys):
     aggregate is not the mean of its per-query values."""
     runs = [STRONG, RANDOM]
     measure = "muAP(levels='collection')"
-    out, _ = run_main(capsys, QRELS, *runs, measure, "--compare", runs[0], "-p", "-1")
+    out, _ = run_main(capsys, QRELS, *runs, measure, "--baseline", runs[0], "-p", "-1")
     table = out.splitlines()  # tsv: the comparison is the one table
     header = table[0].split("\t")
     rows = {line.split("\t")[header.index("run")]: float(line.split("\t")[header.index("value")])

@@ -40,28 +40,28 @@ def test_summary_values_are_calc_aggregate(sample_report):
     for name, run in runs.items():
         expected = ir_measures.calc_aggregate(measures, qrels, run)
         got = sample_report.summary[sample_report.summary["run"] == name].set_index("measure")["value"]
-        assert {str(m): expected[m] for m in measures} == got.to_dict()
+        assert {label: expected[m] for label, m in zip(MEASURES, measures, strict=True)} == got.to_dict()
 
 
-def test_comparison_is_meta_compare_runs_on_the_aggregates(sample_report):
+def test_comparison_is_the_experiments_on_the_aggregates(sample_report):
     qrels, runs = graded_sample()
-    table = meta.per_query(qrels, runs, MEASURES)
+    exp = ir_measures_graded.experiment(qrels, runs, MEASURES)
     aggregates = {(r.run, r.measure): r.value for r in sample_report.summary.itertuples()}
-    expected = meta.compare_runs(table, "weak", test="t", correction="holm", level=0.95, aggregates=aggregates)
+    expected = exp.compare("weak", test="t", correction="holm", level=0.95).table
     got = sample_report.comparison
     pd.testing.assert_frame_equal(got, expected)
     for row in got[got["run"] != "weak"].itertuples():
         assert row.ci_low < row.delta < row.ci_high and row.wins + row.ties + row.losses == 30
         assert row.value == aggregates[row.run, row.measure]
-    wide = build.wide_values(table, "muAP")
+    wide = build.wide_values(exp.per_query, "muMAP")
     assert list(wide.columns) == ["strong", "weak", "random"] and len(wide) == 30
 
 
 def test_levels_are_by_level_for_mumap_and_mup10(sample_report):
     qrels, runs = graded_sample()
-    assert list(pd.unique(sample_report.levels["measure"])) == ["muAP", "muP@10"]
+    assert list(pd.unique(sample_report.levels["measure"])) == ["muMAP", "muP@10"]
     for name, run in runs.items():
-        for measure in ("muAP", "muP@10"):
+        for measure in ("muMAP", "muP@10"):
             got = sample_report.levels[(sample_report.levels.run == name) & (sample_report.levels.measure == measure)]
             expected = ir_measures_graded.by_level(measure, qrels, run)
             np.testing.assert_array_equal(got["value"].to_numpy(), expected["value"].to_numpy())
@@ -149,14 +149,14 @@ def test_command_writes_the_page_and_prints_the_comparison(tmp_path, capsys, mon
     assert lines[0].split("\t") == ["run", "measure", "value", "delta", "ci_low", "ci_high", "boot_low",
                                     "boot_high", "effect_size", "wins", "ties", "losses", "queries", "missing",
                                     "test", "p_value", "p_adjusted"]
-    assert lines[2].startswith("strong.run\tmuAP\t0.5126\t0.2951\t0.2298\t0.3603\t")
+    assert lines[2].startswith("strong.run\tmuMAP\t0.5126\t0.2951\t0.2298\t0.3603\t")
     assert lines[2].endswith("\t29\t0\t1\t30\t0\tt\t3.788e-10\t7.577e-10")  # p-values as numbers
     html = page.read_text(encoding="utf-8")
     assert "ir-measures-graded report qrels.txt strong.run" in html and "scale:2" in html
     jsonl, _ = run_main(capsys, "report", "qrels.txt", "strong.run", "weak.run", "-m", "muMAP", "--html", str(page),
                         "-o", "jsonl", "--no-scale")
     records = [json.loads(line) for line in jsonl.splitlines()]
-    assert records[0] == {"run": "strong.run", "measure": "muAP", "value": pytest.approx(0.512594, abs=1e-6),
+    assert records[0] == {"run": "strong.run", "measure": "muMAP", "value": pytest.approx(0.512594, abs=1e-6),
                           "delta": 0.0, "ci_low": None, "ci_high": None, "p_value": None, "p_adjusted": None,
                           "boot_low": None, "boot_high": None, "effect_size": None, "queries": 30, "missing": 0,
                           "test": "t", "wins": None, "ties": None, "losses": None}

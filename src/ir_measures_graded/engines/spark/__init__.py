@@ -49,8 +49,7 @@ from ir_measures_graded.engines import (
     RunResult,
     check_judged,
     check_shared_queries,
-    name_tags,
-    run_tag,
+    run_name,
 )
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.lazy import lazy_attributes
@@ -211,13 +210,11 @@ class SparkEngine:
     def evaluate(self, request: Request) -> list[RunResult]:
         if request.provider not in (None, "graded"):
             raise GradedInputError("--engine spark computes every measure itself: drop --provider")
-        if request.thresholds:
-            raise GradedInputError("--thresholds is not available with --engine spark")
         import ir_measures
 
         from ir_measures_graded.engines.spark.jobs import clear_errors, job_settings
         from ir_measures_graded.engines.spark.plan import _as_graded
-        from ir_measures_graded.engines.spark.read import _is_parquet, read_qrels, read_run
+        from ir_measures_graded.engines.spark.read import read_qrels, read_run
 
         measures = request.measures
         for m in measures:
@@ -234,7 +231,7 @@ class SparkEngine:
         by_name = {str(m): m for m in measures}
         position = {str(m): i for i, m in enumerate(measures)}
         results = []
-        for path in request.runs:
+        for k, path in enumerate(request.runs):
             run = read_run(spark, path)
             per_query = []
             if request.by_query:
@@ -245,8 +242,7 @@ class SparkEngine:
                 per_query = [ir_measures.Metric(query_id=q, measure=by_name[name], value=v) for q, name, v in rows]
             # a duplicate is named FILE:LINE, as the local engine names it
             sides = functools.partial(_file_sides, spark, request.qrels, path)
-            tag = path if _is_parquet(path) else run_tag(path)
-            result = RunResult(path, tag, per_query, {}, judged=judged)
+            result = RunResult(run_name(request, k), per_query, {}, judged=judged)
             if request.summary:  # the workers count the run's rows and shared queries beside the sums
                 result.summary, counts = _aggregate(measures, qrels, run, ("query_id", "doc_id", "relevance", "score"),
                                                     None, sides)
@@ -254,5 +250,5 @@ class SparkEngine:
                 if judged and request.warn is not None:
                     check_shared_queries(result, request)
             results.append(result)
-        return name_tags(results)
+        return results
 

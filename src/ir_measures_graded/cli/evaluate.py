@@ -1,0 +1,35 @@
+"""The evaluate command (the default subcommand): results as the ``ir_measures`` command or trec_eval
+print them, the per-threshold breakdown (``--thresholds``) and, with ``--baseline``, the comparison."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, TextIO
+
+from ir_measures_graded.cli import writers
+from ir_measures_graded.cli.args import check_options, experiment_of, testing_of
+from ir_measures_graded.experiment.formats import FORMATS
+
+__all__ = ["run"]
+
+
+def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: TextIO) -> int:
+    """The evaluate command: the results (and the tables asked for)."""
+    check_options(args, runs, measures)
+    compared = args.baseline is not None
+    testing = testing_of(args) if compared else None
+    exp = experiment_of(args, runs, measures, per_query=args.by_query or compared or args.thresholds,
+                        thresholds=args.thresholds, provider=args.provider)
+    machine = FORMATS[args.output_format].machine
+    streams = writers.Streams(args, out)
+    breakdown = exp.breakdown() if args.thresholds else None
+    if not (compared and machine and not args.output_dir):  # on stdout the comparison is then the one table
+        with streams.table("results") as stream:
+            writers.write_results(exp, args, stream, breakdown)
+    if breakdown is not None and args.output_format != "trec":  # trec: under each run's runid line
+        with streams.table("thresholds") as stream:
+            writers.write_breakdown(exp, breakdown, args, stream)
+    if compared:
+        with streams.table("comparison") as stream:
+            writers.write_comparison(exp.compare(testing=testing), args, stream)
+    return 0

@@ -1,0 +1,46 @@
+"""Every output format, in one place: its name, whether it is a tidy machine table, its files' suffix.
+
+Light on purpose (no pandas): the command line's parser lists the formats from here, and ``--help``
+loads nothing heavy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ir_measures_graded.errors import GradedInputError
+
+__all__ = ["Format", "FORMATS", "MACHINE_FORMATS", "HUMAN_FORMATS", "format_of"]
+
+
+@dataclass(frozen=True)
+class Format:
+    """An output format: its name, whether it is a tidy machine table (one table per stream, numbers
+    as numbers), the suffix of its files (``--output-dir``), and whether tables are written in it (trec
+    is trec_eval's result lines: the evaluate command's results only)."""
+
+    name: str
+    machine: bool
+    suffix: str
+    tables: bool = True
+
+
+#: Every output format, wherever one is written: the one list (the command line's choices, the
+#: suffixes of --output-dir, which formats hold one table per stream).
+FORMATS: dict[str, Format] = {f.name: f for f in (
+    Format("tsv", True, "tsv"), Format("csv", True, "csv"), Format("jsonl", True, "jsonl"),
+    Format("trec", False, "txt", tables=False),
+    Format("text", False, "txt"), Format("markdown", False, "md"), Format("latex", False, "tex"))}
+MACHINE_FORMATS = tuple(name for name, f in FORMATS.items() if f.machine)
+HUMAN_FORMATS = tuple(name for name, f in FORMATS.items() if not f.machine and f.tables)
+
+
+def format_of(name: str, table: bool = False) -> Format:
+    """The format called ``name``, refused with one line when unknown (or, with ``table``, when no
+    table is written in it)."""
+    found = FORMATS.get(name)
+    if found is None or (table and not found.tables):
+        allowed = [n for n, f in FORMATS.items() if f.tables or not table]
+        raise GradedInputError(f"unknown output format {name!r}; expected one of {', '.join(allowed)}")
+    return found
+
