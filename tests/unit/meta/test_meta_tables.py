@@ -252,7 +252,6 @@ def test_plot_shows_tau_ap_and_per_query_differences(tmp_path):
 def test_command_line_choices_are_the_statistics_lists():
     """The parser's lists are written out (so --help loads no scipy); they are the statistics' lists,
     and every subcommand offers the same comparison options and output formats."""
-    from ir_measures_graded.experiment import tables as experiment_tables
 
     assert cli_args.COMPARE_TESTS == statistics.PAIRED_TESTS
     assert set(cli_args.PAIRS_TESTS) == set(meta.TESTS)
