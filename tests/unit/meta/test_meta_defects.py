@@ -11,8 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from statsmodels.stats.multitest import multipletests
 
-from ir_measures_graded import meta
-from ir_measures_graded.meta import statistics
+from ir_measures_graded import meta, statistics
 from support.examples import examples
 
 

@@ -13,27 +13,36 @@ import pandas as pd
 import pytest
 from markdown_it import MarkdownIt
 
-from ir_measures_graded import meta
+from ir_measures_graded import meta, statistics
 from ir_measures_graded.cli import args as cli_args
-from ir_measures_graded.meta import statistics, tables
+from ir_measures_graded.experiment import Experiment, experiment, tables
 from ir_measures_graded.sample import graded_sample
+from support.chosen_values import chosen, hits_of
 from support.cli import error_of, run_main
 from support.paths import ROOT, SAMPLE
 
 
 @pytest.fixture(scope="module")
-def sample_table():
+def sample_experiment():
     qrels, runs = graded_sample()
-    return meta.per_query(qrels, runs, ["muMAP", "nDCG@10", "P@5"])
+    return experiment(qrels, runs, ["muMAP", "nDCG@10", "P@5"])
 
 
-def odd_names_table() -> pd.DataFrame:
-    """Per-query values of runs whose names hold every character LaTeX and markdown treat specially."""
+@pytest.fixture(scope="module")
+def sample_table(sample_experiment):
+    return sample_experiment.per_query
+
+
+def odd_names() -> Experiment:
+    """Runs whose names hold every character LaTeX and markdown treat specially, on 25 queries."""
     rng = np.random.default_rng(0)
     names = ["base_line", "run&1", "50%_better#2", "pipe|run"]
-    rows = [(name, f"q{q}", measure, float(np.clip(0.3 + 0.1 * k + rng.normal(0, 0.15), 0, 1)))
-            for k, name in enumerate(names) for measure in ("muAP", "nDCNG@10") for q in range(25)]
-    return pd.DataFrame(rows, columns=["run", "query_id", "measure", "value"])
+    hits = {name: hits_of(0.3 + 0.1 * k + rng.normal(0, 0.15, 25), 20) for k, name in enumerate(names)}
+    return chosen(hits, 20, ["P@20", "P@10"])
+
+
+def odd_names_comparison() -> pd.DataFrame:
+    return odd_names().compare("base_line").table
 
 
 # --- p-values ----------------------------------------------------------------------------------------
@@ -53,7 +62,7 @@ def test_jsonl_p_values_keep_significant_digits_with_places(capsys):
     records = [json.loads(line) for line in out.splitlines()]
     strong = next(r for r in records if r["run"] == "strong.run")  # jsonl: the comparison is the one table
     qrels, sample_runs = graded_sample()
-    expected = meta.compare_runs(meta.per_query(qrels, sample_runs, ["muMAP"]), "random").set_index("run")
+    expected = experiment(qrels, sample_runs, ["muMAP"]).compare("random").table.set_index("run")
     assert 0 < strong["p_value"] < 1e-10  # 4.3e-15 with -p 4, not 0.0
     assert strong["p_value"] == pytest.approx(expected.loc["strong", "p_value"], rel=1e-3)
     assert strong["delta"] == round(strong["delta"], 4) and strong["wins"] == 30
@@ -61,8 +70,8 @@ def test_jsonl_p_values_keep_significant_digits_with_places(capsys):
 
 # --- comparison table and marks ------------------------------------------------------------------------
 
-def test_compare_runs_intervals_effect_sizes_and_counts(sample_table):
-    result = meta.compare_runs(sample_table, "random", test="t", alternative="greater")
+def test_compare_intervals_effect_sizes_and_counts(sample_experiment, sample_table):
+    result = sample_experiment.compare("random", test="t", alternative="greater").table
     runs, values = meta.judging._matrix(sample_table, "P@5")
     d = values[runs.index("weak")] - values[runs.index("random")]
     row = result[(result["run"] == "weak") & (result["measure"] == "P@5")].iloc[0]
@@ -70,30 +79,32 @@ def test_compare_runs_intervals_effect_sizes_and_counts(sample_table):
     assert [row.boot_low, row.boot_high] == pytest.approx(statistics.bootstrap_interval(d[None])[0], abs=1e-12)
     assert row.effect_size == pytest.approx(d.mean() / d.std(ddof=1), abs=1e-12)
     assert (row.wins, row.ties, row.losses) == (int((d > 0).sum()), int((d == 0).sum()), int((d < 0).sum()))
-    two_sided = meta.compare_runs(sample_table, "random", test="t").set_index(["run", "measure"])
+    two_sided = sample_experiment.compare("random", test="t").table.set_index(["run", "measure"])
     assert row.p_value == pytest.approx(two_sided.loc[("weak", "P@5"), "p_value"] / 2, rel=1e-9)
-    both = meta.compare_runs(sample_table, "random", family="all", correction="bonferroni")
+    both = sample_experiment.compare("random", family="all", correction="bonferroni").table
     tested = both["p_value"].notna()
     assert np.allclose(both.loc[tested, "p_adjusted"], np.minimum(1, both.loc[tested, "p_value"] * tested.sum()))
-    exact = meta.compare_runs(sample_table[sample_table["query_id"].isin(["S01", "S02", "S03", "S04", "S05"])],
-                              "random", test="randomization", permutations=None)
+    qrels, runs = graded_sample()
+    five = experiment(qrels[qrels["query_id"].isin(["S01", "S02", "S03", "S04", "S05"])], runs,
+                      ["muMAP", "nDCG@10", "P@5"])
+    exact = five.compare("random", test="randomization", permutations=None).table
     assert (exact["p_value"].dropna() * 2**5).round(9).apply(float.is_integer).all()  # exact: k / 2^5
-    assert meta.compare_runs(sample_table, "random", permutations=None)["boot_low"].notna().sum() == 6  # 30 queries
+    assert sample_experiment.compare("random", permutations=None).table["boot_low"].notna().sum() == 6  # 30 queries
     with pytest.raises(Exception, match="unknown family"):
-        meta.compare_runs(sample_table, "random", family="measures")
+        sample_experiment.compare("random", family="measures")
 
 
 @pytest.mark.parametrize("test", statistics.PAIRED_TESTS)
-def test_every_paired_test_runs_against_a_baseline(sample_table, test):
-    result = meta.compare_runs(sample_table, "weak", test=test, permutations=500).set_index(["run", "measure"])
+def test_every_paired_test_runs_against_a_baseline(sample_experiment, sample_table, test):
+    result = sample_experiment.compare("weak", test=test, permutations=500).table.set_index(["run", "measure"])
     runs, values = meta.judging._matrix(sample_table, "muAP")
     expected = statistics.paired_test(test, values[runs.index("strong")], values[runs.index("weak")],
                                       permutations=500)[0]
     assert result.loc[("strong", "muAP"), "p_value"] == pytest.approx(expected, abs=1e-12)
 
 
-def test_paper_table_marks_significance_and_prints_a_legend(sample_table):
-    comparison = meta.compare_runs(sample_table, "weak", correction="holm")
+def test_paper_table_marks_significance_and_prints_a_legend(sample_experiment):
+    comparison = sample_experiment.compare("weak", correction="holm").table
     table, legend = tables.paper_table(comparison, places=3)
     assert list(table.columns) == ["run", "muAP", "Δ muAP [CI]", "nDCG@10", "Δ nDCG@10 [CI]", "P@5", "Δ P@5 [CI]"]
     for rec in comparison.itertuples():
@@ -111,7 +122,7 @@ def test_paper_table_marks_significance_and_prints_a_legend(sample_table):
 # --- LaTeX and markdown ----------------------------------------------------------------------------------
 
 def test_latex_escapes_special_characters():
-    comparison = meta.compare_runs(odd_names_table(), "base_line")
+    comparison = odd_names_comparison()
     latex = tables.render(*tables.paper_table(comparison)[:1], "latex", legend=tables.paper_table(comparison)[1])
     for raw, escaped in (("base_line", r"base\_line"), ("run&1", r"run\&1"), ("50%_better#2", r"50\%\_better\#2")):
         assert escaped in latex and raw not in latex
@@ -130,8 +141,8 @@ def test_generated_latex_compiles(tmp_path, capsys):
     if engine is None:
         pytest.skip("no LaTeX engine here (pdflatex); install texlive-latex-base texlive-latex-recommended "
                     "(CI does, in .ci/run)")
-    table = odd_names_table()
-    comparison = meta.compare_runs(table, "base_line")
+    odd = odd_names()
+    comparison = odd.compare("base_line").table
     paper, legend = tables.paper_table(comparison)
     runs = [str(SAMPLE / f"{n}.run") for n in ("random", "strong", "weak")]
     command, _ = run_main(  # every section of the compare command, as a user would paste it
@@ -139,7 +150,7 @@ def test_generated_latex_compiles(tmp_path, capsys):
         "--samples", "5", "--permutations", "200", "-o", "latex")
     body = (tables.render(paper, "latex", title="paper", legend=legend)
             + tables.render(comparison, "latex", title="detail")
-            + tables.render(meta.discriminative_power(table, permutations=200)[1], "latex")
+            + tables.render(meta.discriminative_power(odd.per_query, permutations=200)[1], "latex")
             + command)
     (tmp_path / "table.tex").write_text("\\documentclass{article}\n"
                                         "\\usepackage{booktabs}\n\\usepackage{graphicx}\n\\begin{document}\n"
@@ -171,7 +182,7 @@ def markdown_tables(text: str) -> list[tuple[list[str], list[list[str]]]]:
 
 
 def test_markdown_renders_as_tables():
-    comparison = meta.compare_runs(odd_names_table(), "base_line")
+    comparison = odd_names_comparison()
     paper, legend = tables.paper_table(comparison)
     text = tables.render(paper, "markdown", title="Against the baseline", legend=legend)
     (header, rows), = markdown_tables(text)
@@ -249,12 +260,10 @@ def test_plot_shows_tau_ap_and_per_query_differences(tmp_path):
 def test_command_line_choices_are_the_statistics_lists():
     """The parser's lists are written out (so --help loads no scipy); they are the statistics' lists,
     and every subcommand offers the same comparison options and output formats."""
-    from ir_measures_graded.experiment import tables as experiment_tables
-
     assert cli_args.COMPARE_TESTS == statistics.PAIRED_TESTS
     assert set(cli_args.PAIRS_TESTS) == set(meta.TESTS)
     assert cli_args.ALTERNATIVES == statistics.ALTERNATIVES and cli_args.CORRECTIONS == statistics.CORRECTIONS
-    assert set(experiment_tables.FORMATS) < set(cli_args.FORMATS)
+    assert set(tables.FORMATS) < set(cli_args.FORMATS)
     parser = cli_args.build_parser()
     subparsers = next(a for a in parser._actions if a.dest == "command").choices
     for name in ("evaluate", "compare", "report"):
@@ -310,8 +319,6 @@ def test_the_comparisons_latex_table_compiles_with_odd_names(tmp_path):
     engine = latex_engine()
     if engine is None:
         pytest.skip("no LaTeX engine here (pdflatex); install texlive-latex-base texlive-latex-recommended")
-    from ir_measures_graded.experiment import experiment
-
     runs = [str(SAMPLE / f"{n}.run") for n in ("weak", "strong", "random")]
     names = ["b&se_line %1", "µ{run}\n#2", "r^~\\3"]
     latex = experiment(str(SAMPLE / "qrels.txt"), runs, ["muMAP", "NumRet"], baseline=0, names=names).compare() \

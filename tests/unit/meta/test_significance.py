@@ -12,7 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scipy import stats as sp
 
-from ir_measures_graded.meta import statistics
+from ir_measures_graded import statistics
 from support.examples import examples
 
 differences = st.lists(st.integers(-5, 5), min_size=2, max_size=6).map(lambda d: [v / 10 for v in d])
