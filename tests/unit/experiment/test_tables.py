@@ -1,5 +1,5 @@
-"""Tables people paste into papers: p-values, significance marks with a legend, LaTeX that compiles,
-markdown that renders as a table, the same run names in every mode, and the --plot figure."""
+"""Tables people paste into papers (ir_measures_graded.experiment.tables): p-values, significance marks
+with a legend, LaTeX that compiles, markdown that renders as a table, the same run names in every mode."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from markdown_it import MarkdownIt
 
 from ir_measures_graded import meta, statistics
 from ir_measures_graded.cli import args as cli_args
+from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiment import Experiment, experiment, tables
 from ir_measures_graded.sample import graded_sample
 from support.chosen_values import chosen, hits_of
@@ -26,11 +27,6 @@ from support.paths import ROOT, SAMPLE
 def sample_experiment():
     qrels, runs = graded_sample()
     return experiment(qrels, runs, ["muMAP", "nDCG@10", "P@5"])
-
-
-@pytest.fixture(scope="module")
-def sample_table(sample_experiment):
-    return sample_experiment.per_query
 
 
 def odd_names() -> Experiment:
@@ -70,39 +66,6 @@ def test_jsonl_p_values_keep_significant_digits_with_places(capsys):
 
 # --- comparison table and marks ------------------------------------------------------------------------
 
-def test_compare_intervals_effect_sizes_and_counts(sample_experiment, sample_table):
-    result = sample_experiment.compare("random", test="t", alternative="greater").table
-    runs, values = meta.judging._matrix(sample_table, "P@5")
-    d = values[runs.index("weak")] - values[runs.index("random")]
-    row = result[(result["run"] == "weak") & (result["measure"] == "P@5")].iloc[0]
-    assert [row.ci_low, row.ci_high] == pytest.approx(statistics.t_interval(d[None])[0], abs=1e-12)
-    assert [row.boot_low, row.boot_high] == pytest.approx(statistics.bootstrap_interval(d[None])[0], abs=1e-12)
-    assert row.effect_size == pytest.approx(d.mean() / d.std(ddof=1), abs=1e-12)
-    assert (row.wins, row.ties, row.losses) == (int((d > 0).sum()), int((d == 0).sum()), int((d < 0).sum()))
-    two_sided = sample_experiment.compare("random", test="t").table.set_index(["run", "measure"])
-    assert row.p_value == pytest.approx(two_sided.loc[("weak", "P@5"), "p_value"] / 2, rel=1e-9)
-    both = sample_experiment.compare("random", family="all", correction="bonferroni").table
-    tested = both["p_value"].notna()
-    assert np.allclose(both.loc[tested, "p_adjusted"], np.minimum(1, both.loc[tested, "p_value"] * tested.sum()))
-    qrels, runs = graded_sample()
-    five = experiment(qrels[qrels["query_id"].isin(["S01", "S02", "S03", "S04", "S05"])], runs,
-                      ["muMAP", "nDCG@10", "P@5"])
-    exact = five.compare("random", test="randomization", permutations=None).table
-    assert (exact["p_value"].dropna() * 2**5).round(9).apply(float.is_integer).all()  # exact: k / 2^5
-    assert sample_experiment.compare("random", permutations=None).table["boot_low"].notna().sum() == 6  # 30 queries
-    with pytest.raises(Exception, match="unknown family"):
-        sample_experiment.compare("random", family="measures")
-
-
-@pytest.mark.parametrize("test", statistics.PAIRED_TESTS)
-def test_every_paired_test_runs_against_a_baseline(sample_experiment, sample_table, test):
-    result = sample_experiment.compare("weak", test=test, permutations=500).table.set_index(["run", "measure"])
-    runs, values = meta.judging._matrix(sample_table, "muAP")
-    expected = statistics.paired_test(test, values[runs.index("strong")], values[runs.index("weak")],
-                                      permutations=500)[0]
-    assert result.loc[("strong", "muAP"), "p_value"] == pytest.approx(expected, abs=1e-12)
-
-
 def test_paper_table_marks_significance_and_prints_a_legend(sample_experiment):
     comparison = sample_experiment.compare("weak", correction="holm").table
     table, legend = tables.paper_table(comparison, places=3)
@@ -117,6 +80,40 @@ def test_paper_table_marks_significance_and_prints_a_legend(sample_experiment):
     assert legend.startswith("† p < 0.05, ‡ p < 0.01: paired t-test against weak (two-sided; Holm correction")
     assert "95% t confidence interval" in legend
     assert tables.mark(0.02) == "†" and tables.mark(0.002) == "‡" and tables.mark(0.2) == "" and tables.mark(np.nan) == ""
+
+
+# --- any number of significance levels in a paper table (#35) ----------------------------------------
+
+def _comparison() -> pd.DataFrame:
+    rng = np.random.default_rng(3)
+    base = rng.random(30) * 0.7
+    shifts = {"base": 0.0, "tiny": 0.02, "small": 0.06, "large": 0.3}
+    hits = {run: hits_of(base + shift + rng.normal(0, 0.1, 30), 100) for run, shift in shifts.items()}
+    return chosen(hits, 100).compare("base", correction="none").table
+
+
+@pytest.mark.parametrize("levels", [(0.1, 0.05, 0.01), (0.2, 0.1, 0.05, 0.01, 0.001), (0.05,), (0.01, 0.05)])
+def test_paper_table_takes_any_number_of_levels_and_lists_each_in_the_legend(levels):
+    comparison = _comparison()
+    table, legend = tables.paper_table(comparison, levels=levels)
+    ordered = sorted(levels, reverse=True)
+    symbols = tables.marks(len(levels))
+    assert len(set(symbols)) == len(symbols)
+    assert legend.startswith(", ".join(f"{m} p < {lv:g}" for m, lv in zip(symbols, ordered, strict=True)) + ": ")
+    for rec in comparison.itertuples():
+        passed = sum(rec.p_adjusted < lv for lv in ordered) if not np.isnan(rec.p_adjusted) else 0
+        assert table.set_index("run").loc[rec.run, "P@100"] == f"{rec.value:.4f}" + (symbols[passed - 1] if passed else "")
+
+
+def test_the_marks_beyond_four_levels_repeat_the_footnote_symbols():
+    assert tables.marks(9) == ["†", "‡", "§", "¶", "††", "‡‡", "§§", "¶¶", "†††"]
+    assert tables.mark(0.004, (0.1, 0.05, 0.01)) == "§" and tables.mark(0.03, (0.1, 0.05, 0.01)) == "‡"
+
+
+@pytest.mark.parametrize("levels", [(0.05, 0.05), (0.0, 0.01), (1.5,), ("a",)])
+def test_paper_table_refuses_levels_it_cannot_mark_in_one_line(levels):
+    with pytest.raises(GradedInputError, match=r"^significance levels must be [^\n]*$"):
+        tables.paper_table(_comparison(), levels=levels)
 
 
 # --- LaTeX and markdown ----------------------------------------------------------------------------------
@@ -202,7 +199,7 @@ def test_compare_command_prints_every_section_as_a_markdown_table(tmp_path, caps
     assert "Topic-set size" in out
 
 
-# --- run names and the figure ------------------------------------------------------------------------------
+# --- run names ----------------------------------------------------------------------------------------------
 
 def test_run_names_are_the_same_in_every_mode(tmp_path, capsys, monkeypatch):
     for name in ("strong", "weak", "random"):
@@ -233,28 +230,6 @@ def test_run_names_are_the_same_in_every_mode(tmp_path, capsys, monkeypatch):
     report_names = list(pd.read_csv(pd.io.common.StringIO(report), sep="\t")["run"])
     assert summary_names == sub_names == runs
     assert compare_names == sub_compare == report_names == ["random.run", "strong.run", "weak.run"]  # baseline first
-
-
-def test_plot_shows_tau_ap_and_per_query_differences(tmp_path):
-    qrels, runs = graded_sample()
-    report = meta.meta_evaluate(qrels, runs, ["muMAP", "P@5"], transforms=["scale:2"], samples=5,
-                                permutations=200, baseline="random")
-    from ir_measures_graded.meta.plots import report_figure
-
-    figure = report_figure(report)
-    titles = [ax.get_title() for ax in figure.axes]
-    assert "τ_AP,b, original vs transformed labels" in titles
-    differences = [ax for ax in figure.axes if "per-query Δ against random" in ax.get_title()]
-    assert len(differences) == 2
-    runs = differences[0].collections  # the bars of each run against the baseline
-    assert [len(bars.get_paths()) for bars in runs] == [30, 30]  # two runs, 30 queries each
-    assert [t.get_text() for t in differences[0].get_legend().get_texts()] == ["strong", "weak"]
-    heights = np.array([path.vertices[1, 1] for path in runs[0].get_paths()])
-    assert np.all(np.diff(heights) <= 0) and heights[0] > 0  # sorted, from the largest gain
-    figure.savefig(tmp_path / "meta.svg")
-    figure.savefig(tmp_path / "meta.png")
-    assert (tmp_path / "meta.svg").read_text().lstrip().startswith("<?xml")
-    assert (tmp_path / "meta.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_command_line_choices_are_the_statistics_lists():
