@@ -1,5 +1,5 @@
 """Everything the command line writes: results (tsv, trec, jsonl, csv, tables), comparisons, per-threshold
-tables and the demo (the meta-evaluation report's tables: meta.tables)."""
+tables and the demo (the comparison's and the meta-evaluation's tables: experiment.tables)."""
 
 from __future__ import annotations
 

@@ -104,8 +104,8 @@ def formatted(table: pd.DataFrame, places: int = 4) -> pd.DataFrame:
 
 
 def comparison_records(table: pd.DataFrame, places: int | None) -> list[dict[str, Any]]:
-    """:func:`~ir_measures_graded.meta.compare_runs`'s rows for JSON lines: values rounded to ``places``
-    decimals when given, p-values to ``places`` significant digits, NaN as None."""
+    """A comparison table's rows (:attr:`.comparison.Comparison.table`) for JSON lines: values rounded
+    to ``places`` decimals when given, p-values to ``places`` significant digits, NaN as None."""
     records = []
     for rec in table.to_dict("records"):
         item: dict[str, Any] = {}
@@ -123,7 +123,7 @@ def comparison_records(table: pd.DataFrame, places: int | None) -> list[dict[str
 
 def paper_table(comparison: pd.DataFrame, places: int = 4, levels: Sequence[float] = LEVELS,
                 interval: str = "t", deltas: bool = True) -> tuple[pd.DataFrame, str]:
-    """``(table, legend)`` from :func:`~ir_measures_graded.meta.compare_runs`: a row per run and, per
+    """``(table, legend)`` from a comparison table (:func:`.comparison.compare`): a row per run and, per
     measure, its mean with a significance mark and the mean difference to the baseline with its
     confidence interval (``interval``: 't' or 'bootstrap'). Marks use the corrected p-values, one per
     level of ``levels`` (any number; :func:`marks`), and the legend lists each."""

@@ -52,8 +52,8 @@ class Report:
     versions: dict[str, str]
     queries: int  # queries of the qrels
     summary: pd.DataFrame  # run, measure, value: calc_aggregate
-    comparison: pd.DataFrame  # meta.compare_runs (values: calc_aggregate; intervals, d_z, wins/ties/losses)
-    per_query: pd.DataFrame  # meta.per_query: run, query_id, measure, value
+    comparison: pd.DataFrame  # Experiment.compare (values: calc_aggregate; intervals, d_z, wins/ties/losses)
+    per_query: pd.DataFrame  # Experiment.per_query: run, query_id, measure, value
     levels: pd.DataFrame  # by_level: measure, run, threshold, weight, value, queries
     scale: pd.DataFrame | None  # meta.scale_dependence, None when no transform was asked for
     command: str | None = None
