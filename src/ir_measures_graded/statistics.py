@@ -1,4 +1,5 @@
-"""The statistics behind the meta-evaluation, each a small function over arrays.
+"""The statistics behind the comparison against a baseline and the meta-evaluation, each a small
+function over arrays.
 
 - Rank correlations between system rankings: Kendall's τ-b, τ_AP (Yilmaz, Aslam & Robertson 2008)
   and its tie-aware variants τ_AP,a and τ_AP,b (Urbano & Marrero 2017).

@@ -117,6 +117,24 @@ def test_command_line_page_walks_subcommands():
     assert "`t` \\| `sign`; default `t`" in page.split("## `ir-measures-graded compare`", 1)[1]
 
 
+def test_the_layer_map_is_committed_as_generated():
+    """Issue 42: how-it-computes.md shows every layer, the experiment, meta, report and the command line
+    included, as the layers contract has them: run `python docs/hooks.py` after changing either."""
+    page = (DOCS / hooks.LAYERS_PAGE).read_text(encoding="utf-8")
+    assert page == hooks.page_with_layers(page), "docs/how-it-computes.md's layer map is stale: run python docs/hooks.py"
+    shown = page.split(hooks.LAYERS_MAP[0], 1)[1].split(hooks.LAYERS_MAP[1], 1)[0]
+    contract = next(c for c in hooks.importlinter()["contracts"] if c["containers"] == ["ir_measures_graded"])
+    for layer in contract["layers"]:
+        modules, independent = hooks.layer_modules(layer)
+        for module in modules:
+            assert re.search(rf"^ *{re.escape(module)}(/|\.py) ", shown, re.MULTILINE), module
+        if len(modules) > 1:
+            assert (" | " if independent else " : ").join(modules) in shown
+    order = [re.search(rf"^ *{name}/ ", shown, re.MULTILINE).start()
+             for name in ("io", "engines", "experiment", "meta", "report", "cli")]
+    assert order == sorted(order)  # lowest first, as the data flows
+
+
 def test_architecture_page_lists_every_contract():
     text = hooks.contracts_section()
     for contract in hooks.tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]:

@@ -32,18 +32,32 @@ def test_import_contracts_are_kept():
     assert "0 broken" in done.stdout
 
 
-def test_a_broken_contract_fails(tmp_path):
-    """The check can fail: the same contracts on a copy of the package where a kernel imports the command line."""
+def lint_with(tmp_path: Path, module: str, line: str) -> subprocess.CompletedProcess:
+    """``lint-imports`` with the same contracts on a copy of the package where ``module`` (a path below
+    the package) ends with ``line``."""
     copy = tmp_path / "src"
     shutil.copytree(ROOT / "src" / "ir_measures_graded", copy / "ir_measures_graded",
                     ignore=shutil.ignore_patterns("__pycache__", "data"))
-    kernel = copy / "ir_measures_graded" / "kernels" / "segments.py"
-    kernel.write_text(kernel.read_text() + "\nfrom ir_measures_graded import cli  # noqa: E402\n")
+    changed = copy / "ir_measures_graded" / module
+    changed.write_text(changed.read_text() + f"\n{line}  # noqa: E402\n")
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    done = subprocess.run([lint_imports(), "--no-cache"], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    return subprocess.run([lint_imports(), "--no-cache"], cwd=tmp_path, capture_output=True, text=True, timeout=300,
                           env={"PYTHONPATH": str(copy), "PATH": ""})
+
+
+def test_a_broken_contract_fails(tmp_path):
+    """The check can fail: the same contracts on a copy of the package where a kernel imports the command line."""
+    done = lint_with(tmp_path, "kernels/segments.py", "from ir_measures_graded import cli")
     assert done.returncode != 0
     assert "ir_measures_graded.kernels.segments -> ir_measures_graded.cli" in done.stdout
+
+
+def test_the_modules_of_a_layer_are_independent_siblings(tmp_path):
+    """Issue 42: a layer's modules are written ``a | b`` (independent), not ``a : b`` (free to import each
+    other): a kernel importing the statistics beside it in the lowest layer breaks the layers contract."""
+    done = lint_with(tmp_path, "kernels/segments.py", "from ir_measures_graded import statistics")
+    assert done.returncode != 0
+    assert "ir_measures_graded.kernels.segments -> ir_measures_graded.statistics" in done.stdout
 
 
 def test_one_lazy_import_mechanism():

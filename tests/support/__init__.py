@@ -8,6 +8,8 @@
 - :mod:`support.registered` — every registered measure as test inputs;
 - :mod:`support.measure_checks` — a measure against the reference, over tie orders, by threshold;
 - :mod:`support.random_collections` — seeded random collections and hypothesis' ``collections()``;
+- :mod:`support.slow_statistics` — slow rank correlations and the enumerated randomization test;
+- :mod:`support.chosen_values` — experiments whose per-query values a test chooses (P@k of chosen hits);
 - :mod:`support.doc_examples` — running the README's and the site's examples.
 
 Fixtures (a Spark session, Chromium, the OHSUMED home, the large report) are in tests/conftest.py.

@@ -20,7 +20,7 @@ STDIN = "-"
 STANDARD_INPUT = frozenset({STDIN, "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 DEFAULT_PLACES = 4
 USAGE_ORDER = "the arguments are QRELS RUN [RUN ...] MEASURE [MEASURE ...]"
-#: meta.statistics.PAIRED_TESTS, written out so that --help does not load meta (a test keeps them equal).
+#: statistics.PAIRED_TESTS, written out so that --help does not load scipy (a test keeps them equal).
 COMPARE_TESTS = ("t", "randomization", "bootstrap", "wilcoxon", "sign")
 
 

@@ -100,8 +100,8 @@ def formatted(table: pd.DataFrame, places: int = 4) -> pd.DataFrame:
 
 
 def comparison_records(table: pd.DataFrame, places: int | None) -> list[dict[str, Any]]:
-    """:func:`~ir_measures_graded.meta.compare_runs`'s rows for JSON lines: values rounded to ``places``
-    decimals when given, p-values to ``places`` significant digits, NaN as None."""
+    """A comparison table's rows (:attr:`.comparison.Comparison.table`) for JSON lines: values rounded
+    to ``places`` decimals when given, p-values to ``places`` significant digits, NaN as None."""
     records = []
     for rec in table.to_dict("records"):
         item: dict[str, Any] = {}

@@ -9,15 +9,9 @@ and measures) and returns a tidy DataFrame; any ir_measures measure works, ours 
 - :func:`meta_evaluate` (:mod:`.evaluate`): all of them, and every run against a baseline.
 
 Comparing runs against a baseline is the experiment's (``experiment(...).compare()``); the tests are
-:mod:`ir_measures_graded.statistics`. ``per_query``, ``compare_runs``, ``compare_results`` and
-``find_run`` still work, with a DeprecationWarning (:mod:`.deprecated`).
+:mod:`ir_measures_graded.statistics`; the tables are :mod:`ir_measures_graded.experiment.tables`.
 """
 
-import sys
-
-from ir_measures_graded import statistics
-from ir_measures_graded.experiment import tables
-from ir_measures_graded.meta.deprecated import compare_results, compare_runs, find_run, per_query
 from ir_measures_graded.meta.evaluate import MetaReport, meta_evaluate
 from ir_measures_graded.meta.inputs import scores
 from ir_measures_graded.meta.judging import (
@@ -30,12 +24,7 @@ from ir_measures_graded.meta.judging import (
 from ir_measures_graded.meta.scale import default_transforms, scale_dependence
 from ir_measures_graded.meta.transforms import Transform, parse_transform
 
-# Where they were before the experiment layer: ``ir_measures_graded.meta.statistics`` / ``.tables``.
-sys.modules[f"{__name__}.statistics"] = statistics
-sys.modules[f"{__name__}.tables"] = tables
-
 __all__ = [
     "Transform", "parse_transform", "scores", "scale_dependence", "stability", "discriminative_power",
     "topic_set_sizes", "query_halves", "meta_evaluate", "MetaReport", "default_transforms", "TESTS",
-    "per_query", "compare_runs", "compare_results", "find_run",
 ]

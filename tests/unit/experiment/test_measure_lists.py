@@ -9,9 +9,10 @@ import ir_measures
 import pandas as pd
 import pytest
 
-from ir_measures_graded import meta, muMAP, nDCNG
+from ir_measures_graded import muMAP, nDCNG
 from ir_measures_graded.cli import main
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.experiment import experiment
 from ir_measures_graded.measures.base import ALL_NAME, all_measures, parse_measures
 
 QRELS = pd.DataFrame({"query_id": ["1", "1", "2"], "doc_id": ["a", "b", "a"], "relevance": [2, 0, 1]})
@@ -32,9 +33,9 @@ def test_a_bad_name_gets_one_message_at_every_entry_point(given, message, tmp_pa
     with pytest.raises(GradedInputError) as raised:
         parse_measures([given])
     assert str(raised.value).startswith(message)
-    with pytest.raises(GradedInputError) as from_meta:
-        meta.per_query(QRELS, RUNS, [given])
-    assert str(from_meta.value) == str(raised.value)
+    with pytest.raises(GradedInputError) as from_experiment:
+        experiment(QRELS, RUNS, [given])
+    assert str(from_experiment.value) == str(raised.value)
     qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
     qrels.write_text("1 0 a 2\n")
     run.write_text("1 Q0 a 1 2.0 t\n")
@@ -55,6 +56,6 @@ def test_parameters_are_checked_and_an_empty_list_is_refused_unless_allowed():
     assert parse_measures([], at_least_one=False) == []
 
 
-def test_meta_takes_all():
-    table = meta.per_query(QRELS, RUNS, [ALL_NAME])
+def test_the_experiment_takes_all():
+    table = experiment(QRELS, RUNS, [ALL_NAME]).per_query
     assert set(table["measure"]) == {str(m) for m in all_measures()}

@@ -1,12 +1,13 @@
-"""``all``: every measure of this package at its defaults, on the command line, in meta, streamed."""
+"""``all``: every measure of this package at its defaults, on the command line, in an experiment, streamed."""
 
 from __future__ import annotations
 
 import ir_measures
 import pytest
 
-from ir_measures_graded import cli, meta
+from ir_measures_graded import cli
 from ir_measures_graded.cli.args import measures_help
+from ir_measures_graded.experiment import experiment
 from ir_measures_graded.io import scan_run
 from ir_measures_graded.measures import MEASURES
 from ir_measures_graded.measures.base import all_measures
@@ -34,9 +35,9 @@ def test_command_line_all_prints_every_measure_then_the_others(capsys):
     assert [line.split("\t")[1] for line in out[:-1]] == [f"{values[m]:.4f}" for m in all_measures()]
 
 
-def test_meta_helpers_read_all():
+def test_an_experiment_reads_all():
     qrels, runs = graded_sample()
-    table = meta.per_query(qrels, {"weak": runs["weak"]}, ["all", "AP"])
+    table = experiment(qrels, {"weak": runs["weak"]}, ["all", "AP"]).per_query
     assert list(dict.fromkeys(table["measure"])) == [*(str(m) for m in all_measures()), "AP"]
 
 

@@ -2,139 +2,19 @@
 
 from __future__ import annotations
 
-import itertools
-import math
-
 import ir_measures
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from ir_measures_graded import meta, muMAP, nDCNG
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiment import experiment
-from ir_measures_graded.meta import statistics
 from ir_measures_graded.meta.transforms import parse_transform
 from ir_measures_graded.sample import graded_sample
 from support.cli import run_main
-from support.examples import examples
 from support.paths import QRELS, RANDOM, STRONG, WEAK
-
-# --- slow references -----------------------------------------------------------------------------
-
-
-def slow_tau_b(x, y):
-    """Kendall's τ-b by counting pairs."""
-    concordant = discordant = ties_x = ties_y = 0
-    for i, j in itertools.combinations(range(len(x)), 2):
-        dx, dy = np.sign(x[i] - x[j]), np.sign(y[i] - y[j])
-        if dx == 0 and dy == 0:
-            continue
-        if dx == 0:
-            ties_x += 1
-        elif dy == 0:
-            ties_y += 1
-        elif dx == dy:
-            concordant += 1
-        else:
-            discordant += 1
-    denominator = math.sqrt((concordant + discordant + ties_x) * (concordant + discordant + ties_y))
-    return (concordant - discordant) / denominator
-
-
-def slow_tau_ap(truth, estimate):
-    """τ_AP from its definition: walk down the estimated ranking, count correctly placed items above."""
-    items = sorted(range(len(truth)), key=lambda k: (-estimate[k], -truth[k], k))
-    total = 0.0
-    for i in range(1, len(items)):
-        correct = sum(1 for j in range(i) if truth[items[j]] >= truth[items[i]])
-        total += correct / i
-    return 2.0 / (len(items) - 1) * total - 1.0
-
-
-def slow_randomization_p(d):
-    """Exact two-sided paired randomization test by enumerating every sign assignment."""
-    observed = abs(sum(d) / len(d))
-    hits = 0
-    for signs in itertools.product((-1, 1), repeat=len(d)):
-        if abs(sum(s * v for s, v in zip(signs, d, strict=True)) / len(d)) >= observed - 1e-12:
-            hits += 1
-    return hits / 2 ** len(d)
-
-
-# --- statistics ------------------------------------------------------------------------------------
-
-scores_strategy = st.lists(st.sampled_from([0.1, 0.2, 0.3, 0.4, 0.5, 0.6]), min_size=3, max_size=8)
-
-
-@settings(max_examples=examples(60), deadline=None)
-@given(st.data())
-def test_kendall_tau_equals_pair_counting(data):
-    x = data.draw(scores_strategy)
-    y = data.draw(st.lists(st.sampled_from([0.1, 0.2, 0.3, 0.4]), min_size=len(x), max_size=len(x)))
-    if len(set(x)) < 2 or len(set(y)) < 2:
-        assert math.isnan(statistics.kendall_tau(np.array(x), np.array(y)))
-        return
-    assert statistics.kendall_tau(np.array(x), np.array(y)) == pytest.approx(slow_tau_b(x, y), abs=1e-12)
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.permutations(list(range(7))), st.permutations(list(range(7))))
-def test_tau_ap_equals_its_definition(truth, estimate):
-    truth, estimate = np.array(truth, dtype=float), np.array(estimate, dtype=float)
-    assert statistics.tau_ap(truth, estimate) == pytest.approx(slow_tau_ap(truth, estimate), abs=1e-12)
-
-
-def test_tau_ap_penalises_swaps_at_the_top_more():
-    truth = np.array([5.0, 4, 3, 2, 1])
-    assert statistics.tau_ap(truth, truth) == 1.0
-    assert statistics.tau_ap(truth, -truth) == pytest.approx(-1.0)
-    top = statistics.tau_ap(truth, np.array([4.0, 5, 3, 2, 1]))
-    bottom = statistics.tau_ap(truth, np.array([5.0, 4, 3, 1, 2]))
-    assert top < bottom < 1.0
-    assert statistics.kendall_tau(truth, np.array([4.0, 5, 3, 2, 1])) == statistics.kendall_tau(
-        truth, np.array([5.0, 4, 3, 1, 2]))
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.lists(st.integers(-5, 5), min_size=1, max_size=10))
-def test_randomization_test_exact_equals_full_enumeration(d):
-    d = [v / 10 for v in d]
-    got = statistics.randomization_test(np.array([d]), permutations=None)[0]
-    assert got == pytest.approx(slow_randomization_p(d), abs=1e-12)
-
-
-def test_paired_t_test_equals_the_formula():
-    from scipy import stats as sp
-
-    rng = np.random.default_rng(0)
-    a, b = rng.random((3, 15)), rng.random((3, 15))
-    d = a - b
-    t = d.mean(axis=1) / (d.std(axis=1, ddof=1) / np.sqrt(15))
-    expected = 2 * sp.t.sf(np.abs(t), df=14)
-    assert np.allclose(statistics.paired_t_test(a, b), expected, atol=1e-12)
-    assert statistics.paired_t_test(a[:1], a[:1])[0] == 1.0
-
-
-def slow_holm(p):
-    order = sorted(range(len(p)), key=lambda k: p[k])
-    out, running = [0.0] * len(p), 0.0
-    for rank, k in enumerate(order):
-        running = max(running, min(1.0, (len(p) - rank) * p[k]))
-        out[k] = running
-    return out
-
-
-@settings(max_examples=50, deadline=None)
-@given(st.lists(st.floats(0, 1), min_size=1, max_size=8))
-def test_holm_and_bonferroni(p):
-    assert np.allclose(statistics.correct(np.array(p), "holm"), slow_holm(p))
-    assert np.allclose(statistics.correct(np.array(p), "bonferroni"), [min(1.0, v * len(p)) for v in p])
-    with pytest.raises(ValueError, match="unknown correction"):
-        statistics.correct(np.array(p), "sidak")
-
+from support.slow_statistics import slow_randomization_p
 
 # --- transforms ------------------------------------------------------------------------------------
 
@@ -166,7 +46,8 @@ def sample():
 def test_per_query_scores_missing_queries_zero_and_matches_ir_measures(sample):
     qrels, runs = sample
     partial = {"strong": runs["strong"][runs["strong"]["query_id"] != "S01"]}
-    table = meta.per_query(qrels, partial, [muMAP, "nDCG@10"])
+    with pytest.warns(UserWarning, match="ranks no document for 1 of the 30 judged queries"):
+        table = experiment(qrels, partial, [muMAP, "nDCG@10"]).per_query
     assert set(table["query_id"]) == set(qrels["query_id"])
     assert (table.loc[table["query_id"] == "S01", "value"] == 0).all()
     direct = {(m.query_id, str(m.measure)): m.value
@@ -193,7 +74,7 @@ def test_scale_dependence_shows_the_papers_claim(sample):
 
 def test_stability_and_discriminative_power(sample):
     qrels, runs = sample
-    table = meta.per_query(qrels, runs, [muMAP, "P@5"])
+    table = experiment(qrels, runs, [muMAP, "P@5"]).per_query
     stab = meta.stability(table, samples=50, seed=1).set_index("measure")
     assert stab.loc["muAP", "samples"] == 50 and -1 <= stab.loc["P@5", "tau_min"] <= stab.loc["P@5", "tau_mean"] <= 1
     summary, pairs = meta.discriminative_power(table, alpha=0.05, permutations=2000, seed=0)
@@ -213,22 +94,22 @@ def test_discriminative_power_on_few_queries_is_exact():
     assert pairs["p_value"].iloc[0] == pytest.approx(slow_randomization_p(d), abs=1e-9)
 
 
-def test_compare_runs_against_a_baseline(sample):
-    qrels, runs = sample
-    table = meta.per_query(qrels, runs, [muMAP])
-    result = meta.compare_runs(table, "random", correction="holm").set_index("run")
-    assert np.isnan(result.loc["random", "p_value"])
-    assert result.loc["strong", "delta"] == pytest.approx(result.loc["strong", "value"] - result.loc["random", "value"])
-    raw = result.loc[["strong", "weak"], "p_value"].to_numpy()
-    assert np.allclose(result.loc[["strong", "weak"], "p_adjusted"], statistics.correct(raw, "holm"))
-    with pytest.raises(GradedInputError, match="baseline"):
-        meta.compare_runs(table, "nope")
-
-
 def test_meta_evaluate_needs_two_runs(sample):
     qrels, runs = sample
     with pytest.raises(GradedInputError, match="at least two"):
         meta.meta_evaluate(qrels, {"strong": runs["strong"]}, [muMAP])
+
+
+def test_the_layer_before_the_experiment_is_gone():
+    """Issue 42: the names meta had before the experiment layer (never released) are removed, not kept
+    as aliases: an experiment's per_query and compare(), find_baseline, the statistics and tables modules."""
+    import importlib
+
+    for name in ("per_query", "compare_runs", "compare_results", "find_run", "statistics", "tables"):
+        assert not hasattr(meta, name), name
+    for module in ("deprecated", "statistics", "tables"):
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(f"ir_measures_graded.meta.{module}")
 
 
 # --- command line ----------------------------------------------------------------------------------

@@ -43,11 +43,12 @@ def test_summary_values_are_calc_aggregate(sample_report):
         assert {label: expected[m] for label, m in zip(MEASURES, measures, strict=True)} == got.to_dict()
 
 
-def test_comparison_is_the_experiments_on_the_aggregates(sample_report):
+def test_comparison_is_the_experiments_comparison_on_the_aggregates(sample_report):
     qrels, runs = graded_sample()
-    exp = ir_measures_graded.experiment(qrels, runs, MEASURES)
+    evaluated = ir_measures_graded.experiment(qrels, runs, MEASURES, baseline="weak")
+    table = evaluated.per_query
     aggregates = {(r.run, r.measure): r.value for r in sample_report.summary.itertuples()}
-    expected = exp.compare("weak", test="t", correction="holm", level=0.95).table
+    expected = evaluated.compare(test="t", correction="holm", level=0.95).table
     got = sample_report.comparison
     pd.testing.assert_frame_equal(got, expected)
     for row in got[got["run"] != "weak"].itertuples():

@@ -1,5 +1,6 @@
-"""The significance tests, intervals, effect sizes and topic-set size of ir_measures_graded.meta.statistics,
-each against scipy / statsmodels where they have it and against exact enumeration on small inputs."""
+"""ir_measures_graded.statistics: the significance tests, intervals, effect sizes, topic-set size, rank
+correlations and corrections, each against scipy / statsmodels where they have it and against exact
+enumeration or a slow count on small inputs."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scipy import stats as sp
 
-from ir_measures_graded.meta import statistics
+from ir_measures_graded import statistics
 from support.examples import examples
+from support.slow_statistics import slow_randomization_p, slow_tau_ap, slow_tau_b
 
 differences = st.lists(st.integers(-5, 5), min_size=2, max_size=6).map(lambda d: [v / 10 for v in d])
 
@@ -316,3 +318,75 @@ def test_topic_set_size_equals_statsmodels_power(variance, difference, alternati
     assert TTestPower().power(effect, got - 1, 0.05, alternative=sm_alternative) < 0.8
     with pytest.raises(ValueError, match="positive"):
         statistics.topic_set_size(0.0, difference)
+
+
+# --- Kendall's τ, τ_AP, the exact randomization and t-tests, Holm and Bonferroni -------------------
+
+scores_strategy = st.lists(st.sampled_from([0.1, 0.2, 0.3, 0.4, 0.5, 0.6]), min_size=3, max_size=8)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.data())
+def test_kendall_tau_equals_pair_counting(data):
+    x = data.draw(scores_strategy)
+    y = data.draw(st.lists(st.sampled_from([0.1, 0.2, 0.3, 0.4]), min_size=len(x), max_size=len(x)))
+    if len(set(x)) < 2 or len(set(y)) < 2:
+        assert math.isnan(statistics.kendall_tau(np.array(x), np.array(y)))
+        return
+    assert statistics.kendall_tau(np.array(x), np.array(y)) == pytest.approx(slow_tau_b(x, y), abs=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.permutations(list(range(7))), st.permutations(list(range(7))))
+def test_tau_ap_equals_its_definition(truth, estimate):
+    truth, estimate = np.array(truth, dtype=float), np.array(estimate, dtype=float)
+    assert statistics.tau_ap(truth, estimate) == pytest.approx(slow_tau_ap(truth, estimate), abs=1e-12)
+
+
+def test_tau_ap_penalises_swaps_at_the_top_more():
+    truth = np.array([5.0, 4, 3, 2, 1])
+    assert statistics.tau_ap(truth, truth) == 1.0
+    assert statistics.tau_ap(truth, -truth) == pytest.approx(-1.0)
+    top = statistics.tau_ap(truth, np.array([4.0, 5, 3, 2, 1]))
+    bottom = statistics.tau_ap(truth, np.array([5.0, 4, 3, 1, 2]))
+    assert top < bottom < 1.0
+    assert statistics.kendall_tau(truth, np.array([4.0, 5, 3, 2, 1])) == statistics.kendall_tau(
+        truth, np.array([5.0, 4, 3, 1, 2]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(-5, 5), min_size=1, max_size=10))
+def test_randomization_test_exact_equals_full_enumeration(d):
+    d = [v / 10 for v in d]
+    got = statistics.randomization_test(np.array([d]), permutations=None)[0]
+    assert got == pytest.approx(slow_randomization_p(d), abs=1e-12)
+
+
+def test_paired_t_test_equals_the_formula():
+    from scipy import stats as sp
+
+    rng = np.random.default_rng(0)
+    a, b = rng.random((3, 15)), rng.random((3, 15))
+    d = a - b
+    t = d.mean(axis=1) / (d.std(axis=1, ddof=1) / np.sqrt(15))
+    expected = 2 * sp.t.sf(np.abs(t), df=14)
+    assert np.allclose(statistics.paired_t_test(a, b), expected, atol=1e-12)
+    assert statistics.paired_t_test(a[:1], a[:1])[0] == 1.0
+
+
+def slow_holm(p):
+    order = sorted(range(len(p)), key=lambda k: p[k])
+    out, running = [0.0] * len(p), 0.0
+    for rank, k in enumerate(order):
+        running = max(running, min(1.0, (len(p) - rank) * p[k]))
+        out[k] = running
+    return out
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.floats(0, 1), min_size=1, max_size=8))
+def test_holm_and_bonferroni(p):
+    assert np.allclose(statistics.correct(np.array(p), "holm"), slow_holm(p))
+    assert np.allclose(statistics.correct(np.array(p), "bonferroni"), [min(1.0, v * len(p)) for v in p])
+    with pytest.raises(ValueError, match="unknown correction"):
+        statistics.correct(np.array(p), "sidak")

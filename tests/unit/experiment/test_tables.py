@@ -1,5 +1,5 @@
-"""Tables people paste into papers: p-values, significance marks with a legend, LaTeX that compiles,
-markdown that renders as a table, the same run names in every mode, and the --plot figure."""
+"""Tables people paste into papers (ir_measures_graded.experiment.tables): p-values, significance marks
+with a legend, LaTeX that compiles, markdown that renders as a table, the same run names in every mode."""
 
 from __future__ import annotations
 
@@ -13,27 +13,32 @@ import pandas as pd
 import pytest
 from markdown_it import MarkdownIt
 
-from ir_measures_graded import meta
+from ir_measures_graded import meta, statistics
 from ir_measures_graded.cli import args as cli_args
-from ir_measures_graded.meta import statistics, tables
+from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.experiment import Experiment, experiment, tables
 from ir_measures_graded.sample import graded_sample
+from support.chosen_values import chosen, hits_of
 from support.cli import error_of, run_main
 from support.paths import ROOT, SAMPLE
 
 
 @pytest.fixture(scope="module")
-def sample_table():
+def sample_experiment():
     qrels, runs = graded_sample()
-    return meta.per_query(qrels, runs, ["muMAP", "nDCG@10", "P@5"])
+    return experiment(qrels, runs, ["muMAP", "nDCG@10", "P@5"])
 
 
-def odd_names_table() -> pd.DataFrame:
-    """Per-query values of runs whose names hold every character LaTeX and markdown treat specially."""
+def odd_names() -> Experiment:
+    """Runs whose names hold every character LaTeX and markdown treat specially, on 25 queries."""
     rng = np.random.default_rng(0)
     names = ["base_line", "run&1", "50%_better#2", "pipe|run"]
-    rows = [(name, f"q{q}", measure, float(np.clip(0.3 + 0.1 * k + rng.normal(0, 0.15), 0, 1)))
-            for k, name in enumerate(names) for measure in ("muAP", "nDCNG@10") for q in range(25)]
-    return pd.DataFrame(rows, columns=["run", "query_id", "measure", "value"])
+    hits = {name: hits_of(0.3 + 0.1 * k + rng.normal(0, 0.15, 25), 20) for k, name in enumerate(names)}
+    return chosen(hits, 20, ["P@20", "P@10"])
+
+
+def odd_names_comparison() -> pd.DataFrame:
+    return odd_names().compare("base_line").table
 
 
 # --- p-values ----------------------------------------------------------------------------------------
@@ -53,7 +58,7 @@ def test_jsonl_p_values_keep_significant_digits_with_places(capsys):
     records = [json.loads(line) for line in out.splitlines()]
     strong = next(r for r in records if r["run"] == "strong.run")  # jsonl: the comparison is the one table
     qrels, sample_runs = graded_sample()
-    expected = meta.compare_runs(meta.per_query(qrels, sample_runs, ["muMAP"]), "random").set_index("run")
+    expected = experiment(qrels, sample_runs, ["muMAP"]).compare("random").table.set_index("run")
     assert 0 < strong["p_value"] < 1e-10  # 4.3e-15 with -p 4, not 0.0
     assert strong["p_value"] == pytest.approx(expected.loc["strong", "p_value"], rel=1e-3)
     assert strong["delta"] == round(strong["delta"], 4) and strong["wins"] == 30
@@ -61,39 +66,8 @@ def test_jsonl_p_values_keep_significant_digits_with_places(capsys):
 
 # --- comparison table and marks ------------------------------------------------------------------------
 
-def test_compare_runs_intervals_effect_sizes_and_counts(sample_table):
-    result = meta.compare_runs(sample_table, "random", test="t", alternative="greater")
-    runs, values = meta.judging._matrix(sample_table, "P@5")
-    d = values[runs.index("weak")] - values[runs.index("random")]
-    row = result[(result["run"] == "weak") & (result["measure"] == "P@5")].iloc[0]
-    assert [row.ci_low, row.ci_high] == pytest.approx(statistics.t_interval(d[None])[0], abs=1e-12)
-    assert [row.boot_low, row.boot_high] == pytest.approx(statistics.bootstrap_interval(d[None])[0], abs=1e-12)
-    assert row.effect_size == pytest.approx(d.mean() / d.std(ddof=1), abs=1e-12)
-    assert (row.wins, row.ties, row.losses) == (int((d > 0).sum()), int((d == 0).sum()), int((d < 0).sum()))
-    two_sided = meta.compare_runs(sample_table, "random", test="t").set_index(["run", "measure"])
-    assert row.p_value == pytest.approx(two_sided.loc[("weak", "P@5"), "p_value"] / 2, rel=1e-9)
-    both = meta.compare_runs(sample_table, "random", family="all", correction="bonferroni")
-    tested = both["p_value"].notna()
-    assert np.allclose(both.loc[tested, "p_adjusted"], np.minimum(1, both.loc[tested, "p_value"] * tested.sum()))
-    exact = meta.compare_runs(sample_table[sample_table["query_id"].isin(["S01", "S02", "S03", "S04", "S05"])],
-                              "random", test="randomization", permutations=None)
-    assert (exact["p_value"].dropna() * 2**5).round(9).apply(float.is_integer).all()  # exact: k / 2^5
-    assert meta.compare_runs(sample_table, "random", permutations=None)["boot_low"].notna().sum() == 6  # 30 queries
-    with pytest.raises(Exception, match="unknown family"):
-        meta.compare_runs(sample_table, "random", family="measures")
-
-
-@pytest.mark.parametrize("test", statistics.PAIRED_TESTS)
-def test_every_paired_test_runs_against_a_baseline(sample_table, test):
-    result = meta.compare_runs(sample_table, "weak", test=test, permutations=500).set_index(["run", "measure"])
-    runs, values = meta.judging._matrix(sample_table, "muMAP")
-    expected = statistics.paired_test(test, values[runs.index("strong")], values[runs.index("weak")],
-                                      permutations=500)[0]
-    assert result.loc[("strong", "muMAP"), "p_value"] == pytest.approx(expected, abs=1e-12)
-
-
-def test_paper_table_marks_significance_and_prints_a_legend(sample_table):
-    comparison = meta.compare_runs(sample_table, "weak", correction="holm")
+def test_paper_table_marks_significance_and_prints_a_legend(sample_experiment):
+    comparison = sample_experiment.compare("weak", correction="holm").table
     table, legend = tables.paper_table(comparison, places=3)
     assert list(table.columns) == ["run", "muMAP", "Δ muMAP [CI]", "nDCG@10", "Δ nDCG@10 [CI]", "P@5", "Δ P@5 [CI]"]
     for rec in comparison.itertuples():
@@ -108,10 +82,44 @@ def test_paper_table_marks_significance_and_prints_a_legend(sample_table):
     assert tables.mark(0.02) == "†" and tables.mark(0.002) == "‡" and tables.mark(0.2) == "" and tables.mark(np.nan) == ""
 
 
+# --- any number of significance levels in a paper table (#35) ----------------------------------------
+
+def _comparison() -> pd.DataFrame:
+    rng = np.random.default_rng(3)
+    base = rng.random(30) * 0.7
+    shifts = {"base": 0.0, "tiny": 0.02, "small": 0.06, "large": 0.3}
+    hits = {run: hits_of(base + shift + rng.normal(0, 0.1, 30), 100) for run, shift in shifts.items()}
+    return chosen(hits, 100).compare("base", correction="none").table
+
+
+@pytest.mark.parametrize("levels", [(0.1, 0.05, 0.01), (0.2, 0.1, 0.05, 0.01, 0.001), (0.05,), (0.01, 0.05)])
+def test_paper_table_takes_any_number_of_levels_and_lists_each_in_the_legend(levels):
+    comparison = _comparison()
+    table, legend = tables.paper_table(comparison, levels=levels)
+    ordered = sorted(levels, reverse=True)
+    symbols = tables.marks(len(levels))
+    assert len(set(symbols)) == len(symbols)
+    assert legend.startswith(", ".join(f"{m} p < {lv:g}" for m, lv in zip(symbols, ordered, strict=True)) + ": ")
+    for rec in comparison.itertuples():
+        passed = sum(rec.p_adjusted < lv for lv in ordered) if not np.isnan(rec.p_adjusted) else 0
+        assert table.set_index("run").loc[rec.run, "P@100"] == f"{rec.value:.4f}" + (symbols[passed - 1] if passed else "")
+
+
+def test_the_marks_beyond_four_levels_repeat_the_footnote_symbols():
+    assert tables.marks(9) == ["†", "‡", "§", "¶", "††", "‡‡", "§§", "¶¶", "†††"]
+    assert tables.mark(0.004, (0.1, 0.05, 0.01)) == "§" and tables.mark(0.03, (0.1, 0.05, 0.01)) == "‡"
+
+
+@pytest.mark.parametrize("levels", [(0.05, 0.05), (0.0, 0.01), (1.5,), ("a",)])
+def test_paper_table_refuses_levels_it_cannot_mark_in_one_line(levels):
+    with pytest.raises(GradedInputError, match=r"^significance levels must be [^\n]*$"):
+        tables.paper_table(_comparison(), levels=levels)
+
+
 # --- LaTeX and markdown ----------------------------------------------------------------------------------
 
 def test_latex_escapes_special_characters():
-    comparison = meta.compare_runs(odd_names_table(), "base_line")
+    comparison = odd_names_comparison()
     latex = tables.render(*tables.paper_table(comparison)[:1], "latex", legend=tables.paper_table(comparison)[1])
     for raw, escaped in (("base_line", r"base\_line"), ("run&1", r"run\&1"), ("50%_better#2", r"50\%\_better\#2")):
         assert escaped in latex and raw not in latex
@@ -130,8 +138,8 @@ def test_generated_latex_compiles(tmp_path, capsys):
     if engine is None:
         pytest.skip("no LaTeX engine here (pdflatex); install texlive-latex-base texlive-latex-recommended "
                     "(CI does, in .ci/run)")
-    table = odd_names_table()
-    comparison = meta.compare_runs(table, "base_line")
+    odd = odd_names()
+    comparison = odd.compare("base_line").table
     paper, legend = tables.paper_table(comparison)
     runs = [str(SAMPLE / f"{n}.run") for n in ("random", "strong", "weak")]
     command, _ = run_main(  # every section of the compare command, as a user would paste it
@@ -139,7 +147,7 @@ def test_generated_latex_compiles(tmp_path, capsys):
         "--samples", "5", "--permutations", "200", "-o", "latex")
     body = (tables.render(paper, "latex", title="paper", legend=legend)
             + tables.render(comparison, "latex", title="detail")
-            + tables.render(meta.discriminative_power(table, permutations=200)[1], "latex"))
+            + tables.render(meta.discriminative_power(odd.per_query, permutations=200)[1], "latex")
     # the command's sections are tabulars; its comparison is the one LaTeX table (a float of its own)
     marker = "% needs \\usepackage{booktabs} and \\usepackage{graphicx}"
     sections, found, floating = command.partition(marker)
@@ -174,7 +182,7 @@ def markdown_tables(text: str) -> list[tuple[list[str], list[list[str]]]]:
 
 
 def test_markdown_renders_as_tables():
-    comparison = meta.compare_runs(odd_names_table(), "base_line")
+    comparison = odd_names_comparison()
     paper, legend = tables.paper_table(comparison)
     text = tables.render(paper, "markdown", title="Against the baseline", legend=legend)
     (header, rows), = markdown_tables(text)
@@ -194,7 +202,7 @@ def test_compare_command_prints_every_section_as_a_markdown_table(tmp_path, caps
     assert "Topic-set size" in out
 
 
-# --- run names and the figure ------------------------------------------------------------------------------
+# --- run names ----------------------------------------------------------------------------------------------
 
 def test_run_names_are_the_same_in_every_mode(tmp_path, capsys, monkeypatch):
     for name in ("strong", "weak", "random"):
@@ -225,28 +233,6 @@ def test_run_names_are_the_same_in_every_mode(tmp_path, capsys, monkeypatch):
     report_names = list(pd.read_csv(pd.io.common.StringIO(report), sep="\t")["run"])
     assert summary_names == sub_names == runs
     assert compare_names == sub_compare == report_names == ["random.run", "strong.run", "weak.run"]  # baseline first
-
-
-def test_plot_shows_tau_ap_and_per_query_differences(tmp_path):
-    qrels, runs = graded_sample()
-    report = meta.meta_evaluate(qrels, runs, ["muMAP", "P@5"], transforms=["scale:2"], samples=5,
-                                permutations=200, baseline="random")
-    from ir_measures_graded.meta.plots import report_figure
-
-    figure = report_figure(report)
-    titles = [ax.get_title() for ax in figure.axes]
-    assert "τ_AP,b, original vs transformed labels" in titles
-    differences = [ax for ax in figure.axes if "per-query Δ against random" in ax.get_title()]
-    assert len(differences) == 2
-    runs = differences[0].collections  # the bars of each run against the baseline
-    assert [len(bars.get_paths()) for bars in runs] == [30, 30]  # two runs, 30 queries each
-    assert [t.get_text() for t in differences[0].get_legend().get_texts()] == ["strong", "weak"]
-    heights = np.array([path.vertices[1, 1] for path in runs[0].get_paths()])
-    assert np.all(np.diff(heights) <= 0) and heights[0] > 0  # sorted, from the largest gain
-    figure.savefig(tmp_path / "meta.svg")
-    figure.savefig(tmp_path / "meta.png")
-    assert (tmp_path / "meta.svg").read_text().lstrip().startswith("<?xml")
-    assert (tmp_path / "meta.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_command_line_choices_are_the_statistics_lists():
@@ -311,8 +297,6 @@ def test_the_comparisons_latex_table_compiles_with_odd_names(tmp_path):
     engine = latex_engine()
     if engine is None:
         pytest.skip("no LaTeX engine here (pdflatex); install texlive-latex-base texlive-latex-recommended")
-    from ir_measures_graded.experiment import experiment
-
     runs = [str(SAMPLE / f"{n}.run") for n in ("weak", "strong", "random")]
     names = ["b&se_line %1", "µ{run}\n#2", "r^~\\3"]
     latex = experiment(str(SAMPLE / "qrels.txt"), runs, ["muMAP", "NumRet"], baseline=0, names=names).compare() \

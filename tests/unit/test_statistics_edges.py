@@ -7,15 +7,12 @@ from __future__ import annotations
 import tracemalloc
 
 import numpy as np
-import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sp
 
-from ir_measures_graded import meta
-from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.meta import statistics, tables
+from ir_measures_graded import statistics
 from support.examples import examples
 
 
@@ -80,21 +77,6 @@ def test_a_nan_leaves_intervals_effect_size_and_counts_of_its_pair_empty(name):
     empty = [0.0, 0.0, 0.0] if name == "win_tie_loss" else [np.nan] * got.shape[1]
     assert np.array_equal(got[1], empty, equal_nan=True)
     assert np.array_equal(got[[0, 2]], PER_PAIR[name](a[[0, 2]], b[[0, 2]]), equal_nan=True)
-
-
-def test_compare_runs_gives_an_untested_pair_no_p_value_mark_or_counts():
-    rng = np.random.default_rng(7)
-    rows = [(run, f"q{q}", "m", float(rng.random()) + shift) for run, shift in (("base", 0), ("good", 0.5), ("odd", 0.5))
-            for q in range(8)]
-    table = pd.DataFrame(rows, columns=["run", "query_id", "measure", "value"])
-    table.loc[(table["run"] == "odd") & (table["query_id"] == "q3"), "value"] = np.nan
-    for test in statistics.PAIRED_TESTS:
-        result = meta.compare_runs(table, "base", test=test, permutations=200).set_index("run")
-        assert np.isnan(result.loc["odd", "p_value"]) and np.isnan(result.loc["odd", "p_adjusted"]), test
-        assert (result.loc["odd", ["wins", "ties", "losses"]] == 0).all(), test
-        assert result.loc["good", "p_value"] < 0.05, test
-        paper, _ = tables.paper_table(result.reset_index())
-        assert paper.set_index("run").loc["odd", "m"] == "" or not paper.set_index("run").loc["odd", "m"].endswith(("†", "‡"))
 
 
 CORRELATIONS = {
@@ -193,42 +175,6 @@ def test_kendall_tau_equals_scipy_on_vectors_of_any_scales(pairs, scale_a, scale
     expected = sp.kendalltau(a, b).statistic
     got = statistics.kendall_tau(a, b)
     assert (np.isnan(got) and np.isnan(expected)) or got == pytest.approx(expected, abs=1e-12)
-
-
-# --- 13. any number of significance levels in a paper table ----------------------------------------------
-
-def _comparison() -> pd.DataFrame:
-    rng = np.random.default_rng(3)
-    base = rng.random(30)
-    shifts = {"base": 0.0, "tiny": 0.02, "small": 0.06, "large": 0.3}
-    rows = [(run, f"q{q}", "m", float(base[q] + shift + rng.normal(0, 0.1))) for run, shift in shifts.items()
-            for q in range(30)]
-    return meta.compare_runs(pd.DataFrame(rows, columns=["run", "query_id", "measure", "value"]), "base",
-                             correction="none")
-
-
-@pytest.mark.parametrize("levels", [(0.1, 0.05, 0.01), (0.2, 0.1, 0.05, 0.01, 0.001), (0.05,), (0.01, 0.05)])
-def test_paper_table_takes_any_number_of_levels_and_lists_each_in_the_legend(levels):
-    comparison = _comparison()
-    table, legend = tables.paper_table(comparison, levels=levels)
-    ordered = sorted(levels, reverse=True)
-    symbols = tables.marks(len(levels))
-    assert len(set(symbols)) == len(symbols)
-    assert legend.startswith(", ".join(f"{m} p < {lv:g}" for m, lv in zip(symbols, ordered, strict=True)) + ": ")
-    for rec in comparison.itertuples():
-        passed = sum(rec.p_adjusted < lv for lv in ordered) if not np.isnan(rec.p_adjusted) else 0
-        assert table.set_index("run").loc[rec.run, "m"] == f"{rec.value:.4f}" + (symbols[passed - 1] if passed else "")
-
-
-def test_the_marks_beyond_four_levels_repeat_the_footnote_symbols():
-    assert tables.marks(9) == ["†", "‡", "§", "¶", "††", "‡‡", "§§", "¶¶", "†††"]
-    assert tables.mark(0.004, (0.1, 0.05, 0.01)) == "§" and tables.mark(0.03, (0.1, 0.05, 0.01)) == "‡"
-
-
-@pytest.mark.parametrize("levels", [(0.05, 0.05), (0.0, 0.01), (1.5,), ("a",)])
-def test_paper_table_refuses_levels_it_cannot_mark_in_one_line(levels):
-    with pytest.raises(GradedInputError, match=r"^significance levels must be [^\n]*$"):
-        tables.paper_table(_comparison(), levels=levels)
 
 
 # --- 14. memory of the resampling tests ------------------------------------------------------------------
