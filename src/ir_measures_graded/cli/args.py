@@ -59,8 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Evaluate TREC run files with µMAP, NDCNG and every ir_measures measure, compare runs "
         "and judge measures. Without a subcommand: evaluate.",
-        epilog="subcommands:\n" + "\n".join(f"  {name:<9} {what}" for name, what in SUBCOMMANDS.items()) +
-        f"\n\n'{PROG} SUBCOMMAND -h' for each one's options.\n\n" + evaluate_epilog())
+        epilog=f"'{PROG} SUBCOMMAND -h' for each one's options.\n\n" + evaluate_epilog())
     parser.add_argument("--version", action=_Version, nargs=0, help="show the versions and exit")
     sub = parser.add_subparsers(dest="command", metavar="SUBCOMMAND", title="subcommands")
     evaluate = sub.add_parser("evaluate", help=SUBCOMMANDS["evaluate"], formatter_class=argparse.RawDescriptionHelpFormatter,

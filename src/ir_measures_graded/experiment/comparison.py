@@ -125,6 +125,8 @@ def compare(experiment: Any, baseline: str, testing: Testing | None = None) -> C
                 row.update(_tested(values[k], values[b], testing))
             rows.append(row)
     table = pd.DataFrame(rows, columns=COLUMNS)
+    for column in ("value", "delta", "ci_low", "ci_high", "boot_low", "boot_high", "effect_size", "p_value"):
+        table[column] = table[column].astype(np.float64)  # numbers as numbers, also where nothing was tested
     for column in ("wins", "ties", "losses", "queries", "missing"):
         table[column] = table[column].astype("Int64")
     table["p_adjusted"] = np.nan

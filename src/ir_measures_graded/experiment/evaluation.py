@@ -153,12 +153,14 @@ class Experiment:
         found = {self.label[m]: measure_lists.UNTESTED_WHY for m in self.measures if not measure_lists.mean_aggregated(m)}
         if not self.by_query:
             return found
-        means = self.per_query.groupby(["run", "measure"], sort=False)["value"].mean()
+        groups = self.per_query.groupby(["run", "measure"], sort=False)["value"]
+        means, undefined = groups.mean(), self.per_query["value"].isna().groupby(
+            [self.per_query["run"], self.per_query["measure"]]).any()
         for row in self.aggregates.itertuples(index=False):
             if row.measure in found or (row.run, row.measure) not in means.index:
                 continue
             mean = means[(row.run, row.measure)]
-            if np.isnan(mean) and np.isnan(row.value):
+            if undefined[(row.run, row.measure)] or np.isnan(row.value):  # the comparison says which pairs
                 continue
             if not abs(mean - row.value) <= SAME_MEAN * max(1.0, abs(row.value)):
                 found[row.measure] = (f"no p-value, interval or effect size: its aggregate ({row.value:.4g} for "

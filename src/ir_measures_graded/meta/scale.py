@@ -77,6 +77,11 @@ def scale_dependence(experiment: Any, runs: Any = None, measures: Any = None,
     labels = frame["relevance"].to_numpy(dtype=np.float64)
     original = scores(exp)  # each run's score: its measure's aggregate
     rows = []
+    if not len(labels):  # nothing to relabel: said in each row, not an error
+        rows = [{"transform": str(spec), "measure": exp.label[m], "kendall_tau": np.nan, "tau_ap_b": np.nan,
+                 "max_abs_delta": np.nan, "same_ranking": None, "note": "n/a: the qrels hold no judgments"}
+                for spec in transforms for m in exp.measures]
+        transforms = []
     for spec in transforms:
         transform = parse_transform(spec, labels)
         relabelled = _transformed(frame, transform)

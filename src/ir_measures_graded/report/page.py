@@ -37,7 +37,7 @@ def render(report: Report) -> str:
         "thresholds": [{"figure": figures.threshold_figure(report.levels, m, report.runs, report.baseline),
                         "contributions": contributions(report.levels, m, report.runs)}
                        for m in pd.unique(report.levels["measure"])],
-        "queries": per_query_sections(report) if len(report.runs) > 1 else [],
+        "queries": per_query_sections(report) if len(report.runs) > 1 and report.queries else [],
     }
     return template.render(
         r=report, css=Markup(asset("page.css")), js=Markup(asset("page.js")), Markup=Markup,
@@ -80,6 +80,7 @@ def summary_rows(report: Report) -> list[dict[str, Any]]:
         for label in report.labels:
             key = (name, label)
             c = compared.loc[key]
+            c = {k: (np.nan if pd.isna(v) else v) for k, v in c.items()}  # a row of mixed types: NA as NaN
             significant = bool(c["p_adjusted"] < alpha) if not math.isnan(c["p_adjusted"]) else False
             marker = ("▲" if c["delta"] > 0 else "▼") if significant else ""
             cells.append({

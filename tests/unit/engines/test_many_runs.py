@@ -54,7 +54,7 @@ def evaluate(qrels, runs, measures, workers, **options):
 
 
 def values(results) -> list:
-    return [(r.name, r.tag, r.rows, r.matched, [(m.query_id, str(m.measure), m.value) for m in r.per_query],
+    return [(r.name, r.rows, r.matched, [(m.query_id, str(m.measure), m.value) for m in r.per_query],
              {str(k): v for k, v in r.summary.items()}) for r in results]
 
 

@@ -70,9 +70,9 @@ def test_compare_intervals_effect_sizes_and_counts(sample_experiment, sample_tab
 @pytest.mark.parametrize("test", statistics.PAIRED_TESTS)
 def test_every_paired_test_runs_against_a_baseline(sample_experiment, sample_table, test):
     result = sample_experiment.compare("weak", test=test, permutations=500).table.set_index(["run", "measure"])
-    values = wide(sample_table, "muAP")
+    values = wide(sample_table, "muMAP")
     expected = statistics.paired_test(test, values["strong"], values["weak"], permutations=500)[0]
-    assert result.loc[("strong", "muAP"), "p_value"] == pytest.approx(expected, abs=1e-12)
+    assert result.loc[("strong", "muMAP"), "p_value"] == pytest.approx(expected, abs=1e-12)
 
 
 def test_a_comparison_gives_an_untested_pair_no_p_value_mark_or_counts():

@@ -147,7 +147,7 @@ def test_generated_latex_compiles(tmp_path, capsys):
         "--samples", "5", "--permutations", "200", "-o", "latex")
     body = (tables.render(paper, "latex", title="paper", legend=legend)
             + tables.render(comparison, "latex", title="detail")
-            + tables.render(meta.discriminative_power(odd.per_query, permutations=200)[1], "latex")
+            + tables.render(meta.discriminative_power(odd.per_query, permutations=200)[1], "latex"))
     # the command's sections are tabulars; its comparison is the one LaTeX table (a float of its own)
     marker = "% needs \\usepackage{booktabs} and \\usepackage{graphicx}"
     sections, found, floating = command.partition(marker)
@@ -266,7 +266,7 @@ def test_readme_paper_table_is_the_python_blocks_output():
     rendered = SECTION.split("which renders as\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
     assert printed and rendered == printed
     (header, rows), = markdown_tables("\n".join(rendered))
-    assert header[1:] == ["muAP", "Δ muAP [CI]", "nDCNG@10", "Δ nDCNG@10 [CI]", "P@5", "Δ P@5 [CI]"] and len(rows) == 3
+    assert header[1:] == ["muMAP", "Δ muMAP [CI]", "nDCNG@10", "Δ nDCNG@10 [CI]", "P@5", "Δ P@5 [CI]"] and len(rows) == 3
 
 
 def test_readme_scale_table_is_what_the_command_prints(tmp_path, capsys, monkeypatch):

@@ -236,7 +236,7 @@ def test_scores_beyond_float32_are_infinite_without_warnings(tmp_path):  # 14.10
     (tmp_path / "qrels").write_text("q1 0 a 1\nq1 0 b 0\n")
     done = subprocess.run([*CLI, str(tmp_path / "qrels"), str(tmp_path / "run"), "muMAP"], capture_output=True,
                           text=True, check=True)
-    assert done.stdout == "muAP\t0.5000\n" and done.stderr == ""
+    assert done.stdout == "muMAP\t0.5000\n" and done.stderr == ""
 
 
 @pytest.mark.parametrize("qrels, run, message", [  # 14.11

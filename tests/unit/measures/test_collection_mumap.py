@@ -29,12 +29,15 @@ def test_hand_computed_three_queries():
     assert collection.calc_aggregate(QRELS, RUN) == pytest.approx(PAPER, abs=1e-12)
     assert muAP(levels="collection-all").calc_aggregate(QRELS, RUN) == pytest.approx(ALL_QUERIES, abs=1e-12)
     table = by_level(muMAP, QRELS, RUN)
-    assert list(table.columns) == ["threshold", "weight", "value", "queries"]
+    assert list(table.columns) == ["threshold", "weight", "queries", "value", "all_queries", "share", "contribution"]
     assert table["threshold"].tolist() == [1.0, 2.0] and table["weight"].tolist() == [1.0, 1.0]
     assert table["value"].tolist() == pytest.approx([25 / 36, 2 / 3], abs=1e-12)
     assert table["queries"].tolist() == [3, 2]
-    old = by_level(muAP(levels="collection-all"), QRELS, RUN)
-    assert old["value"].tolist() == pytest.approx([25 / 36, 4 / 9], abs=1e-12) and old["queries"].tolist() == [3, 3]
+    every = by_level(muAP(levels="collection-all"), QRELS, RUN)  # every row says what it is, whatever the levels
+    assert every["all_queries"].tolist() == pytest.approx([25 / 36, 4 / 9], abs=1e-12)  # AP^2(q2) = 0 counted
+    assert every["value"].tolist() == pytest.approx([25 / 36, 2 / 3], abs=1e-12) and every["queries"].tolist() == [3, 2]
+    assert every["contribution"].sum() == pytest.approx(ALL_QUERIES, abs=1e-12)  # adds up to the measure
+    assert by_level(collection, QRELS, RUN)["contribution"].sum() == pytest.approx(PAPER, abs=1e-12)
     # per query: the thresholds the query reaches, i.e. Eq. 4 exactly as levels='query'
     per_query = {m.query_id: m.value for m in collection.iter_calc(QRELS, RUN)}
     assert per_query == pytest.approx({"q1": (7 / 12 + 1 / 2) / 2, "q2": 1 / 2, "q3": (1 + 5 / 6) / 2}, abs=1e-12)

@@ -46,7 +46,6 @@ def test_summary_values_are_calc_aggregate(sample_report):
 def test_comparison_is_the_experiments_comparison_on_the_aggregates(sample_report):
     qrels, runs = graded_sample()
     evaluated = ir_measures_graded.experiment(qrels, runs, MEASURES, baseline="weak")
-    table = evaluated.per_query
     aggregates = {(r.run, r.measure): r.value for r in sample_report.summary.itertuples()}
     expected = evaluated.compare(test="t", correction="holm", level=0.95).table
     got = sample_report.comparison
@@ -54,7 +53,7 @@ def test_comparison_is_the_experiments_comparison_on_the_aggregates(sample_repor
     for row in got[got["run"] != "weak"].itertuples():
         assert row.ci_low < row.delta < row.ci_high and row.wins + row.ties + row.losses == 30
         assert row.value == aggregates[row.run, row.measure]
-    wide = build.wide_values(exp.per_query, "muMAP")
+    wide = build.wide_values(evaluated.per_query, "muMAP")
     assert list(wide.columns) == ["strong", "weak", "random"] and len(wide) == 30
 
 
