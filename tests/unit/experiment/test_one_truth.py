@@ -29,7 +29,7 @@ from ir_measures_graded.per_level import by_level
 from ir_measures_graded.sample import graded_sample
 from support.cli import error_of, run_main
 from support.examples import examples
-from support.paths import QRELS, RANDOM, SAMPLE, STRONG, WEAK
+from support.paths import QRELS, RANDOM, STRONG, WEAK
 from support.random_collections import random_collection
 
 RUNS = [STRONG, WEAK, RANDOM]
@@ -128,7 +128,7 @@ def test_an_experiment_without_per_query_values_invents_none():
     exp = experiment(QRELS, RUNS, ["muMAP"], per_query=False)
     assert exp.aggregates["value"].round(4).tolist() == [0.5126, 0.2175, 0.141]
     with pytest.raises(GradedInputError, match="without per-query values"):
-        exp.per_query
+        _ = exp.per_query
     with pytest.raises(GradedInputError, match="without per-query values"):
         exp.compare()
 
