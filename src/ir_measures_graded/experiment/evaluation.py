@@ -238,22 +238,15 @@ class Experiment:
         the experiment's thresholded measures)."""
         import pandas as pd
 
-        from ir_measures_graded.per_level import COLUMNS, breakdown
-        from ir_measures_graded.prepare import Ranking
+        from ir_measures_graded.per_level import threshold_table
 
         chosen = measure_lists.broken_down(self.measures, None if measures is None else
                                            [self._known(m) for m in measures])
         labels = {m: self.label.get(m, str(m)) for m in chosen}
-        frames = []
-        for name in self.runs:
-            ranking = Ranking.from_run(self.run_input(name), self.judgments)
-            for m in chosen:
-                rows = breakdown(m, self.judgments, ranking)
-                named = [f"{m.at_threshold()}(rel>={t:g})" for t in rows["threshold"]]
-                frames.append(pd.concat([pd.DataFrame({"run": name, "of": labels[m], "measure": named}), rows],
-                                        axis=1))
-        columns = ["run", "of", "measure", *COLUMNS]
-        return pd.concat(frames, ignore_index=True)[columns] if frames else pd.DataFrame(columns=columns)
+        frames = [threshold_table(chosen, self.judgments, self.run_input(name), labels).assign(run=name)
+                  for name in self.runs]
+        table = pd.concat(frames, ignore_index=True)
+        return table[["run", *[c for c in table.columns if c != "run"]]]
 
     def _known(self, given: Any) -> Any:
         if isinstance(given, str):
