@@ -112,27 +112,38 @@ def docstring_parts(measure: Any) -> tuple[str, str]:
 
 
 def as_markdown(rst: str) -> str:
-    """The docstring's reStructuredText as markdown: math blocks as text blocks, roles and literals as code."""
-    out, in_math = [], False
+    """The docstring's reStructuredText as markdown: math blocks and ``:math:`` roles as ``$$ $$`` and ``$ $``
+    (pymdownx.arithmatex; KaTeX, vendored in docs/assets/katex, typesets them in the page), other roles and
+    literals as code."""
+    out: list[str] = []
+    in_math = False
+
+    def close_math() -> None:
+        while out[-1] == "":
+            out.pop()
+        out.append("$$")
+
     for line in rst.splitlines():
         if line.strip() == ".. math::":
-            out.append("```text")
+            out += ["$$"] if not out or out[-1] == "" else ["", "$$"]  # a paragraph of its own
             in_math = True
         elif in_math and line.strip() and not line.startswith(" "):
-            out += ["```", "", inline(line)]
+            close_math()
+            out += ["", inline(line)]
             in_math = False
         elif in_math:
-            if line.strip() or out[-1] != "```text":
+            if line.strip() or out[-1] != "$$":
                 out.append(line[4:])
         else:
             out.append(inline(line))
     if in_math:
-        out.append("```")
-    return re.sub(r"\n+```\n", "\n```\n", "\n".join(out) + "\n").strip("\n")
+        close_math()
+    return "\n".join(out).strip("\n")
 
 
 def inline(line: str) -> str:
-    line = re.sub(r":(?:math|func|class|meth|data|mod|attr):`([^`]*)`", r"`\1`", line)
+    line = re.sub(r":math:`([^`]*)`", r"$\1$", line)
+    line = re.sub(r":(?:func|class|meth|data|mod|attr):`([^`]*)`", r"`\1`", line)
     return line.replace("``", "`")
 
 
