@@ -87,8 +87,10 @@ def write_generated() -> None:
 
 
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
-    """Docstrings use Sphinx roles (:func:`x`); mkdocstrings renders them as ":func:" before the code."""
-    return re.sub(r":(?:data|func|class|meth|mod|attr|math|exc|obj):(<code>)", r"\1", html)
+    """Docstrings use Sphinx roles (:func:`x`); mkdocstrings renders them as ":func:" before the code.
+    The examples' printed lines (``# -> ``) are marked ``output``: docs/assets/extra.css keeps them unwrapped."""
+    html = re.sub(r":(?:data|func|class|meth|mod|attr|math|exc|obj):(<code>)", r"\1", html)
+    return html.replace('<span class="c1"># -&gt; ', '<span class="c1 output"># -&gt; ')
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
