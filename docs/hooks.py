@@ -90,7 +90,29 @@ def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
     """Docstrings use Sphinx roles (:func:`x`); mkdocstrings renders them as ":func:" before the code.
     The examples' printed lines (``# -> ``) are marked ``output``: docs/assets/extra.css keeps them unwrapped."""
     html = re.sub(r":(?:data|func|class|meth|mod|attr|math|exc|obj):(<code>)", r"\1", html)
+    html = re.sub(r"<code>~((?:\w+\.)+(\w+))</code>", cross_reference, html)
     return html.replace('<span class="c1"># -&gt; ', '<span class="c1 output"># -&gt; ')
+
+
+def cross_reference(match: re.Match[str]) -> str:
+    """A Sphinx reference ``~package.module.Name`` as its last name, linked (by mkdocs-autorefs, on any page) to
+    where the API page documents the object, or left as the name where it documents none."""
+    return f'<autoref optional identifier="{canonical(match.group(1))}"><code>{match.group(2)}</code></autoref>'
+
+
+def canonical(path: str) -> str:
+    """Where the object ``path`` names is defined (``ir_measures_graded.experiment.Experiment`` ->
+    ``ir_measures_graded.experiment.evaluation.Experiment``): the API page's anchors are those names."""
+    import pkgutil
+
+    try:
+        found = pkgutil.resolve_name(path)
+    except (ImportError, AttributeError, ValueError):
+        return path
+    if inspect.ismodule(found):
+        return found.__name__
+    module, qualname = getattr(found, "__module__", None), getattr(found, "__qualname__", None)
+    return f"{module}.{qualname}" if module and qualname else path
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:

@@ -96,7 +96,7 @@ class Experiment:
 
     @cached_property
     def missing(self) -> dict[str, int]:
-        """Per run, the judged queries it does not rank (they score 0)."""
+        """Per run, how many judged queries it does not rank (they score 0): a count, not the queries."""
         judged = len(self.judged)
         return {name: judged - r.matched if r.matched >= 0 else judged - len({str(m.query_id) for m in r.per_query})
                 for name, r in zip(self.runs, self.results, strict=True)}
@@ -144,7 +144,19 @@ def experiment(
     - ``measures``: objects or names: ours, ir_measures' (``AP``, ``nDCG@10``) or trec_eval's (``map``).
     - ``baseline``: the run the others are compared with: name, position (from 0), path, file name or
       run tag; refused before anything is evaluated when it names none of the runs.
+    - ``names``: the runs' names, in the order of ``runs`` (instead of the file names or the dict's keys).
     - ``engine``: ``local`` (this process) or ``spark`` (files only).
+    - ``provider``: one ir_measures provider (``pytrec_eval``, ...) computing every measure, instead of
+      the default choice per measure (local engine).
+    - ``qrels_columns``, ``run_columns``: the columns of a Parquet or Arrow file when they are not
+      ``query_id``, ``doc_id``, ``relevance`` / ``score``: ``{"query_id": "user", "doc_id": "item"}``.
+    - ``thresholds``: also evaluate each thresholded measure (µAP, µP, ...) at every relevance threshold,
+      for the per-threshold tables (``by_level``; the report's MAP^t curves).
+    - ``master``: the Spark master URL (``engine="spark"``; default: the active session, else local).
+    - ``per_query``: keep the per-query values (``False``: the aggregates only, in less memory; the
+      per-query table, comparisons and tests need them).
+    - ``keep_runs``: keep each run as read (an Arrow table) for a later pass over the same runs.
+    - ``progress``: a progress bar on standard error while the runs are evaluated (when it is a terminal).
     - ``warn``: told what is suspicious but not wrong (a run that misses judged queries, ...); by default
       Python warnings.
     """
