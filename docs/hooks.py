@@ -7,6 +7,7 @@
   whose printed output is computed here by running it.
 - ``command-line-options.md``: every option of the command line, by walking the argparse parser(s)
   (subcommands included), so it documents whatever parser exists at build time.
+- ``<!-- measures -->`` in a page: replaced by the names of every measure of the registry.
 - ``<!-- import-contracts -->`` in a page: replaced by the layers and contracts of
   ``[tool.importlinter]`` in pyproject.toml (the ones ``lint-imports`` checks).
 
@@ -30,6 +31,7 @@ import tomllib
 ROOT = Path(__file__).resolve().parents[1]
 GENERATED = {"measures.md": "measures_page", "command-line-options.md": "cli_page"}
 CONTRACTS_MARK = "<!-- import-contracts -->"
+MEASURES_MARK = "<!-- measures -->"  # replaced by every measure's name (docs/spark.md)
 
 #: What each measure is on binary labels (0/1): the standard ir_measures measure it equals per query,
 #: or None with a sentence. tests/contract/test_docs_generated.py checks every equality on the bundled sample, made
@@ -116,7 +118,16 @@ def canonical(path: str) -> str:
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    if MEASURES_MARK in markdown:
+        markdown = markdown.replace(MEASURES_MARK, measure_names())
     return markdown.replace(CONTRACTS_MARK, contracts_section()) if CONTRACTS_MARK in markdown else markdown
+
+
+def measure_names() -> str:
+    """Every measure of the registry, linked to its section of the measures page (for ``<!-- measures -->``)."""
+    from ir_measures_graded.measures import MEASURES
+
+    return ", ".join(f"[`{name}`](measures.md#{anchor(name)})" for name in MEASURES)
 
 
 # --- measures -----------------------------------------------------------------------------------------------

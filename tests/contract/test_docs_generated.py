@@ -133,3 +133,14 @@ def test_paper_page_lists_every_notebook():
 @pytest.mark.parametrize("page", [p.name for p in PAGES])
 def test_every_language_of_code_block_is_one_these_tests_cover(page):
     assert languages((DOCS / page).read_text(encoding="utf-8")) <= LANGUAGES
+
+
+def test_spark_page_names_every_measure_the_spark_engine_computes():
+    """docs/spark.md's list is the registry's (it named 6 of the 13), and the Spark engine takes each of them."""
+    from ir_measures_graded.engines.spark.plan import _as_graded
+
+    page = hooks.on_page_markdown((DOCS / "spark.md").read_text(encoding="utf-8"), None, None, None)
+    listed = page.split("- Measures:", 1)[1].split("\n- ", 1)[0]
+    for name, measure in MEASURES.items():
+        assert f"[`{name}`](measures.md#{hooks.anchor(name)})" in listed, name
+        assert _as_graded(measure) is measure
