@@ -303,3 +303,26 @@ def test_search_ranks_the_measures_page_first_for_every_name_and_alias(opened):
     assert {name: top for name, top in ranked.items() if top[:1] != ["measures.html"]} == {}
     assert search(page, "randomization test")[0] == "comparing.html"
     assert outside == [] and errors == []
+
+
+def test_the_api_page_documents_each_object_once(site):
+    """scale_dependence (and the meta package's other functions) were documented twice: under the package
+    and under their module."""
+    import pkgutil
+
+    seen: dict[int, str] = {}
+    twice = []
+    for anchor in sorted(parsed(site / "api.html").ids):
+        if not anchor.startswith("ir_measures_graded."):
+            continue
+        try:
+            found = pkgutil.resolve_name(anchor)
+        except (ImportError, AttributeError, ValueError):
+            continue
+        if not callable(found) or isinstance(found, type(pkgutil)):
+            continue
+        if id(found) in seen:
+            twice.append((seen[id(found)], anchor))
+        seen.setdefault(id(found), anchor)
+    assert twice == []
+    assert any(anchor.endswith(".scale_dependence") for anchor in seen.values())
