@@ -285,8 +285,13 @@ def search(page, query: str) -> list[str]:
     page.wait_for_function(
         "q => document.querySelector('.md-search-result__meta').textContent.trim() !== '' && "
         "document.querySelector('input.md-search__input').value === q", arg=query)
-    page.wait_for_timeout(150)
-    hrefs = page.eval_on_selector_all(".md-search-result__item > a", "links => links.map(a => a.getAttribute('href'))")
+    links = "links => links.map(a => a.getAttribute('href'))"
+    hrefs, before = None, []
+    for _ in range(50):  # the search answers from a worker: read the results until they stop changing
+        page.wait_for_timeout(200)
+        hrefs, before = page.eval_on_selector_all(".md-search-result__item > a", links), hrefs
+        if hrefs == before and hrefs:
+            break
     return list(dict.fromkeys(urlsplit(h).path.rsplit("/", 1)[-1] for h in hrefs))
 
 
