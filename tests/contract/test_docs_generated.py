@@ -157,3 +157,16 @@ def test_every_parameter_of_experiment_is_described_in_its_docstring():
     doc = inspect.getdoc(experiment)
     missing = [name for name in inspect.signature(experiment).parameters if f"``{name}``" not in doc]
     assert missing == []
+
+
+def test_experiment_missing_says_it_counts():
+    """Experiment.missing's docstring said it gives the queries; it gives how many (an int per run)."""
+    import inspect
+
+    from ir_measures_graded import experiment
+    from ir_measures_graded.experiment.evaluation import Experiment
+
+    qrels, runs = graded_sample()
+    missing = experiment(qrels, runs, ["muMAP"]).missing
+    assert all(type(count) is int for count in missing.values()) and set(missing) == set(runs)
+    assert "how many" in inspect.getdoc(Experiment.missing)
