@@ -7,6 +7,7 @@
   whose printed output is computed here by running it.
 - ``command-line-options.md``: every option of the command line, by walking the argparse parser(s)
   (subcommands included), so it documents whatever parser exists at build time.
+- ``<!-- measures -->`` in a page: replaced by the names of every measure of the registry.
 - ``<!-- import-contracts -->`` in a page: replaced by the layers and contracts of
   ``[tool.importlinter]`` in pyproject.toml (the ones ``lint-imports`` checks).
 - ``how-it-computes.md``'s layer map (between :data:`LAYERS_MAP`'s marks, committed): the layers of the
@@ -32,6 +33,7 @@ import tomllib
 ROOT = Path(__file__).resolve().parents[1]
 GENERATED = {"measures.md": "measures_page", "command-line-options.md": "cli_page"}
 CONTRACTS_MARK = "<!-- import-contracts -->"
+MEASURES_MARK = "<!-- measures -->"  # replaced by every measure's name (docs/spark.md)
 
 #: What each measure is on binary labels (0/1): the standard ir_measures measure it equals per query,
 #: or None with a sentence. tests/contract/test_docs_generated.py checks every equality on the bundled sample, made
@@ -91,12 +93,45 @@ def write_generated() -> None:
 
 
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
-    """Docstrings use Sphinx roles (:func:`x`); mkdocstrings renders them as ":func:" before the code."""
-    return re.sub(r":(?:data|func|class|meth|mod|attr|math|exc|obj):(<code>)", r"\1", html)
+    """Docstrings use Sphinx roles (:func:`x`); mkdocstrings renders them as ":func:" before the code.
+    The examples' printed lines (``# -> ``) are marked ``output``: docs/assets/extra.css keeps them unwrapped."""
+    html = re.sub(r":(?:data|func|class|meth|mod|attr|math|exc|obj):(<code>)", r"\1", html)
+    html = re.sub(r"<code>~((?:\w+\.)+(\w+))</code>", cross_reference, html)
+    return html.replace('<span class="c1"># -&gt; ', '<span class="c1 output"># -&gt; ')
+
+
+def cross_reference(match: re.Match[str]) -> str:
+    """A Sphinx reference ``~package.module.Name`` as its last name, linked (by mkdocs-autorefs, on any page) to
+    where the API page documents the object, or left as the name where it documents none."""
+    return f'<autoref optional identifier="{canonical(match.group(1))}"><code>{match.group(2)}</code></autoref>'
+
+
+def canonical(path: str) -> str:
+    """Where the object ``path`` names is defined (``ir_measures_graded.experiment.Experiment`` ->
+    ``ir_measures_graded.experiment.evaluation.Experiment``): the API page's anchors are those names."""
+    import pkgutil
+
+    try:
+        found = pkgutil.resolve_name(path)
+    except (ImportError, AttributeError, ValueError):
+        return path
+    if inspect.ismodule(found):
+        return found.__name__
+    module, qualname = getattr(found, "__module__", None), getattr(found, "__qualname__", None)
+    return f"{module}.{qualname}" if module and qualname else path
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    if MEASURES_MARK in markdown:
+        markdown = markdown.replace(MEASURES_MARK, measure_names())
     return markdown.replace(CONTRACTS_MARK, contracts_section()) if CONTRACTS_MARK in markdown else markdown
+
+
+def measure_names() -> str:
+    """Every measure of the registry, linked to its section of the measures page (for ``<!-- measures -->``)."""
+    from ir_measures_graded.measures import MEASURES
+
+    return ", ".join(f"[`{name}`](measures.md#{anchor(name)})" for name in MEASURES)
 
 
 # --- measures -----------------------------------------------------------------------------------------------
@@ -116,27 +151,38 @@ def docstring_parts(measure: Any) -> tuple[str, str]:
 
 
 def as_markdown(rst: str) -> str:
-    """The docstring's reStructuredText as markdown: math blocks as text blocks, roles and literals as code."""
-    out, in_math = [], False
+    """The docstring's reStructuredText as markdown: math blocks and ``:math:`` roles as ``$$ $$`` and ``$ $``
+    (pymdownx.arithmatex; KaTeX, vendored in docs/assets/katex, typesets them in the page), other roles and
+    literals as code."""
+    out: list[str] = []
+    in_math = False
+
+    def close_math() -> None:
+        while out[-1] == "":
+            out.pop()
+        out.append("$$")
+
     for line in rst.splitlines():
         if line.strip() == ".. math::":
-            out.append("```text")
+            out += ["$$"] if not out or out[-1] == "" else ["", "$$"]  # a paragraph of its own
             in_math = True
         elif in_math and line.strip() and not line.startswith(" "):
-            out += ["```", "", inline(line)]
+            close_math()
+            out += ["", inline(line)]
             in_math = False
         elif in_math:
-            if line.strip() or out[-1] != "```text":
+            if line.strip() or out[-1] != "$$":
                 out.append(line[4:])
         else:
             out.append(inline(line))
     if in_math:
-        out.append("```")
-    return re.sub(r"\n+```\n", "\n```\n", "\n".join(out) + "\n").strip("\n")
+        close_math()
+    return "\n".join(out).strip("\n")
 
 
 def inline(line: str) -> str:
-    line = re.sub(r":(?:math|func|class|meth|data|mod|attr):`([^`]*)`", r"`\1`", line)
+    line = re.sub(r":math:`([^`]*)`", r"$\1$", line)
+    line = re.sub(r":(?:func|class|meth|data|mod|attr):`([^`]*)`", r"`\1`", line)
     return line.replace("``", "`")
 
 
@@ -170,12 +216,22 @@ def outputs(code: str) -> str:
     return "".join(f"# -> {line}\n" for line in printed.getvalue().splitlines())
 
 
+#: The measures page first when a measure's name or alias is searched: every page names measures, this page
+#: defines them (mkdocs-material's search boost; tests/e2e/test_docs_render.py checks the ranking).
+MEASURES_SEARCH_BOOST = 10
+
+
 def measures_page() -> str:
     import ir_measures_graded  # noqa: F401 - registers the measures
     from ir_measures_graded.measures import MEASURES
     from ir_measures_graded.measures.base import ALL_NAME
 
     out = [
+        "---",
+        "search:",
+        f"  boost: {MEASURES_SEARCH_BOOST}",
+        "---",
+        "",
         "# Measures",
         "",
         "<!-- generated by docs/hooks.py from ir_measures_graded.measures.MEASURES: edit the measures, not this page -->",

@@ -151,3 +151,40 @@ def test_paper_page_lists_every_notebook():
 @pytest.mark.parametrize("page", [p.name for p in PAGES])
 def test_every_language_of_code_block_is_one_these_tests_cover(page):
     assert languages((DOCS / page).read_text(encoding="utf-8")) <= LANGUAGES
+
+
+def test_spark_page_names_every_measure_the_spark_engine_computes():
+    """docs/spark.md's list is the registry's (it named 6 of the 13), and the Spark engine takes each of them."""
+    from ir_measures_graded.engines.spark.plan import _as_graded
+
+    page = hooks.on_page_markdown((DOCS / "spark.md").read_text(encoding="utf-8"), None, None, None)
+    listed = page.split("- Measures:", 1)[1].split("\n- ", 1)[0]
+    for name, measure in MEASURES.items():
+        assert f"[`{name}`](measures.md#{hooks.anchor(name)})" in listed, name
+        needs_cutoff = getattr(measure.SUPPORTED_PARAMS.get("cutoff"), "required", False)
+        given = measure @ 10 if needs_cutoff else measure
+        assert _as_graded(given) is given
+
+
+def test_every_parameter_of_experiment_is_described_in_its_docstring():
+    """The API page is built from the docstring: experiment() described 6 of its 16 parameters."""
+    import inspect
+
+    from ir_measures_graded.experiment.evaluation import experiment
+
+    doc = inspect.getdoc(experiment)
+    missing = [name for name in inspect.signature(experiment).parameters if f"``{name}``" not in doc]
+    assert missing == []
+
+
+def test_experiment_missing_says_it_counts():
+    """Experiment.missing's docstring said it gives the queries; it gives how many (an int per run)."""
+    import inspect
+
+    from ir_measures_graded import experiment
+    from ir_measures_graded.experiment.evaluation import Experiment
+
+    qrels, runs = graded_sample()
+    missing = experiment(qrels, runs, ["muMAP"]).missing
+    assert all(type(count) is int for count in missing.values()) and set(missing) == set(runs)
+    assert "how many" in inspect.getdoc(Experiment.missing)

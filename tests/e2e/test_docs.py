@@ -4,10 +4,15 @@
 - Every example of every page runs and prints what the page shows (tests/support/doc_examples.py).
 - ``mkdocs build --strict`` passes, and the built site, opened from the file system in Chromium,
   renders the measures page, finds a measure with its search offline, and has no broken internal link.
+- Every page, at 1280 px, fits its main column (no element past it but inside a box that scrolls, every
+  table narrower than its box) and shows no raw Sphinx reference (``~package.module.Name``); formulas are
+  typeset by the vendored KaTeX without the network; the search ranks the measures page first for every
+  measure's name and alias, and the comparing page first for its tests.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -129,7 +134,7 @@ def test_no_broken_internal_link(site):
 @pytest.fixture()
 def opened(browser, site):
     """A page of the site opened from the file system, offline: requests outside the site are refused and recorded."""
-    context = browser.new_context(offline=True)
+    context = browser.new_context(offline=True, viewport={"width": 1280, "height": 900})
     outside: list[str] = []
     errors: list[str] = []
 
@@ -176,3 +181,153 @@ def test_search_works_offline(opened):
     hrefs = [results.nth(i).locator("a").first.get_attribute("href") for i in range(results.count())]
     assert any("measures.html" in href for href in hrefs)
     assert outside == [] and errors == []
+
+
+# --- the built site renders: width, references, formulas, search ---------------------------------------
+
+#: Elements of the main column that run past its right edge, unless a box between them and the column
+#: scrolls (or clips) them; code cut off at its box's edge (other than printed output); tables wider than
+#: their box.
+OVERFLOW = """() => {
+  const column = document.querySelector('.md-content');
+  const edge = column.getBoundingClientRect().right + 1;
+  const scrolls = (el) => {
+    for (let a = el.parentElement; a && a !== column; a = a.parentElement) {
+      if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(a).overflowX)) return true;
+    }
+    return false;
+  };
+  const found = [];
+  for (const el of column.querySelectorAll('*')) {
+    const box = el.getBoundingClientRect();
+    if (box.width > 0 && box.right > edge && !scrolls(el)) {
+      found.push(`${el.tagName.toLowerCase()} past the column: ${el.textContent.trim().slice(0, 60)}`);
+    }
+  }
+  // Code wraps; only what a program prints (text blocks, the examples' `# -> ` lines) may scroll.
+  for (const code of column.querySelectorAll('pre > code')) {
+    if (code.scrollWidth <= code.clientWidth + 1 || code.closest('.language-text')) continue;
+    const right = code.getBoundingClientRect().right + 1;
+    const cut = [...code.querySelectorAll('span')].find(
+      (s) => s.getBoundingClientRect().right > right && !s.closest('.output'));
+    if (cut) found.push(`code cut off at the box's edge: ${cut.textContent.slice(0, 60)}`);
+  }
+  for (const table of column.querySelectorAll('table')) {
+    if (table.scrollWidth > table.clientWidth + 1) {
+      found.push(`table wider than its box: ${table.textContent.trim().slice(0, 60)}`);
+    }
+  }
+  return found;
+}"""
+
+#: Sphinx's ``:class:`~package.module.Name``` left as text (mkdocstrings does not read Sphinx roles).
+RAW_REFERENCE = r"~[A-Za-z_]\w*(?:\.\w+)+"
+
+
+@pytest.fixture(scope="module")
+def site_pages(site) -> list[str]:
+    return sorted(path.name for path in site.glob("*.html") if path.name != "404.html")
+
+
+def test_every_page_fits_the_main_column_at_1280_px_and_shows_no_raw_reference(opened, site_pages):
+    open_page, outside, errors = opened
+    problems = {}
+    for name in site_pages:
+        page = open_page(name)
+        found = page.evaluate(OVERFLOW)
+        text = page.locator("article").inner_text()
+        found += [f"raw reference {ref}" for ref in re.findall(RAW_REFERENCE, text)]
+        if found:
+            problems[name] = found[:5]
+        page.close()
+    assert problems == {}
+    assert outside == [] and errors == []
+
+
+def test_the_overflow_check_sees_a_wide_table_and_a_raw_reference(opened):
+    """The check can fail: a table made wider than the column, and a reference left raw, are both reported."""
+    open_page, _, _ = opened
+    page = open_page("index.html")
+    page.evaluate("""() => { const p = document.createElement('p');
+        p.innerHTML = '<table><tr><td style="white-space: nowrap">' + 'wide '.repeat(400) + '</td></tr></table>';
+        p.append(' ~ir_measures_graded.experiment.Experiment');
+        document.querySelector('article').append(p); }""")
+    found = page.evaluate(OVERFLOW)
+    assert any(f.startswith("table wider than its box") for f in found)
+    assert re.findall(RAW_REFERENCE, page.locator("article").inner_text()) == [
+        "~ir_measures_graded.experiment.Experiment"]
+
+
+@pytest.mark.parametrize("name", ["measures", "definitions"])
+def test_formulas_are_typeset_by_the_vendored_katex_offline(opened, name):
+    open_page, outside, errors = opened
+    page = open_page(f"{name}.html")
+    page.wait_for_function("document.querySelectorAll('.arithmatex .katex').length > 0")
+    counts = page.evaluate("""() => ({
+        formulas: document.querySelectorAll('.arithmatex').length,
+        typeset: document.querySelectorAll('.arithmatex .katex').length,
+        displayed: document.querySelectorAll('.arithmatex .katex-display').length,
+        failed: document.querySelectorAll('.katex-error').length,
+        raw: document.querySelector('article').innerText.includes('\\\\frac'),
+    })""")
+    blocks = (DOCS / f"{name}.md").read_text(encoding="utf-8").count("\n$$\n") // 2
+    assert counts["formulas"] == counts["typeset"] >= blocks > 0, counts
+    assert counts["displayed"] == blocks and counts["failed"] == 0 and not counts["raw"], counts
+    assert page.evaluate("() => document.fonts.ready.then(() => document.fonts.check('16px KaTeX_Main'))")
+    assert outside == [] and errors == []
+
+
+def search(page, query: str) -> list[str]:
+    """The pages the site's search lists for ``query``, in its order (one entry per page)."""
+    box = page.locator("input.md-search__input")
+    box.fill("")
+    box.type(query, delay=20)  # typed: the search listens to key events
+    page.wait_for_function(
+        "q => document.querySelector('.md-search-result__meta').textContent.trim() !== '' && "
+        "document.querySelector('input.md-search__input').value === q", arg=query)
+    links = "links => links.map(a => a.getAttribute('href'))"
+    hrefs, before = None, []
+    for _ in range(50):  # the search answers from a worker: read the results until they stop changing
+        page.wait_for_timeout(200)
+        hrefs, before = page.eval_on_selector_all(".md-search-result__item > a", links), hrefs
+        if hrefs == before and hrefs:
+            break
+    return list(dict.fromkeys(urlsplit(h).path.rsplit("/", 1)[-1] for h in hrefs))
+
+
+def test_search_ranks_the_measures_page_first_for_every_name_and_alias(opened):
+    from ir_measures.measures import registry
+
+    open_page, outside, errors = opened
+    page = open_page("index.html")
+    page.wait_for_function("document.querySelector('.md-search__output') !== null")
+    page.keyboard.press("s")  # mkdocs-material's shortcut: opens the search
+    names = [name for name, measure in registry.items() if measure in MEASURES.values()]
+    assert {"muMAP", "muAP", "NDCNG", "μMAP"} <= set(names)
+    ranked = {name: search(page, name)[:3] for name in names}
+    assert {name: top for name, top in ranked.items() if top[:1] != ["measures.html"]} == {}
+    assert search(page, "randomization test")[0] == "comparing.html"
+    assert outside == [] and errors == []
+
+
+def test_the_api_page_documents_each_object_once(site):
+    """scale_dependence (and the meta package's other functions) were documented twice: under the package
+    and under their module."""
+    import pkgutil
+
+    seen: dict[int, str] = {}
+    twice = []
+    for anchor in sorted(parsed(site / "api.html").ids):
+        if not anchor.startswith("ir_measures_graded."):
+            continue
+        try:
+            found = pkgutil.resolve_name(anchor)
+        except (ImportError, AttributeError, ValueError):
+            continue
+        if not callable(found) or isinstance(found, type(pkgutil)):
+            continue
+        if id(found) in seen:
+            twice.append((seen[id(found)], anchor))
+        seen.setdefault(id(found), anchor)
+    assert twice == []
+    assert any(anchor.endswith(".scale_dependence") for anchor in seen.values())

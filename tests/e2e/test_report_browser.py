@@ -183,3 +183,44 @@ def test_the_notebook_display_renders_in_its_frame(browser, tmp_path):
     assert frame.locator("svg.chart g.series").count() == 2 * 3 + 2 * 2
     assert opened.errors == [] and opened.requests == []
     opened.close()
+
+
+def test_six_measures_at_1400_px_the_summary_uses_the_window_and_keeps_the_runs_in_view(browser, tmp_path):
+    """Issue #45: at 1400 px the summary of six measures was cut to a 1200 px box, two measures out of view.
+    The box now takes the window's width, scrolls sideways inside itself (the page does not), and the run
+    column stays in view when it is scrolled to its last measure."""
+    measures = [*MEASURES, "P@5", "gERR@10"]
+    report = ir_measures_graded.report(*graded_sample(), measures, baseline="weak", transforms=[])
+    opened = Opened(browser, report.save(tmp_path / "report.html"), width=1400)
+    try:
+        page = opened.page
+        box = page.evaluate("""() => { const s = document.querySelector('#summary-table').parentElement;
+            return {width: s.clientWidth, scroll: getComputedStyle(s).overflowX,
+                    page: document.documentElement.scrollWidth, window: innerWidth}; }""")
+        assert box["width"] >= 1300 and box["scroll"] == "auto" and box["page"] <= box["window"], box
+        page.evaluate("() => { const s = document.querySelector('#summary-table').parentElement; "
+                      "s.scrollLeft = s.scrollWidth; }")
+        edges = page.evaluate("""() => { const s = document.querySelector('#summary-table').parentElement;
+            const run = document.querySelector('#summary-table tbody th[scope=row]').getBoundingClientRect();
+            return {run: run.left, box: s.getBoundingClientRect().left}; }""")
+        assert abs(edges["run"] - edges["box"]) < 2, edges  # sticky: still at the box's left edge
+    finally:
+        opened.close()
+
+
+def test_every_n_a_of_the_scale_check_is_explained_in_visible_text(browser, tmp_path):
+    """n/a cells were explained only in their hover title; the reason is now printed under the table."""
+    report = ir_measures_graded.report(*graded_sample(), ["muMAP", "nDCG@10", "P@5"], baseline="weak",
+                                       transforms=["scale:2", "real"])
+    opened = Opened(browser, report.save(tmp_path / "report.html"))
+    try:
+        page = opened.page
+        na = report.scale[report.scale["kendall_tau"].isna()]
+        assert len(na) == 2 and page.locator("#scale-table td.na").count() == 2
+        notes = page.locator("#scale .na-notes li").all_inner_texts()
+        for row in na.itertuples():
+            assert any(f"n/a under {row.transform} for" in n and row.measure in n and
+                       row.note.replace("n/a: ", "") in n for n in notes), (row, notes)
+        assert page.locator("#scale .na-notes").is_visible()
+    finally:
+        opened.close()

@@ -138,7 +138,7 @@ class Experiment:
 
     @cached_property
     def missing(self) -> dict[str, int]:
-        """Per run, how many judged queries it does not rank (they score 0)."""
+        """Per run, how many judged queries it does not rank (they score 0): a count, not the queries."""
         judged = len(self.judged)
         return {name: judged - r.matched if r.matched >= 0 else judged - len({str(m.query_id) for m in r.per_query})
                 for name, r in zip(self.runs, self.results, strict=True)}
