@@ -15,6 +15,8 @@ returns one result object with tidy tables and text, Markdown, LaTeX and TSV/CSV
 from ir_measures_graded.organiser.agreement import Agreement, agreement
 from ir_measures_graded.organiser.leaderboard import Leaderboard, leaderboard
 from ir_measures_graded.organiser.letters import compact_letters
+from ir_measures_graded.organiser.pool import Bounds, Pool, bounds, pool
 from ir_measures_graded.organiser.topics import Topics, topics
 
-__all__ = ["leaderboard", "Leaderboard", "agreement", "Agreement", "topics", "Topics", "compact_letters"]
+__all__ = ["leaderboard", "Leaderboard", "agreement", "Agreement", "topics", "Topics", "compact_letters",
+           "pool", "Pool", "bounds", "Bounds"]

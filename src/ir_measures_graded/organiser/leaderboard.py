@@ -130,6 +130,7 @@ def leaderboard(exp: Any, by: Any = None, test: str = "randomized_tukey", alpha:
         groups[m] = _letters(p, scores[m], alpha)
     rows = [(runs[i], m, float(scores[m][i]), ranks[m][i], groups[m][i]) for i in order for m in names]
     table = pd.DataFrame(rows, columns=["run", "measure", "value", "rank", "group"])
+    table["rank"] = table["rank"].astype("Int64")
     notes = [_legend(test, alpha, correction, test in statistics.RESAMPLED and permutations, by)]
     if untested:
         notes.append(f"No letters for {', '.join(m for m in names if m in untested)}: {measure_lists.UNTESTED_WHY}.")
