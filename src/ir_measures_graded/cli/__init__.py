@@ -66,6 +66,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from ir_measures_graded.cli.compare import run as compare
 
             return compare(args, runs, measures, sys.stdout)
+        if args.command == "leaderboard":
+            from ir_measures_graded.cli.leaderboard import run as leaderboard
+
+            return leaderboard(args, runs, measures, sys.stdout)
         if args.command == "report":
             from ir_measures_graded.cli.report import run as report
 

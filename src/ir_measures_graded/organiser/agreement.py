@@ -66,6 +66,7 @@ def agreement(exp: Any, measures: Sequence[Any] | None = None, board: Leaderboar
         rows.append((first, second, statistics.kendall_tau(a, b), statistics.tau_ap_b(a, b), int(swaps.sum()),
                      np.nan if both is None else float((swaps & both).sum()), len(runs) * (len(runs) - 1) // 2))
     table = pd.DataFrame(rows, columns=["measure", "other", "tau", "tau_ap", "swaps", "significant_swaps", "pairs"])
+    table["significant_swaps"] = table["significant_swaps"].astype("Int64")  # missing: a measure not tested
     notes = ["tau: Kendall's tau-b; tau_ap: tau_AP,b (Urbano & Marrero 2017; Yilmaz et al.'s tau_AP both ways "
              "without ties). swaps: pairs of runs the two measures order oppositely; significant_swaps: those "
              f"separated under both measures ({statistics.TEST_NAMES.get(board.test, board.test)}, "

@@ -87,6 +87,10 @@ class Pool(common.View):
     title: str = "Leave-one-run-out"
     label: str = "tab:pool"
 
+    def display(self, places: int = 4, latex: bool = False) -> pd.DataFrame:
+        """The leave-out table; without groups (each run its own) the group column is the run's: left out."""
+        return self.table.drop(columns="group") if (self.table["group"] == self.table["run"]).all() else self.table
+
 
 def _lengths(prepared: Prepared, n_runs: int) -> np.ndarray:
     """runs × topics: how many documents each run ranks for each topic."""
