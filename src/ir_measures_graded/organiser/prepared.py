@@ -15,7 +15,6 @@ from typing import Any
 
 import ir_measures
 import numpy as np
-import pandas as pd
 from ir_measures import providers
 
 from ir_measures_graded import core
@@ -60,14 +59,16 @@ class Prepared:
         self.n_queries = judgments.n_queries
         self.top = np.full(self.n_queries, -np.inf)
         np.maximum.at(self.top, judgments.query, judgments.label)  # each topic's top grade
-        labels = judgments.label
-        self.qrels = pd.DataFrame({
-            "query_id": judgments.query_ids.astype(str)[judgments.query],
-            "doc_id": (as_strings(judgments.doc_ids).to_numpy(zero_copy_only=False)
-                       if not isinstance(judgments.doc_ids, np.ndarray) else judgments.doc_ids.astype(str)),
-            "relevance": labels.astype(np.int64) if np.all(labels == np.round(labels)) else labels})
+        # per judgment row, its query and doc id (for ir_measures' own measures, which take dicts of dicts)
+        self._row_query = judgments.query_ids.astype(str).astype(object)[judgments.query]
+        self._row_doc = (np.asarray(as_strings(judgments.doc_ids).to_pylist(), dtype=object)
+                         if not isinstance(judgments.doc_ids, np.ndarray)
+                         else np.array([d.decode() for d in judgments.doc_ids.tolist()], dtype=object))
+        self._source = qrels
+        self._qrels_dict: dict | None = None
+        self._code = {q: k for k, q in enumerate(judgments.query_ids.astype(str).tolist())}
         self._rankings: dict[int, Ranking] = {}
-        self._frames: dict[int, pd.DataFrame] = {}
+        self._runs: dict[int, dict] = {}
 
     def table(self, i: int) -> Any:
         """Run ``i`` as read (the experiment's, with ``keep_runs=True``; else read again from its spec)."""
@@ -90,19 +91,22 @@ class Prepared:
             self._rankings[i] = Ranking.from_run(self.table(i), self._rows)
         return self._rankings[i]
 
-    def frame(self, i: int) -> pd.DataFrame:
-        """Run ``i`` as a table ``query_id``, ``doc_id``, ``score`` (for ir_measures' own measures)."""
-        if i not in self._frames:
-            from ir_measures_graded.io.columns import run_columns
-            from ir_measures_graded.io.ids import as_strings
+    def qrels_dict(self) -> dict:
+        """The qrels as ``{query_id: {doc_id: label}}`` (integral labels as int), made once; never changed:
+        a re-evaluation copies the queries it changes."""
+        if self._qrels_dict is None:
+            from ir_measures_graded.engines.local import dict_of_dict
 
-            cols = run_columns(self.table(i), encode_docs=False)
-            docs = cols.doc_ids if cols.doc_codes is None else cols.doc_ids.take(cols.doc_codes)
-            docs = as_strings(docs).to_numpy(zero_copy_only=False) if not isinstance(docs, np.ndarray) \
-                else docs.astype(str)
-            self._frames[i] = pd.DataFrame({"query_id": np.asarray(cols.query_ids).astype(str)[cols.query_codes],
-                                            "doc_id": docs, "score": np.asarray(cols.values, dtype=np.float64)})
-        return self._frames[i]
+            self._qrels_dict = dict_of_dict(self._source, "relevance")
+        return self._qrels_dict
+
+    def run_dict(self, i: int) -> dict:
+        """Run ``i`` as ``{query_id: {doc_id: score}}``, made once."""
+        if i not in self._runs:
+            from ir_measures_graded.engines.local import dict_of_dict
+
+            self._runs[i] = dict_of_dict(self.table(i), "score")
+        return self._runs[i]
 
     def evaluate(self, i: int, keep: np.ndarray | None = None, fill: np.ndarray | None = None,
                  measures: Sequence[Any] | None = None) -> dict[str, float]:
@@ -152,17 +156,24 @@ class Prepared:
         return {str(m): float(v) for m, v in aggregates.items()}
 
     def _others(self, i: int, keep: np.ndarray | None, fill: np.ndarray | None, measures: list[Any]) -> dict:
-        qrels = self.qrels if keep is None else self.qrels[keep]
-        run = self.frame(i)
+        base = self.qrels_dict()
+        qrels = dict(base)
+        if keep is not None:  # only the removed judgments change: their queries are copied, the others shared
+            for q, d in zip(self._row_query[~keep].tolist(), self._row_doc[~keep].tolist(), strict=True):
+                if qrels[q] is base[q]:
+                    qrels[q] = dict(base[q])
+                del qrels[q][d]
+            qrels = {q: docs for q, docs in qrels.items() if docs}  # a topic left without judgments is gone
+        run = self.run_dict(i)
         if fill is not None:
-            known = run.merge(qrels[["query_id", "doc_id"]].assign(known=True), on=["query_id", "doc_id"], how="left")
-            codes = self.judgments.codes_of(run["query_id"].tolist())
-            unjudged = known["known"].isna().to_numpy() & (codes >= 0)
-            grade = fill[codes[unjudged]]
-            added = pd.DataFrame({"query_id": run["query_id"].to_numpy()[unjudged],
-                                  "doc_id": run["doc_id"].to_numpy()[unjudged],
-                                  "relevance": grade.astype(qrels["relevance"].dtype)})
-            qrels = pd.concat([qrels, added], ignore_index=True)
+            for q, docs in run.items():
+                judged = qrels.get(q)
+                if judged is None:
+                    continue
+                grade = float(fill[self._code[q]])
+                grade = int(grade) if grade.is_integer() else grade
+                added = {d: grade for d in docs if d not in judged}
+                if added:
+                    qrels[q] = {**judged, **added}
         aggregates = ir_measures.calc_aggregate(measures, qrels, run)
         return {str(m): float(aggregates[m]) for m in measures}
-
