@@ -105,8 +105,8 @@ def shared_task(n_runs: int = 12, n_queries: int = 30, depth: int = 10, retrieve
                 seed: int = 43) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
     """A simulated shared task: ``(qrels, {run name: run})`` of ``n_runs`` runs pooled to ``depth``.
 
-    Per query, 400 documents with hidden grades 0-4 (probabilities .6/.2/.1/.06/.04); run k scores each
-    document ``quality_k · grade + N(0, 1)`` with qualities spread from 1.2 down to 0.1, and ranks its
+    Per query, 400 documents with hidden grades 0-4 (probabilities .75/.12/.07/.04/.02); run k scores
+    each document ``quality_k · grade + N(0, 1.5)`` with qualities spread from 1.2 down to 0.1, and ranks its
     top ``retrieved``; the qrels judge the union of every run's top ``depth`` at the hidden grade (a
     TREC-style pool). Runs are named ``team<t>-<k>``: teams of three runs (groups for :func:`pool`).
     """
@@ -118,8 +118,8 @@ def shared_task(n_runs: int = 12, n_queries: int = 30, depth: int = 10, retrieve
     for q in range(n_queries):
         qid = f"T{q + 1:03d}"
         docs = np.array([f"d{q + 1:03d}-{d:04d}" for d in range(n_docs)], dtype=object)
-        grade = rng.choice(5, size=n_docs, p=[0.6, 0.2, 0.1, 0.06, 0.04])
-        score = np.round(quality[:, None] * grade[None, :] + rng.normal(0, 1, (n_runs, n_docs)), 4)
+        grade = rng.choice(5, size=n_docs, p=[0.75, 0.12, 0.07, 0.04, 0.02])
+        score = np.round(quality[:, None] * grade[None, :] + rng.normal(0, 1.5, (n_runs, n_docs)), 4)
         top = np.argsort(-score, axis=1, kind="stable")[:, :retrieved]
         pooled = np.unique(top[:, :depth])
         qrels_parts.append(pd.DataFrame({"query_id": qid, "doc_id": docs[pooled], "relevance": grade[pooled]}))

@@ -111,8 +111,7 @@ def leaderboard(exp: Any, by: Any = None, test: str = "randomized_tukey", alpha:
         raise GradedInputError(f"alpha must be between 0 and 1, got {alpha}")
     names = common.chosen(exp, measures)
     by = names[0] if by is None else common.resolve(exp, by)
-    if by not in names:
-        names = [by, *names]
+    names = [by, *(m for m in names if m != by)]  # the column the runs are sorted by comes first
     untested = set(measure_lists.untested([m for m in exp.measures if str(m) in names]))
     runs = list(exp.runs)
     scores = {m: common.aggregate(exp, m) for m in names}
