@@ -114,7 +114,7 @@ def main() -> None:
                                 cwd=Path(__file__).parent).stdout.strip()
         load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
         stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-        text = [f"\n## The organiser's view (issue #43): `benchmarks/organiser_bench.py`\n",
+        text = ["\n## The organiser's view (issue #43): `benchmarks/organiser_bench.py`\n",
                 f"{stamp}; `nproc` {os.cpu_count()} ({platform.processor() or platform.machine()}); load average "
                 f"{load} at the end; Python {platform.python_version()}; ir-measures-graded "
                 f"{ir_measures_graded.__version__} at {commit}; numpy {numpy.__version__}, pandas {pandas.__version__}; "

@@ -8,7 +8,15 @@ import argparse
 import os
 from typing import Any, TextIO
 
-from ir_measures_graded.cli.args import DEFAULT_PLACES, FORMATS, PAIRS_TESTS, PROG, UsageError, add_inputs, add_output
+from ir_measures_graded.cli.args import (
+    DEFAULT_PLACES,
+    FORMATS,
+    PAIRS_TESTS,
+    PROG,
+    UsageError,
+    add_inputs,
+    add_output,
+)
 
 #: The tables the subcommand writes, in this order; the default ones first.
 SECTIONS = ("leaderboard", "agreement", "pool", "topics", "bounds")

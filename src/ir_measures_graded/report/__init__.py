@@ -59,6 +59,7 @@ class Report:
     command: str | None = None
     runs: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what the comparison did not test, and why
+    leaderboard: Any = None  # organiser.Leaderboard, with leaderboard=True
 
     def html(self) -> str:
         """The page: one self-contained HTML document."""
@@ -89,7 +90,7 @@ def report(
     alternative: str = "two-sided", family: str = "runs",
     transforms: Sequence[str] | None = None, thresholds: Iterable[Any] | None = None,
     permutations: int | None = 10_000, seed: int = 0, title: str | None = None, command: str | None = None,
-    engine: str = "local",
+    engine: str = "local", leaderboard: bool = False,
 ) -> Report:
     """Evaluate ``runs`` on ``qrels`` with ``measures`` and gather what the page shows.
 
@@ -105,6 +106,8 @@ def report(
       None: :func:`meta.default_transforms`; ``[]``: no scale check.
     - ``thresholds``: measures broken down per threshold (µAP / µP@k, ...); None: those among ``measures``,
       with µMAP and µP@10 added when none of their kind is given.
+    - ``leaderboard``: add the organiser's leaderboard (runs sorted by the first measure, groups by the
+      randomised Tukey HSD at ``alpha`` with ``permutations`` and ``seed``; at least two runs).
     """
     from ir_measures_graded import meta
     from ir_measures_graded.experiment import Experiment, experiment
@@ -146,7 +149,14 @@ def report(
         command=command,
         runs=names,
         notes=list(comparison.notes),
+        leaderboard=_leaderboard(exp, alpha, permutations, seed) if leaderboard else None,
     )
+
+
+def _leaderboard(exp: Any, alpha: float, permutations: int | None, seed: int) -> Any:
+    from ir_measures_graded.organiser import leaderboard
+
+    return leaderboard(exp, alpha=alpha, permutations=permutations, seed=seed)
 
 
 def versions() -> dict[str, str]:
