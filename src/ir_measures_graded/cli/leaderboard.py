@@ -92,7 +92,9 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     places = args.places if args.output_format == "jsonl" else DEFAULT_PLACES if args.places is None else args.places
     testing = dict(test=args.test, alpha=args.alpha, correction=args.correction, permutations=args.permutations,
                    seed=args.seed)
-    board = organiser.leaderboard(exp, by=args.by, **testing) if {"leaderboard", "agreement"} & set(sections) else None
+    limits = organiser.bounds(exp) if "bounds" in sections else None
+    board = organiser.leaderboard(exp, by=args.by, bounds=limits, **testing) \
+        if {"leaderboard", "agreement"} & set(sections) else None
     found = {}  # every table made before any is written: an error leaves nothing half written
     for section in sections:
         if section == "leaderboard":
@@ -106,7 +108,7 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
         elif section == "topics":
             found[section] = organiser.topics(exp)
         else:
-            found[section] = organiser.bounds(exp)
+            found[section] = limits
     streams = Streams(args, out)
     for section, result in found.items():
         with streams.table(section) as stream:

@@ -79,8 +79,9 @@ class Leaderboard(common.View):
         for measure in self.measures:
             rows = self.table[self.table["measure"] == measure].set_index("run").reindex(self.runs)
             cells = []
-            for value, group in zip(rows["value"], rows["group"], strict=True):
-                text = common.number(value, places)
+            overlaps = rows["overlaps"] if "overlaps" in rows.columns else [pd.NA] * len(rows)
+            for value, group, overlapping in zip(rows["value"], rows["group"], overlaps, strict=True):
+                text = common.number(value, places) + ("*" if not pd.isna(overlapping) and overlapping > 0 else "")
                 if group:
                     text += common.SUPERSCRIPT.format(group) if latex else f" {group}"
                 cells.append(text)
@@ -91,7 +92,7 @@ class Leaderboard(common.View):
 
 def leaderboard(exp: Any, by: Any = None, test: str = "randomized_tukey", alpha: float = 0.05,
                 correction: str = "holm", permutations: int | None = 10_000, seed: int = 0,
-                measures: Sequence[Any] | None = None) -> Leaderboard:
+                measures: Sequence[Any] | None = None, bounds: Any = None) -> Leaderboard:
     """The runs of ``exp`` (an :class:`~ir_measures_graded.experiment.Experiment`) sorted by the measure
     ``by`` (default: the first), with each measure's value, rank and significance groups.
 
@@ -100,7 +101,10 @@ def leaderboard(exp: Any, by: Any = None, test: str = "randomized_tukey", alpha:
       pair corrected by ``correction`` (``holm``, ``bonferroni``, ``fdr_bh``, ``none``) across the pairs;
     - ``alpha``: two runs whose p-value is below it are separated (share no letter);
     - ties: runs whose scores are within :func:`ir_measures_graded.statistics.tolerance` share a rank;
-      a run whose value is NaN comes last, without rank or letter.
+      a run whose value is NaN comes last, without rank or letter;
+    - ``bounds``: a :func:`~ir_measures_graded.organiser.bounds` of ``exp``: each row gets its interval
+      (``low``, ``high``) and ``overlaps`` (other runs whose interval meets it), and a row whose interval
+      overlaps another's is flagged ``*``.
     """
     common.check_runs(exp, "a leaderboard")
     if test not in TESTS:
@@ -130,7 +134,14 @@ def leaderboard(exp: Any, by: Any = None, test: str = "randomized_tukey", alpha:
     rows = [(runs[i], m, float(scores[m][i]), ranks[m][i], groups[m][i]) for i in order for m in names]
     table = pd.DataFrame(rows, columns=["run", "measure", "value", "rank", "group"])
     table["rank"] = table["rank"].astype("Int64")
+    if bounds is not None:
+        found = bounds.table.set_index(["run", "measure"])[["low", "high", "overlaps"]]
+        table = table.join(found, on=["run", "measure"])
+        table["overlaps"] = table["overlaps"].astype("Int64")
     notes = [_legend(test, alpha, correction, test in statistics.RESAMPLED and permutations, by)]
+    if bounds is not None:
+        notes.append("*: the run's incompleteness interval (its unjudged documents judged at the floor or at the "
+                     "top grade of their topic) overlaps another run's.")
     if untested:
         notes.append(f"No letters for {', '.join(m for m in names if m in untested)}: {measure_lists.UNTESTED_WHY}.")
     return Leaderboard(table, by, [runs[i] for i in order], names, test, alpha, correction, p_values, notes)

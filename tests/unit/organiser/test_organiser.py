@@ -327,3 +327,20 @@ def test_bounds_refuse_measures_that_cannot_be_bounded(task):
         bounds(exp)
     assert "\n" not in str(error.value)
     assert list(bounds(exp, measures=["AP"]).table["measure"].unique()) == ["AP"]
+
+
+def test_a_leaderboard_row_whose_interval_overlaps_another_is_flagged(exp):
+    limits = bounds(exp, measures=["nDCNG@10", "P@5"])
+    board = leaderboard(exp, by="nDCNG@10", permutations=200, bounds=limits)
+    table = board.table.set_index(["run", "measure"])
+    shown = board.display().set_index("run")
+    for (run, measure), row in table.iterrows():
+        if measure in ("nDCNG@10", "P@5"):
+            mine = limits.table.set_index(["run", "measure"]).loc[(run, measure)]
+            assert (row["low"], row["high"], row["overlaps"]) == (mine["low"], mine["high"], mine["overlaps"])
+            assert shown.loc[run, measure].split(" ")[0].endswith("*") == (mine["overlaps"] > 0)
+        else:
+            assert pd.isna(row["overlaps"]) and "*" not in shown.loc[run, measure]
+    assert "*: the run's incompleteness interval" in board.legend()
+    flagged = table["overlaps"].dropna()
+    assert (flagged > 0).any() and (flagged == 0).any()  # both cases are exercised
