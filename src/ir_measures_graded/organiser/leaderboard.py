@@ -53,7 +53,8 @@ def pairwise_p(values: np.ndarray, test: str = "randomized_tukey", correction: s
 @dataclass
 class Leaderboard(common.View):
     """Runs sorted by ``by``: the tidy ``table`` has a row per run and measure (``run``, ``measure``,
-    ``value``, ``rank``, ``group``: the run's letters, empty where the measure is not tested); ``p``
+    ``value``, ``rank``, ``group``: the run's letters, empty where the measure is not tested; ``ci_low``,
+    ``ci_high``: the t confidence interval of the mean per-query value at 1 - alpha); ``p``
     holds each tested measure's runs × runs p-values (rows and columns in ``runs``' order)."""
 
     table: pd.DataFrame
@@ -72,6 +73,14 @@ class Leaderboard(common.View):
         """The runs × runs matrix (``runs``' order) of pairs the test separates at ``alpha``; None untested."""
         p = self.p.get(measure)
         return None if p is None else np.nan_to_num(p, nan=1.0) < self.alpha
+
+    def plot(self, path: Any = None, measure: str | None = None) -> Any:
+        """The figure of ``measure`` (default: the sort measure): each run's value with its confidence
+        interval, best on top, and its groups shaded beside it; saved to ``path`` when given (.png, .svg,
+        .pdf). Needs matplotlib (the ``meta`` extra)."""
+        from ir_measures_graded.organiser.figures import leaderboard_figure
+
+        return leaderboard_figure(self, measure or self.by, path)
 
     def display(self, places: int = 4, latex: bool = False) -> pd.DataFrame:
         """A row per run, best first: per measure its value with its letters, and its rank."""
@@ -124,15 +133,18 @@ def leaderboard(exp: Any, by: Any = None, test: str = "randomized_tukey", alpha:
     order = np.lexsort((np.arange(len(runs)), np.nan_to_num(ranks[by], nan=np.inf)))
     p_values: dict[str, np.ndarray] = {}
     groups: dict[str, list[str]] = {}
+    intervals = {m: np.full((len(runs), 2), np.nan) for m in names}
     for m in names:
         if m in untested:
             groups[m] = [""] * len(runs)
             continue
-        p = pairwise_p(common.values(exp, m), test, correction, permutations, seed)
+        values = common.values(exp, m)
+        intervals[m] = statistics.t_interval(values, 1 - alpha)
+        p = pairwise_p(values, test, correction, permutations, seed)
         p_values[m] = p[np.ix_(order, order)]
         groups[m] = _letters(p, scores[m], alpha)
-    rows = [(runs[i], m, float(scores[m][i]), ranks[m][i], groups[m][i]) for i in order for m in names]
-    table = pd.DataFrame(rows, columns=["run", "measure", "value", "rank", "group"])
+    rows = [(runs[i], m, float(scores[m][i]), ranks[m][i], groups[m][i], *intervals[m][i]) for i in order for m in names]
+    table = pd.DataFrame(rows, columns=["run", "measure", "value", "rank", "group", "ci_low", "ci_high"])
     table["rank"] = table["rank"].astype("Int64")
     if bounds is not None:
         found = bounds.table.set_index(["run", "measure"])[["low", "high", "overlaps"]]

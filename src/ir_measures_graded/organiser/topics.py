@@ -34,6 +34,14 @@ class Topics(common.View):
     title: str = "Per topic: best, median and worst over the runs"
     label: str = "tab:topics"
 
+    def plot(self, run: str, measure: str | None = None, path: Any = None) -> Any:
+        """The figure of one run: per topic its difference from the median run (bars, topics sorted
+        from the largest gain), the topics where it is best and worst marked; saved to ``path`` when
+        given. Needs matplotlib (the ``meta`` extra)."""
+        from ir_measures_graded.organiser.figures import topics_figure
+
+        return topics_figure(self, run, measure or str(self.runs["measure"].iloc[0]), path)
+
 
 def topics(exp: Any, measures: Sequence[Any] | None = None) -> Topics:
     """The per-topic view of ``exp``'s runs for ``measures`` (default: all)."""

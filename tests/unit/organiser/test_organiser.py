@@ -107,6 +107,11 @@ def test_leaderboard_sorts_ranks_and_groups_by_the_test(exp, task):
         p = statistics.randomized_tukey_hsd(values, 2000, 0)
         assert np.allclose(board.p[measure], p, equal_nan=True)
         _check_letters(np.nan_to_num(p, nan=1) < 0.05, list(rows["group"].reindex(board.runs)))
+        from scipy import stats
+
+        for k, run in enumerate(board.runs):
+            low, high = stats.t.interval(0.95, len(values[k]) - 1, values[k].mean(), stats.sem(values[k]))
+            assert (rows.loc[run, "ci_low"], rows.loc[run, "ci_high"]) == pytest.approx((low, high))
 
 
 def test_leaderboard_paired_t_holm_matches_scipy_and_statsmodels(exp, task):
@@ -137,7 +142,7 @@ def test_leaderboard_ties_untested_measures_and_views(task):
     assert "\\textsuperscript{a}" in board.to_latex()
     assert board.to_markdown().startswith("### Leaderboard")
     lines = board.render("tsv").splitlines()
-    assert lines[0] == "run\tmeasure\tvalue\trank\tgroup" and len(lines) == 1 + 2 * len(twins)
+    assert lines[0] == "run\tmeasure\tvalue\trank\tgroup\tci_low\tci_high" and len(lines) == 1 + 2 * len(twins)
 
 
 def test_one_run_is_refused_in_one_line(task):
@@ -344,3 +349,31 @@ def test_a_leaderboard_row_whose_interval_overlaps_another_is_flagged(exp):
     assert "*: the run's incompleteness interval" in board.legend()
     flagged = table["overlaps"].dropna()
     assert (flagged > 0).any() and (flagged == 0).any()  # both cases are exercised
+
+
+# --- figures -------------------------------------------------------------------------------------------------------
+
+def test_the_leaderboard_figure_draws_values_intervals_and_groups(exp, tmp_path):
+    board = leaderboard(exp, by="AP", permutations=500)
+    fig = board.plot(tmp_path / "board.png")
+    assert (tmp_path / "board.png").stat().st_size > 0
+    ax, groups = fig.axes
+    rows = board.table[board.table["measure"] == "AP"].set_index("run").reindex(board.runs)
+    dots = ax.lines[0].get_xdata()
+    assert np.allclose(dots, rows["value"])
+    segments = ax.collections[0].get_segments()
+    assert np.allclose([s[:, 0] for s in segments], rows[["ci_low", "ci_high"]].to_numpy())
+    # one shaded cell per (run, letter) the run holds
+    assert len(groups.patches) == sum(len(g) for g in rows["group"])
+    with pytest.raises(GradedInputError, match="not on the leaderboard"):
+        board.plot(measure="NumRet")
+
+
+def test_the_topics_figure_draws_the_sorted_differences(exp, tmp_path):
+    view = topics(exp)
+    run = exp.runs[1]
+    fig = view.plot(run, "nDCNG@10", tmp_path / "topics.svg")
+    heights = [p.get_height() for p in fig.axes[0].patches]
+    of = view.runs[(view.runs["run"] == run) & (view.runs["measure"] == "nDCNG@10")]
+    assert heights == sorted(of["difference"], reverse=True)
+    assert (tmp_path / "topics.svg").read_text().startswith("<?xml")
