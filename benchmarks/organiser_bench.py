@@ -79,6 +79,7 @@ def main() -> None:
     parser.add_argument("--permutations", type=int, default=10_000)
     parser.add_argument("--repeats", type=int, default=3, help="fresh processes per phase (median time, max RSS)")
     parser.add_argument("--results", type=Path, help="append a dated section to this results file")
+    parser.add_argument("--note", default="", help="what the section should say about the machine (e.g. shared)")
     parser.add_argument("--phase", choices=list(TARGETS), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.phase:
@@ -119,8 +120,7 @@ def main() -> None:
                 f"{load} at the end; Python {platform.python_version()}; ir-measures-graded "
                 f"{ir_measures_graded.__version__} at {commit}; numpy {numpy.__version__}, pandas {pandas.__version__}; "
                 f"{time.time() - started:.0f} s. {shape}; median of {args.repeats} fresh processes per phase, peak RSS "
-                "of the whole process (evaluation included). The machine was shared with four other engineers' "
-                "work while this ran.\n",
+                f"of the whole process (evaluation included). {args.note}".rstrip() + "\n",
                 "| phase | time of the phase; peak memory | evaluating the experiment first | what it found |",
                 "|:--|:--|--:|:--|", *rows]
         with open(args.results, "a", encoding="utf-8") as out:

@@ -377,3 +377,20 @@ def test_the_topics_figure_draws_the_sorted_differences(exp, tmp_path):
     of = view.runs[(view.runs["run"] == run) & (view.runs["measure"] == "nDCNG@10")]
     assert heights == sorted(of["difference"], reverse=True)
     assert (tmp_path / "topics.svg").read_text().startswith("<?xml")
+
+
+def test_nan_scores_rank_last_without_rank_or_letter():
+    from ir_measures_graded.organiser.common import competition_ranks
+    from ir_measures_graded.organiser.leaderboard import _letters
+
+    ranks = competition_ranks(np.array([0.5, np.nan, 0.7, 0.5 + 1e-12]))
+    assert ranks[[0, 2, 3]].tolist() == [2, 1, 2] and np.isnan(ranks[1])
+    p = np.array([[np.nan, np.nan, 0.01], [np.nan, np.nan, np.nan], [0.01, np.nan, np.nan]])
+    assert _letters(p, np.array([0.5, np.nan, 0.7]), 0.05) == ["b", "", "a"]
+
+
+def test_agreement_leaves_untested_measures_without_significant_swaps(task):
+    qrels, runs = task
+    exp = img.experiment(qrels, runs, ["AP", "NumRet"])
+    found = agreement(exp, permutations=100)
+    assert pd.isna(found.table.loc[0, "significant_swaps"]) and "No significant swaps for NumRet" in found.legend()
