@@ -134,15 +134,20 @@ def leaderboard(exp: Any, by: Any = None, test: str = "randomized_tukey", alpha:
     p_values: dict[str, np.ndarray] = {}
     groups: dict[str, list[str]] = {}
     intervals = {m: np.full((len(runs), 2), np.nan) for m in names}
+    tested = [m for m in names if m not in untested]
+    values = {m: common.values(exp, m) for m in tested}
+    if test == "randomized_tukey":  # one set of draws for every measure: each p-value as the measure's alone
+        found = dict(zip(tested, statistics.randomized_tukey_hsd_many([values[m] for m in tested], permutations,
+                                                                      seed), strict=True))
+    else:
+        found = {m: pairwise_p(values[m], test, correction, permutations, seed) for m in tested}
     for m in names:
         if m in untested:
             groups[m] = [""] * len(runs)
             continue
-        values = common.values(exp, m)
-        intervals[m] = statistics.t_interval(values, 1 - alpha)
-        p = pairwise_p(values, test, correction, permutations, seed)
-        p_values[m] = p[np.ix_(order, order)]
-        groups[m] = _letters(p, scores[m], alpha)
+        intervals[m] = statistics.t_interval(values[m], 1 - alpha)
+        p_values[m] = found[m][np.ix_(order, order)]
+        groups[m] = _letters(found[m], scores[m], alpha)
     rows = [(runs[i], m, float(scores[m][i]), ranks[m][i], groups[m][i], *intervals[m][i]) for i in order for m in names]
     table = pd.DataFrame(rows, columns=["run", "measure", "value", "rank", "group", "ci_low", "ci_high"])
     table["rank"] = table["rank"].astype("Int64")

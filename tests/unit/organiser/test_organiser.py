@@ -394,3 +394,15 @@ def test_agreement_leaves_untested_measures_without_significant_swaps(task):
     exp = img.experiment(qrels, runs, ["AP", "NumRet"])
     found = agreement(exp, permutations=100)
     assert pd.isna(found.table.loc[0, "significant_swaps"]) and "No significant swaps for NumRet" in found.legend()
+
+
+@given(st.integers(2, 6), st.integers(1, 6), st.integers(1, 3), st.booleans())
+@settings(max_examples=40, deadline=None)
+def test_randomised_tukey_of_several_measures_is_each_alone(m, n, k, with_nan):
+    rng = np.random.default_rng(m * 100 + n * 10 + k)
+    matrices = [rng.integers(0, 3, (m, n)) / 2 for _ in range(k)]
+    if with_nan:
+        matrices[0][0, 0] = np.nan
+    many = statistics.randomized_tukey_hsd_many(matrices, permutations=200, seed=3)
+    for x, p in zip(matrices, many, strict=True):
+        assert np.array_equal(p, statistics.randomized_tukey_hsd(x, permutations=200, seed=3), equal_nan=True)
