@@ -50,6 +50,9 @@ class Prepared:
         provider = GradedProvider()
         self.ours = [m for m in self.measures if provider.supports(m)]
         self.others = [m for m in self.measures if m not in self.ours]
+        if isinstance(exp.qrels, str) and exp.qrels in ("-", "/dev/stdin"):
+            raise GradedInputError("pool reusability and bounds read the qrels again: give them as a file, not "
+                                   "standard input")
         qrels = load_qrels(exp.qrels) if isinstance(exp.qrels, str) else exp.qrels
         self.judgments = judgments = Judgments.from_qrels(qrels)
         # the same judgments labelled by their row: a run joined to these finds each ranked row's judgment row

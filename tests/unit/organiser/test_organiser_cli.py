@@ -68,3 +68,5 @@ def test_the_tests_offered_are_the_library_ones():
     from ir_measures_graded.cli.args import PAIRS_TESTS
 
     assert set(PAIRS_TESTS) == set(TESTS)
+
+
