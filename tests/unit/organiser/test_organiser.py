@@ -26,6 +26,9 @@ from ir_measures_graded.organiser import agreement, bounds, compact_letters, lea
 from ir_measures_graded.sample import shared_task
 
 MEASURES = ["nDCNG@10", "AP", "muMAP", "nDCG@10", "P@5", "Q", "gRBP"]
+#: Every kind of graded measure, ours and ir_measures' (collection-level µMAP too).
+BOUNDED = [*MEASURES, "gERR@10", "GAP", "muRR", "muRprec", "muR@20", "meanNDCG",
+           "muMAP(levels='collection')"]
 
 
 @pytest.fixture(scope="module")
@@ -229,8 +232,9 @@ def _competition(values: pd.Series, run: str) -> int:
 
 
 @pytest.mark.parametrize("groups", [None, "-"])
-def test_leave_one_out_against_a_plain_re_evaluation(task, exp, groups):
+def test_leave_one_out_against_a_plain_re_evaluation(task, groups):
     qrels, runs = task
+    exp = img.experiment(qrels, runs, BOUNDED, keep_runs=True)
     found = pool(exp, depth=5, groups=groups)
     group_of = {r: (r.split("-")[0] if groups else r) for r in runs}
     judged = set(zip(qrels["query_id"], qrels["doc_id"], strict=True))
@@ -246,7 +250,7 @@ def test_leave_one_out_against_a_plain_re_evaluation(task, exp, groups):
         unique = {k for k, holders in pooled.items() if holders == {group}}
         keep = [(q, d) not in unique for q, d in zip(qrels["query_id"], qrels["doc_id"], strict=True)]
         members = [r for r in runs if group_of[r] == group]
-        again = img.experiment(qrels[keep], {r: runs[r] for r in members}, MEASURES).aggregates
+        again = img.experiment(qrels[keep], {r: runs[r] for r in members}, BOUNDED).aggregates
         contributed = found.contributions[found.contributions["group"] == group]
         assert contributed["unique"].sum() == len(unique)
         assert contributed["contributed"].sum() == sum(group in h for h in pooled.values())
@@ -296,8 +300,9 @@ def test_pool_is_the_same_without_kept_runs(task, exp):
 
 # --- bounds -----------------------------------------------------------------------------------------------------------
 
-def test_bounds_against_explicit_judgments_at_the_floor_and_the_top(task, exp):
+def test_bounds_against_explicit_judgments_at_the_floor_and_the_top(task):
     qrels, runs = task
+    exp = img.experiment(qrels, runs, BOUNDED, keep_runs=True)
     found = bounds(exp).table.set_index(["run", "measure"])
     top = qrels.groupby("query_id")["relevance"].max()
     judged = set(zip(qrels["query_id"], qrels["doc_id"], strict=True))
@@ -306,7 +311,7 @@ def test_bounds_against_explicit_judgments_at_the_floor_and_the_top(task, exp):
         unjudged = unjudged[unjudged["query_id"].isin(top.index)]
         for column, grade in (("floor", 0), ("top", unjudged["query_id"].map(top))):
             added = pd.DataFrame({"query_id": unjudged["query_id"], "doc_id": unjudged["doc_id"], "relevance": grade})
-            again = img.experiment(pd.concat([qrels, added], ignore_index=True), {name: run}, MEASURES).aggregates
+            again = img.experiment(pd.concat([qrels, added], ignore_index=True), {name: run}, BOUNDED).aggregates
             for row in again.itertuples():
                 assert found.loc[(name, row.measure), column] == pytest.approx(row.value, abs=1e-12), (column, row)
         ranked = _ranked(run)
@@ -406,3 +411,18 @@ def test_randomised_tukey_of_several_measures_is_each_alone(m, n, k, with_nan):
     many = statistics.randomized_tukey_hsd_many(matrices, permutations=200, seed=3)
     for x, p in zip(matrices, many, strict=True):
         assert np.array_equal(p, statistics.randomized_tukey_hsd(x, permutations=200, seed=3), equal_nan=True)
+
+
+def test_leave_one_out_when_a_topic_loses_every_judgment():
+    """q2's only judged documents are A's alone: without them q2 leaves the qrels (the mean is over q1)."""
+    qrels = pd.DataFrame({"query_id": ["q1", "q1", "q2", "q2"], "doc_id": ["x", "y", "z", "w"],
+                          "relevance": [2, 1, 3, 0]})
+    runs = {"A": pd.DataFrame({"query_id": ["q1", "q1", "q2", "q2"], "doc_id": ["x", "u", "z", "w"],
+                               "score": [2.0, 1, 2, 1]}),
+            "B": pd.DataFrame({"query_id": ["q1", "q1", "q2"], "doc_id": ["x", "y", "v"], "score": [2.0, 1, 1]})}
+    exp = img.experiment(qrels, runs, BOUNDED, keep_runs=True)
+    found = pool(exp, depth=2).table.set_index(["run", "measure"])
+    kept = qrels[~qrels["doc_id"].isin(["z", "w"])]
+    again = img.experiment(kept, {"A": runs["A"]}, BOUNDED).aggregates
+    for row in again.itertuples():
+        assert found.loc[("A", row.measure), "value_without"] == pytest.approx(row.value, abs=1e-12), row
