@@ -37,7 +37,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     group = parser.add_argument_group("the organiser's view")
     group.add_argument("--by", metavar="MEASURE", help="sort by this measure (default: the first)")
     group.add_argument("--sections", nargs="+", choices=SECTIONS, metavar="SECTION",
-                       help=f"the tables to write ({', '.join(SECTIONS)}; default: {' '.join(DEFAULT_SECTIONS)})")
+                       help=f"the tables to write ({', '.join(SECTIONS)}; default: {' '.join(DEFAULT_SECTIONS)}, the "
+                       "agreement only with two measures or more)")
     group.add_argument("--test", choices=PAIRS_TESTS, default="randomized_tukey",
                        help="the all-pairs test of the groups: randomized_tukey (default), tukey (blocked by query) "
                        "or a paired test of every pair with --correction")
@@ -52,6 +53,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     group.add_argument("--groups", metavar="SEP_OR_FILE",
                        help="leave groups of runs out together: a separator (runs sharing the name before it are one "
                        "group, e.g. '-') or a file of 'RUN GROUP' lines")
+    group.add_argument("--plot", metavar="FILE", help="draw the leaderboard (values with intervals, groups shaded) "
+                       "into FILE (.png, .svg, .pdf; needs matplotlib: the 'meta' extra)")
     parser.set_defaults(baseline=None)
     add_output(parser, "text")
     return parser
@@ -81,7 +84,11 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     if args.output_format not in FORMATS or args.output_format == "trec":
         raise UsageError("-o trec writes trec_eval's result lines (the evaluate command); leaderboard writes tables: "
                          "tsv, csv, jsonl, text, markdown or latex")
-    sections = list(dict.fromkeys(args.sections or DEFAULT_SECTIONS))
+    # by default, the agreement only where there are measures to agree
+    sections = list(dict.fromkeys(args.sections or [s for s in DEFAULT_SECTIONS
+                                                     if s != "agreement" or len(measures) > 1]))
+    if args.plot and os.path.isdir(args.plot):
+        raise UsageError(f"--plot {args.plot} is a directory; give the figure's file name")
     machine = args.output_format in ("tsv", "csv", "jsonl")
     if machine and not args.output_dir and len(sections) > 1:
         raise UsageError(f"-o {args.output_format} writes one table per stream: give one --sections, or "
@@ -94,7 +101,7 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
                    seed=args.seed)
     limits = organiser.bounds(exp) if "bounds" in sections else None
     board = organiser.leaderboard(exp, by=args.by, bounds=limits, **testing) \
-        if {"leaderboard", "agreement"} & set(sections) else None
+        if {"leaderboard", "agreement"} & set(sections) or args.plot else None
     found = {}  # every table made before any is written: an error leaves nothing half written
     for section in sections:
         if section == "leaderboard":
@@ -109,6 +116,8 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
             found[section] = organiser.topics(exp)
         else:
             found[section] = limits
+    if args.plot:
+        board.plot(args.plot)
     streams = Streams(args, out)
     for section, result in found.items():
         with streams.table(section) as stream:

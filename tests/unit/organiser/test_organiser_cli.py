@@ -70,3 +70,19 @@ def test_the_tests_offered_are_the_library_ones():
     assert set(PAIRS_TESTS) == set(TESTS)
 
 
+
+
+def test_the_figure_is_drawn_where_asked(capsys, tmp_path):
+    figure = tmp_path / "board.svg"
+    run_main(capsys, "leaderboard", QRELS, *RUNS, "-m", "AP", "--sections", "leaderboard", "--permutations", "100",
+             "--plot", str(figure))
+    assert figure.read_text().startswith("<?xml")
+    assert "is a directory" in error_of(capsys, "leaderboard", QRELS, *RUNS, "-m", "AP", "--permutations", "100",
+                                       "--plot", str(tmp_path))
+
+
+def test_one_measure_has_no_agreement_unless_asked(capsys):
+    out, _ = run_main(capsys, "leaderboard", QRELS, *RUNS, "-m", "AP", "--permutations", "100")
+    assert "Leaderboard" in out and "Leave-one-run-out" in out and "Agreement" not in out
+    assert "at least two measures" in error_of(capsys, "leaderboard", QRELS, *RUNS, "-m", "AP", "--sections",
+                                               "agreement")
