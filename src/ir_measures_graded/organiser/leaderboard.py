@@ -152,8 +152,8 @@ def leaderboard(exp: Any, by: Any = None, test: str = "randomized_tukey", alpha:
     table = pd.DataFrame(rows, columns=["run", "measure", "value", "rank", "group", "ci_low", "ci_high"])
     table["rank"] = table["rank"].astype("Int64")
     if bounds is not None:
-        found = bounds.table.set_index(["run", "measure"])[["low", "high", "overlaps"]]
-        table = table.join(found, on=["run", "measure"])
+        intervals_of = bounds.table.set_index(["run", "measure"])[["low", "high", "overlaps"]]
+        table = table.join(intervals_of, on=["run", "measure"])
         table["overlaps"] = table["overlaps"].astype("Int64")
     notes = [_legend(test, alpha, correction, test in statistics.RESAMPLED and permutations, by)]
     if bounds is not None:
