@@ -30,8 +30,9 @@ from ir_measures_graded.measures import *  # noqa: F403 - every measure and alia
 from ir_measures_graded.provider import GradedEvaluator, GradedProvider
 
 if TYPE_CHECKING:  # loaded on first use, see _LAZY
-    from ir_measures_graded import experiment, report
+    from ir_measures_graded import experiment, organiser, report
     from ir_measures_graded.io import read_qrels, read_qrels_table, read_run, read_run_table, scan_run
+    from ir_measures_graded.organiser import agreement, bounds, leaderboard, pool, topics
     from ir_measures_graded.per_level import by_level, by_threshold
 
 #: Every change importing makes in ir_measures, PyTerrier and ir_datasets (see :mod:`.integration`;
@@ -50,6 +51,13 @@ _LAZY = {
     "read_run": "ir_measures_graded.io.readers",
     "read_qrels_table": "ir_measures_graded.io.readers",
     "read_run_table": "ir_measures_graded.io.readers",
+    # the organiser's view of many runs (#43): each takes an experiment
+    "organiser": "ir_measures_graded.organiser",
+    "leaderboard": "ir_measures_graded.organiser",
+    "agreement": "ir_measures_graded.organiser",
+    "topics": "ir_measures_graded.organiser",
+    "pool": "ir_measures_graded.organiser",
+    "bounds": "ir_measures_graded.organiser",
 }
 
 
@@ -61,5 +69,6 @@ __all__ = [
     "GradedProvider", "GradedEvaluator", "GradedInputError",
     "graded", "install", "uninstall", "by_level", "by_threshold", "scan_run",
     "read_qrels", "read_run", "read_qrels_table", "read_run_table", "report", "experiment",
+    "organiser", "leaderboard", "agreement", "topics", "pool", "bounds",
     "__version__",
 ]

@@ -99,3 +99,32 @@ def demo_tables(measures: list | None = None) -> dict[str, pd.DataFrame]:
         tables[title] = pd.DataFrame([[rows[name][m] for m in measures] for name in rows],
                                      index=list(rows), columns=[str(m) for m in measures])
     return tables
+
+
+def shared_task(n_runs: int = 12, n_queries: int = 30, depth: int = 10, retrieved: int = 100,
+                seed: int = 43) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
+    """A simulated shared task: ``(qrels, {run name: run})`` of ``n_runs`` runs pooled to ``depth``.
+
+    Per query, 400 documents with hidden grades 0-4 (probabilities .75/.12/.07/.04/.02); run k scores
+    each document ``quality_k · grade + N(0, 1.5)`` with qualities spread from 1.2 down to 0.1, and ranks its
+    top ``retrieved``; the qrels judge the union of every run's top ``depth`` at the hidden grade (a
+    TREC-style pool). Runs are named ``team<t>-<k>``: teams of three runs (groups for :func:`pool`).
+    """
+    rng = np.random.default_rng(seed)
+    n_docs = 400
+    quality = np.linspace(1.2, 0.1, n_runs)
+    names = [f"team{k // 3 + 1}-{k % 3 + 1}" for k in range(n_runs)]
+    qrels_parts, run_parts = [], []
+    for q in range(n_queries):
+        qid = f"T{q + 1:03d}"
+        docs = np.array([f"d{q + 1:03d}-{d:04d}" for d in range(n_docs)], dtype=object)
+        grade = rng.choice(5, size=n_docs, p=[0.75, 0.12, 0.07, 0.04, 0.02])
+        score = np.round(quality[:, None] * grade[None, :] + rng.normal(0, 1.5, (n_runs, n_docs)), 4)
+        top = np.argsort(-score, axis=1, kind="stable")[:, :retrieved]
+        pooled = np.unique(top[:, :depth])
+        qrels_parts.append(pd.DataFrame({"query_id": qid, "doc_id": docs[pooled], "relevance": grade[pooled]}))
+        run_parts.append(pd.DataFrame({"run": np.repeat(names, retrieved), "query_id": qid, "doc_id": docs[top.ravel()],
+                                       "score": np.take_along_axis(score, top, axis=1).ravel()}))
+    qrels = pd.concat(qrels_parts, ignore_index=True)
+    runs = pd.concat(run_parts, ignore_index=True)
+    return qrels, {name: frame.drop(columns="run").reset_index(drop=True) for name, frame in runs.groupby("run", sort=False)}

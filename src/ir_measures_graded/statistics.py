@@ -567,20 +567,43 @@ def randomized_tukey_hsd(values: np.ndarray, permutations: int | None = 10_000, 
 
 
 def _randomized_tukey_hsd(x: np.ndarray, permutations: int | None, seed: int) -> np.ndarray:
-    m, n = x.shape
+    return _randomized_tukey_shared([x], permutations, seed)[0]
+
+
+def _randomized_tukey_shared(matrices: list[np.ndarray], permutations: int | None, seed: int) -> list[np.ndarray]:
+    """:func:`_randomized_tukey_hsd` of each of ``matrices`` (all m × n), on one set of draws: the draws
+    depend only on m, n, ``permutations`` and ``seed``, so each result is the one it has alone."""
+    m, n = matrices[0].shape
     chunks, count, exact = _permutation_chunks(m, n, permutations, np.random.default_rng(seed))
-    means = x.mean(axis=1)
-    observed = np.abs(means[:, None] - means[None, :])
-    scale = 1e-12 * np.maximum(1.0, observed)
-    extreme = np.zeros((m, m), dtype=np.int64)
+    observed = []
+    for x in matrices:
+        means = x.mean(axis=1)
+        gap = np.abs(means[:, None] - means[None, :])
+        observed.append(gap - 1e-12 * np.maximum(1.0, gap))
+    extreme = [np.zeros((m, m), dtype=np.int64) for _ in matrices]
     columns = np.arange(n)
     for chunk in chunks:  # draws × n × m: the system whose value goes to slot k
-        slot_means = x[chunk, columns[None, :, None]].mean(axis=1)  # draws × m
-        spread = slot_means.max(axis=1) - slot_means.min(axis=1)
-        extreme += (spread[:, None, None] >= (observed - scale)[None]).sum(axis=0)
-    p = _p_value(extreme, count, exact)
-    np.fill_diagonal(p, np.nan)
-    return p
+        for x, limit, counted in zip(matrices, observed, extreme, strict=True):
+            slot_means = x[chunk, columns[None, :, None]].mean(axis=1)  # draws × m
+            spread = slot_means.max(axis=1) - slot_means.min(axis=1)
+            counted += (spread[:, None, None] >= limit[None]).sum(axis=0)
+    found = []
+    for counted in extreme:
+        p = _p_value(counted, count, exact)
+        np.fill_diagonal(p, np.nan)
+        found.append(p)
+    return found
+
+
+def randomized_tukey_hsd_many(matrices: list[np.ndarray], permutations: int | None = 10_000,
+                              seed: int = 0) -> list[np.ndarray]:
+    """:func:`randomized_tukey_hsd` of each systems × queries matrix of ``matrices`` (several measures of
+    the same systems and queries), each exactly as alone; the draws are made once for all of them when
+    they have one shape and no NaN (drawing them is most of the work), else for each."""
+    xs = [np.asarray(x, dtype=np.float64) for x in matrices]
+    if len(xs) > 1 and len({x.shape for x in xs}) == 1 and not any(_untested(x).any() for x in xs):
+        return _randomized_tukey_shared(xs, permutations, seed)
+    return [randomized_tukey_hsd(x, permutations, seed) for x in xs]
 
 
 # --- effect sizes, intervals, power --------------------------------------------------------------------

@@ -127,3 +127,15 @@ def test_spark_scaling_report_and_estimate(capsys):
     flat = {master: {key: 5.0 for key in values} for master, values in times.items()}
     spark_bench.scaling_report(flat, args)
     assert "no estimate" in capsys.readouterr().out
+
+
+def test_organiser_benchmark_prints_its_targets_and_appends_a_dated_section(tmp_path):
+    """benchmarks/organiser_bench.py (issue 43) at a tiny size: every phase's line, and the section appended."""
+    results = tmp_path / "RESULTS.md"
+    results.write_text("# Benchmark results\n")
+    out = subprocess.run([sys.executable, str(BENCHMARKS / "organiser_bench.py"), "--runs", "4", "--queries", "3",
+                          "--permutations", "50", "--repeats", "1", "--results", str(results), "--note", "Shared."],
+                         capture_output=True, text=True, check=True).stdout
+    lines = out.splitlines()
+    assert len(lines) == 3 and "(target ≤ 10 s)" in lines[0] and "(target ≤ 20 s)" in lines[1]
+    assert "## The organiser's view (issue #43)" in results.read_text() and "included). Shared.\n" in results.read_text()

@@ -44,6 +44,7 @@ SUBCOMMANDS = {
     "evaluate": "evaluate runs with measures, as trec_eval / ir_measures (the default: no subcommand named)",
     "judge": "judge the measures on your runs: scale dependence, stability, discriminative power, topic-set size",
     "report": "one self-contained HTML page of the experiment, and the comparison table on standard output",
+    "leaderboard": "the organiser's view: leaderboard with significance groups, agreement, pool reusability",
     "demo": "evaluate the bundled sample data (also: no arguments)",
 }
 #: statistics.PAIRED_TESTS etc., written out so that --help does not load scipy (a test keeps them equal).
@@ -121,6 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
                       "(muMAP, muP@k, ...); default: those given, with muMAP and muP@10 added")
     page.add_argument("--title", help="the page's title")
     add_output(report, "tsv")
+    from ir_measures_graded.cli.leaderboard import add_parser as add_leaderboard  # the organiser's view (#43)
+
+    add_leaderboard(sub)
     sub.add_parser("demo", help=SUBCOMMANDS["demo"], description=SUBCOMMANDS["demo"])
     return parser
 

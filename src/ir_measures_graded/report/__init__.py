@@ -64,6 +64,7 @@ class Report:
     testing: Testing = field(default_factory=Testing)  # how runs were tested against the baseline
     labels: list[str] = field(default_factory=list)  # the measures as given, aligned with measures
     untested: dict[str, str] = field(default_factory=dict)  # Experiment.untested
+    leaderboard: Any = None  # organiser.Leaderboard, with leaderboard=True
 
     def comparison_view(self) -> Comparison:
         """The comparison against the baseline, with every view (text, markdown, LaTeX, tidy tables)."""
@@ -98,7 +99,7 @@ def report(
     alternative: str = "two-sided", family: str = "runs",
     transforms: Sequence[str] | None = None, thresholds: Iterable[Any] | None = None,
     permutations: int | None = 10_000, seed: int = 0, title: str | None = None, command: str | None = None,
-    engine: str = "local", testing: Testing | None = None,
+    engine: str = "local", testing: Testing | None = None, leaderboard: bool = False,
 ) -> Report:
     """Evaluate ``runs`` on ``qrels`` with ``measures`` and gather what the page shows.
 
@@ -114,6 +115,8 @@ def report(
       None: :func:`meta.default_transforms`; ``[]``: no scale check.
     - ``thresholds``: measures broken down per threshold (µAP / µP@k, ...); None: those among ``measures``,
       with µMAP and µP@10 added when none of their kind is given.
+    - ``leaderboard``: add the organiser's leaderboard (runs sorted by the first measure, groups by the
+      randomised Tukey HSD at ``alpha`` with ``permutations`` and ``seed``; at least two runs).
     """
     from ir_measures_graded import meta
     from ir_measures_graded.experiment import Experiment, experiment
@@ -160,7 +163,14 @@ def report(
         testing=testing,
         labels=list(exp.labels),
         untested=dict(exp.untested),
+        leaderboard=_leaderboard(exp, testing) if leaderboard else None,
     )
+
+
+def _leaderboard(exp: Any, testing: Testing) -> Any:
+    from ir_measures_graded.organiser import leaderboard
+
+    return leaderboard(exp, alpha=testing.alpha, permutations=testing.permutations, seed=testing.seed)
 
 
 def versions() -> dict[str, str]:

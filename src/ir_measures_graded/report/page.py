@@ -13,6 +13,7 @@ import pandas as pd
 from ir_measures_graded.experiment import tables
 from ir_measures_graded.experiment.testing import percent
 from ir_measures_graded.report import build, figures
+from ir_measures_graded.report.leaderboard import section as leaderboard_section
 
 if TYPE_CHECKING:
     from ir_measures_graded.report import Report
@@ -44,7 +45,7 @@ def render(report: Report) -> str:
         summary=summary_rows(report), measures=measure_rows(report), sources=source_rows(report),
         differs=list(report.untested), thresholds=figs["thresholds"], queries=figs["queries"],
         scale=scale_view(report), level=percent(report.testing.level), testing=report.testing,
-        fmt=fmt, signed=signed, per_query_csv=per_query_csv(report),
+        fmt=fmt, signed=signed, per_query_csv=per_query_csv(report), leaderboard=leaderboard_section(report),
     )
 
 

@@ -1,0 +1,125 @@
+"""``ir-measures-graded leaderboard``: the organiser's view of many runs on one set of judgments —
+the leaderboard with significance groups, the agreement between measures, the per-topic view, pool
+reusability and incompleteness bounds (:mod:`ir_measures_graded.organiser`), one table each."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any, TextIO
+
+from ir_measures_graded.cli.args import (
+    PAIRS_TESTS,
+    PROG,
+    UsageError,
+    add_inputs,
+    add_output,
+    experiment_of,
+    places_of,
+)
+from ir_measures_graded.experiment.formats import FORMATS
+
+#: The tables the subcommand writes, in this order; the default ones first.
+SECTIONS = ("leaderboard", "agreement", "pool", "topics", "bounds")
+DEFAULT_SECTIONS = ("leaderboard", "agreement", "pool")
+HELP = "the organiser's view: leaderboard with significance groups, agreement, per-topic, pool reusability, bounds"
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    """The ``leaderboard`` subcommand's parser, added to the subparsers ``sub``."""
+    parser = sub.add_parser("leaderboard", help=HELP, formatter_class=argparse.RawDescriptionHelpFormatter,
+                            description="Many runs on one set of graded judgments: runs sorted by a measure with "
+                            "the groups an all-pairs test cannot separate (compact letter display), Kendall's tau "
+                            "and tau_AP between the measures, per-topic best/median/worst, leave-one-run-out pool "
+                            "reusability and incompleteness bounds.",
+                            epilog=f"example:\n  {PROG} leaderboard qrels.txt runs/*.run -m nDCNG@10 AP nDCG@10 "
+                            "--groups - --pool-depth 10 --sections leaderboard agreement pool")
+    add_inputs(parser)
+    group = parser.add_argument_group("the organiser's view")
+    group.add_argument("--by", metavar="MEASURE", help="sort by this measure (default: the first)")
+    group.add_argument("--sections", nargs="+", choices=SECTIONS, metavar="SECTION",
+                       help=f"the tables to write ({', '.join(SECTIONS)}; default: {' '.join(DEFAULT_SECTIONS)}, the "
+                       "agreement only with two measures or more)")
+    group.add_argument("--test", choices=PAIRS_TESTS, default="randomized_tukey",
+                       help="the all-pairs test of the groups: randomized_tukey (default), tukey (blocked by query) "
+                       "or a paired test of every pair with --correction")
+    group.add_argument("--correction", choices=("holm", "bonferroni", "fdr_bh", "none"), default="holm",
+                       help="with a paired --test: the correction across the pairs of a measure (default holm)")
+    group.add_argument("--alpha", type=float, default=0.05, help="significance level of every pair (default 0.05)")
+    group.add_argument("--permutations", type=int, default=10_000,
+                       help="draws of the randomised tests (default 10000)")
+    group.add_argument("--seed", type=int, default=0, help="seed of the randomised tests (default 0)")
+    group.add_argument("--pool-depth", type=int, metavar="K", help="pool depth (default: inferred per topic, the "
+                       "deepest k at which every run's top k is judged)")
+    group.add_argument("--groups", metavar="SEP_OR_FILE",
+                       help="leave groups of runs out together: a separator (runs sharing the name before it are one "
+                       "group, e.g. '-') or a file of 'RUN GROUP' lines")
+    group.add_argument("--plot", metavar="FILE", help="draw the leaderboard (values with intervals, groups shaded) "
+                       "into FILE (.png, .svg, .pdf; needs matplotlib: the 'meta' extra)")
+    parser.set_defaults(baseline=None)
+    add_output(parser, "text")
+    return parser
+
+
+def _groups(given: str | None) -> Any:
+    if given is None or not os.path.isfile(given):
+        return given
+    mapping = {}
+    with open(given, encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            fields = line.split()
+            if not fields:
+                continue
+            if len(fields) != 2:
+                raise UsageError(f"--groups {given} line {number}: expected 'RUN GROUP', got {line.strip()!r}")
+            mapping[fields[0]] = fields[1]
+    return mapping
+
+
+def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: TextIO) -> int:
+    """``leaderboard``; returns the exit status."""
+    from ir_measures_graded import organiser
+    from ir_measures_graded.cli.writers import Streams
+
+    if args.output_format not in FORMATS or args.output_format == "trec":
+        raise UsageError("-o trec writes trec_eval's result lines (the evaluate command); leaderboard writes tables: "
+                         "tsv, csv, jsonl, text, markdown or latex")
+    # by default, the agreement only where there are measures to agree
+    sections = list(dict.fromkeys(args.sections or [s for s in DEFAULT_SECTIONS
+                                                     if s != "agreement" or len(measures) > 1]))
+    if args.plot and os.path.isdir(args.plot):
+        raise UsageError(f"--plot {args.plot} is a directory; give the figure's file name")
+    machine = FORMATS[args.output_format].machine
+    if machine and not args.output_dir and len(sections) > 1:
+        raise UsageError(f"-o {args.output_format} writes one table per stream: give one --sections, or "
+                         "--output-dir DIR for a file per table")
+    if len(runs) < 2:
+        raise UsageError(f"leaderboard needs at least two runs; got {len(runs)}")
+    exp = experiment_of(args, runs, measures, keep_runs="pool" in sections or "bounds" in sections)
+    places = places_of(args)
+    testing = dict(test=args.test, alpha=args.alpha, correction=args.correction, permutations=args.permutations,
+                   seed=args.seed)
+    limits = organiser.bounds(exp) if "bounds" in sections else None
+    board = organiser.leaderboard(exp, by=args.by, bounds=limits, **testing) \
+        if {"leaderboard", "agreement"} & set(sections) or args.plot else None
+    found = {}  # every table made before any is written: an error leaves nothing half written
+    for section in sections:
+        if section == "leaderboard":
+            found[section] = board
+        elif section == "agreement":
+            if len(exp.measures) < 2:
+                raise UsageError("the agreement section needs at least two measures")
+            found[section] = organiser.agreement(exp, board=board)
+        elif section == "pool":
+            found[section] = organiser.pool(exp, depth=args.pool_depth, groups=_groups(args.groups))
+        elif section == "topics":
+            found[section] = organiser.topics(exp)
+        else:
+            found[section] = limits
+    if args.plot:
+        board.plot(args.plot)
+    streams = Streams(args, out)
+    for section, result in found.items():
+        with streams.table(section) as stream:
+            stream.write(result.render(args.output_format, places))
+    return 0

@@ -1,0 +1,22 @@
+"""The organiser's view: many runs on one set of graded judgments (track organisers, shared tasks,
+offline leaderboards). Each function takes an :class:`~ir_measures_graded.experiment.Experiment` and
+returns one result object with tidy tables and text, Markdown, LaTeX and TSV/CSV/JSON-lines views:
+
+- :func:`leaderboard`: runs sorted by a measure, each measure's value and rank, significance groups as a
+  compact letter display;
+- :func:`agreement`: Kendall's τ and τ_AP between the measures' rankings, and the significant swaps;
+- :func:`topics`: per topic the best, median and worst run, per run its difference from the median;
+- :func:`pool`: the judged documents each run (or group) alone contributed, and leave-one-out
+  re-evaluation (pool reusability);
+- :func:`bounds`: per run and measure, judged@k and the values with the unjudged documents at the
+  floor and at the topic's top grade.
+"""
+
+from ir_measures_graded.organiser.agreement import Agreement, agreement
+from ir_measures_graded.organiser.leaderboard import Leaderboard, leaderboard
+from ir_measures_graded.organiser.letters import compact_letters
+from ir_measures_graded.organiser.pool import Bounds, Pool, bounds, pool
+from ir_measures_graded.organiser.topics import Topics, topics
+
+__all__ = ["leaderboard", "Leaderboard", "agreement", "Agreement", "topics", "Topics", "compact_letters",
+           "pool", "Pool", "bounds", "Bounds"]

@@ -1,0 +1,78 @@
+"""Agreement between measures: do they rank the runs alike? Per pair of measures, Kendall's τ-b and
+τ_AP (the tie-aware, symmetric τ_AP,b of Urbano & Marrero 2017, Yilmaz et al.'s τ_AP averaged both
+ways when there are no ties) between the runs' scores, the pairs of runs the two measures order
+oppositely, and how many of those swaps are significant for both measures (a swap between runs
+the test separates matters; one inside a group does not)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ir_measures_graded import statistics
+from ir_measures_graded.organiser import common
+from ir_measures_graded.organiser.leaderboard import Leaderboard, leaderboard
+
+__all__ = ["Agreement", "agreement", "swapped"]
+
+
+def swapped(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The runs × runs matrix of pairs ``a`` and ``b`` order oppositely (each vector's ties from its own
+    scale, as the rank correlations: a tie in either is no swap; NaN is no swap)."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    ra, rb = statistics.tied_ranks(a).astype(float), statistics.tied_ranks(b).astype(float)
+    ra[np.isnan(a)] = rb[np.isnan(b)] = np.nan
+    with np.errstate(invalid="ignore"):
+        return np.sign(ra[:, None] - ra[None, :]) * np.sign(rb[:, None] - rb[None, :]) < 0
+
+
+@dataclass
+class Agreement(common.View):
+    """A row per pair of measures: ``tau``, ``tau_ap``, ``swaps`` (pairs of runs ordered oppositely),
+    ``significant_swaps`` (of those, separated by the test under both measures; NaN when either
+    measure is not tested) and ``pairs`` (pairs of runs)."""
+
+    table: pd.DataFrame
+    notes: list[str] = field(default_factory=list)
+    title: str = "Agreement between measures"
+    label: str = "tab:agreement"
+
+
+def agreement(exp: Any, measures: Sequence[Any] | None = None, board: Leaderboard | None = None,
+              **testing: Any) -> Agreement:
+    """τ, τ_AP and swaps between the run rankings of every pair of ``measures`` (default: all of
+    ``exp``'s). The significance of a swap comes from ``board`` (a :func:`leaderboard` of ``exp``: its
+    test and alpha), else from a leaderboard made here with ``testing`` (``test``, ``alpha``, …)."""
+    common.check_runs(exp, "agreement between measures")
+    names = common.chosen(exp, measures)
+    if len(names) < 2:
+        raise ValueError("agreement needs at least two measures")
+    if board is None:
+        board = leaderboard(exp, measures=names, **testing)
+    runs = list(exp.runs)
+    order = [board.runs.index(r) for r in runs]  # the board's matrices in the experiment's order
+    sig = {m: None if board.significant(m) is None else board.significant(m)[np.ix_(order, order)] for m in names}
+    scores = {m: common.aggregate(exp, m) for m in names}
+    rows = []
+    for first, second in combinations(names, 2):
+        a, b = scores[first], scores[second]
+        swaps = np.triu(swapped(a, b), k=1)
+        both = None if sig[first] is None or sig[second] is None else sig[first] & sig[second]
+        rows.append((first, second, statistics.kendall_tau(a, b), statistics.tau_ap_b(a, b), int(swaps.sum()),
+                     np.nan if both is None else float((swaps & both).sum()), len(runs) * (len(runs) - 1) // 2))
+    table = pd.DataFrame(rows, columns=["measure", "other", "tau", "tau_ap", "swaps", "significant_swaps", "pairs"])
+    table["significant_swaps"] = table["significant_swaps"].astype("Int64")  # missing: a measure not tested
+    notes = ["tau: Kendall's tau-b; tau_ap: tau_AP,b (Urbano & Marrero 2017; Yilmaz et al.'s tau_AP both ways "
+             "without ties). swaps: pairs of runs the two measures order oppositely; significant_swaps: those "
+             f"separated under both measures ({statistics.TEST_NAMES.get(board.test, board.test)}, "
+             f"alpha = {board.alpha:g})."]
+    untested = [m for m in names if sig[m] is None]
+    if untested:
+        notes.append(f"No significant swaps for {', '.join(untested)}: not tested (its aggregate is not the mean "
+                     "of its per-query values).")
+    return Agreement(table, notes)

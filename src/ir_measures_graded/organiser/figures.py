@@ -1,0 +1,81 @@
+"""Figures of the organiser's view (matplotlib, imported only here, as for the meta-evaluation's)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from ir_measures_graded.errors import GradedInputError
+
+
+def _pyplot() -> Any:
+    from ir_measures_graded.lazy import require
+
+    require("matplotlib", "meta", "the organiser's figures")
+    import matplotlib
+
+    if matplotlib.get_backend().lower() not in ("agg", "module://matplotlib_inline.backend_inline"):
+        matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _saved(fig: Any, path: Any) -> Any:
+    if path is not None:
+        if os.path.isdir(path):
+            raise GradedInputError(f"{path} is a directory; give the figure's file name (.png, .svg, .pdf)")
+        fig.savefig(path, bbox_inches="tight")
+    return fig
+
+
+def leaderboard_figure(board: Any, measure: str, path: Any = None) -> Any:
+    """Each run's ``measure`` value (a dot) with its confidence interval (a line), best on top; on the
+    right a column per letter of its compact letter display, shaded for the runs in that group."""
+    if measure not in board.measures:
+        raise GradedInputError(f"measure {measure} is not on the leaderboard: {', '.join(board.measures)}")
+    plt = _pyplot()
+    rows = board.table[board.table["measure"] == measure].set_index("run").reindex(board.runs)
+    letters = sorted({ch for group in rows["group"] for ch in group}, key=lambda c: (c.isupper(), c))
+    n = len(rows)
+    fig, (ax, groups) = plt.subplots(1, 2, figsize=(7, 1.2 + 0.28 * n), sharey=True,
+                                     gridspec_kw={"width_ratios": [4, max(1, len(letters)) * 0.25 + 0.2]})
+    y = np.arange(n)[::-1]
+    values = rows["value"].to_numpy(dtype=float)
+    low, high = rows["ci_low"].to_numpy(dtype=float), rows["ci_high"].to_numpy(dtype=float)
+    ax.hlines(y, low, high, color="#555", linewidth=1.5)
+    ax.plot(values, y, "o", color="C0")
+    ax.set_yticks(y, list(rows.index))
+    ax.set_xlabel(f"{measure} (dot: the run's value; line: {1 - board.alpha:.0%} t interval of the mean)")
+    ax.grid(axis="x", alpha=0.3)
+    for k, letter in enumerate(letters):
+        held = np.array([letter in g for g in rows["group"]])
+        groups.barh(y[held], 0.9, left=k + 0.05, height=0.9, color=f"C{k % 10}", alpha=0.45)
+    groups.set_xlim(0, max(1, len(letters)))
+    groups.set_xticks(np.arange(len(letters)) + 0.5, letters)
+    groups.tick_params(axis="y", length=0)
+    groups.set_title("groups", fontsize=9)
+    ax.set_title(f"Leaderboard by {board.by}", fontsize=10)
+    fig.tight_layout()
+    return _saved(fig, path)
+
+
+def topics_figure(topics: Any, run: str, measure: str, path: Any = None) -> Any:
+    """``run``'s per-topic difference from the median run on ``measure``: bars, topics sorted from the
+    largest gain to the largest loss; topics where it is the best in green, the worst in red."""
+    of = topics.runs[(topics.runs["run"] == run) & (topics.runs["measure"] == measure)]
+    if of.empty:
+        raise GradedInputError(f"no per-topic values of run {run} for {measure}")
+    plt = _pyplot()
+    of = of.sort_values("difference", ascending=False, kind="stable")
+    colours = np.where(of["best"], "#1a7f37", np.where(of["worst"], "#b3261e", "#7a8ca3"))
+    fig, ax = plt.subplots(figsize=(max(5, 0.18 * len(of)), 3))
+    ax.bar(np.arange(len(of)), of["difference"].to_numpy(dtype=float), color=colours, width=0.85)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xticks(np.arange(len(of)), of["query_id"].tolist(), rotation=90, fontsize=7)
+    ax.set_ylabel(f"{measure} − median run")
+    ax.set_title(f"{run}: per topic against the median (green: best run, red: worst)", fontsize=10)
+    fig.tight_layout()
+    return _saved(fig, path)

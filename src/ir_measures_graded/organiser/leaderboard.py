@@ -1,0 +1,185 @@
+"""The leaderboard: runs sorted by one measure, each measure's value and rank, and per measure the
+groups an all-pairs test cannot separate, as a compact letter display (Piepho 2004).
+
+A run's score is its measure's aggregate (the experiment's); the test compares the per-query values,
+so it applies only to measures whose aggregate is their mean (others get no letters, and the legend
+says why). The tests: randomised Tukey HSD (the default, Carterette 2012, as Sakai recommends for
+many systems), Tukey HSD blocked by query, or a paired test of every pair with a correction across the
+pairs of a measure; the same ``alpha`` decides every pair of every measure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ir_measures_graded import statistics
+from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.organiser import common
+from ir_measures_graded.organiser.letters import compact_letters
+
+__all__ = ["Leaderboard", "leaderboard", "pairwise_p", "TESTS"]
+
+#: The tests a leaderboard groups runs by: all-pairs tests, then paired tests corrected across pairs.
+TESTS = (*statistics.MULTI_TESTS, *statistics.PAIRED_TESTS)
+
+
+def pairwise_p(values: np.ndarray, test: str = "randomized_tukey", correction: str = "holm",
+               permutations: int | None = 10_000, seed: int = 0) -> np.ndarray:
+    """The runs × runs matrix of p-values of ``test`` on ``values`` (runs × queries), family-wise over the
+    pairs: the all-pairs tests are so by construction; a paired test's p-values are corrected by
+    ``correction`` across the pairs. NaN on the diagonal and for a run holding a NaN value."""
+    x = np.asarray(values, dtype=np.float64)
+    if test == "randomized_tukey":
+        return statistics.randomized_tukey_hsd(x, permutations, seed)
+    if test == "tukey":
+        return statistics.tukey_hsd(x, blocked=True)
+    if test not in statistics.PAIRED_TESTS:
+        raise GradedInputError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
+    i, j = np.triu_indices(len(x), k=1)
+    p = np.full((len(x), len(x)), np.nan)
+    if len(i):
+        found = statistics.correct(statistics.paired_test(test, x[i], x[j], permutations=permutations, seed=seed),
+                                   correction)
+        p[i, j] = p[j, i] = found
+    return p
+
+
+@dataclass
+class Leaderboard(common.View):
+    """Runs sorted by ``by``: the tidy ``table`` has a row per run and measure (``run``, ``measure``,
+    ``value``, ``rank``, ``group``: the run's letters, empty where the measure is not tested; ``ci_low``,
+    ``ci_high``: the t confidence interval of the mean per-query value at 1 - alpha); ``p``
+    holds each tested measure's runs × runs p-values (rows and columns in ``runs``' order)."""
+
+    table: pd.DataFrame
+    by: str
+    runs: list[str]  # in the leaderboard's order
+    measures: list[str]
+    test: str
+    alpha: float
+    correction: str
+    p: dict[str, np.ndarray] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    title: str = "Leaderboard"
+    label: str = "tab:leaderboard"
+
+    def significant(self, measure: str) -> np.ndarray | None:
+        """The runs × runs matrix (``runs``' order) of pairs the test separates at ``alpha``; None untested."""
+        p = self.p.get(measure)
+        return None if p is None else np.nan_to_num(p, nan=1.0) < self.alpha
+
+    def plot(self, path: Any = None, measure: str | None = None) -> Any:
+        """The figure of ``measure`` (default: the sort measure): each run's value with its confidence
+        interval, best on top, and its groups shaded beside it; saved to ``path`` when given (.png, .svg,
+        .pdf). Needs matplotlib (the ``meta`` extra)."""
+        from ir_measures_graded.organiser.figures import leaderboard_figure
+
+        return leaderboard_figure(self, measure or self.by, path)
+
+    def display(self, places: int = 4, latex: bool = False) -> pd.DataFrame:
+        """A row per run, best first: per measure its value with its letters, and its rank."""
+        shown: dict[str, list[str]] = {"run": self.runs}
+        for measure in self.measures:
+            rows = self.table[self.table["measure"] == measure].set_index("run").reindex(self.runs)
+            cells = []
+            overlaps = rows["overlaps"] if "overlaps" in rows.columns else [pd.NA] * len(rows)
+            for value, group, overlapping in zip(rows["value"], rows["group"], overlaps, strict=True):
+                text = common.number(value, places) + ("*" if not pd.isna(overlapping) and overlapping > 0 else "")
+                if group:
+                    text += common.SUPERSCRIPT.format(group) if latex else f" {group}"
+                cells.append(text)
+            shown[measure] = cells
+            shown[f"rank {measure}" if len(self.measures) > 1 else "rank"] = [common.rank_text(r) for r in rows["rank"]]
+        return pd.DataFrame(shown)
+
+
+def leaderboard(exp: Any, by: Any = None, test: str = "randomized_tukey", alpha: float = 0.05,
+                correction: str = "holm", permutations: int | None = 10_000, seed: int = 0,
+                measures: Sequence[Any] | None = None, bounds: Any = None) -> Leaderboard:
+    """The runs of ``exp`` (an :class:`~ir_measures_graded.experiment.Experiment`) sorted by the measure
+    ``by`` (default: the first), with each measure's value, rank and significance groups.
+
+    - ``test``: ``randomized_tukey`` (default; ``permutations`` draws, ``seed``), ``tukey`` (blocked by
+      query), or a paired test (``t``, ``randomization``, ``bootstrap``, ``wilcoxon``, ``sign``) of every
+      pair corrected by ``correction`` (``holm``, ``bonferroni``, ``fdr_bh``, ``none``) across the pairs;
+    - ``alpha``: two runs whose p-value is below it are separated (share no letter);
+    - ties: runs whose scores are within :func:`ir_measures_graded.statistics.tolerance` share a rank;
+      a run whose value is NaN comes last, without rank or letter;
+    - ``bounds``: a :func:`~ir_measures_graded.organiser.bounds` of ``exp``: each row gets its interval
+      (``low``, ``high``) and ``overlaps`` (other runs whose interval meets it), and a row whose interval
+      overlaps another's is flagged ``*``.
+    """
+    common.check_runs(exp, "a leaderboard")
+    if test not in TESTS:
+        raise GradedInputError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
+    if correction not in statistics.CORRECTIONS:
+        raise GradedInputError(f"unknown correction {correction!r}; expected one of {', '.join(statistics.CORRECTIONS)}")
+    if not 0 < alpha < 1:
+        raise GradedInputError(f"alpha must be between 0 and 1, got {alpha}")
+    names = common.chosen(exp, measures)
+    by = names[0] if by is None else common.resolve(exp, by)
+    names = [by, *(m for m in names if m != by)]  # the column the runs are sorted by comes first
+    untested = set(exp.untested) & set(names)  # the experiment's one rule
+    runs = list(exp.runs)
+    scores = {m: common.aggregate(exp, m) for m in names}
+    ranks = {m: common.competition_ranks(scores[m]) for m in names}
+    # best first; ties (and NaN, last) keep the experiment's order
+    order = np.lexsort((np.arange(len(runs)), np.nan_to_num(ranks[by], nan=np.inf)))
+    p_values: dict[str, np.ndarray] = {}
+    groups: dict[str, list[str]] = {}
+    intervals = {m: np.full((len(runs), 2), np.nan) for m in names}
+    tested = [m for m in names if m not in untested]
+    values = {m: common.values(exp, m) for m in tested}
+    if test == "randomized_tukey":  # one set of draws for every measure: each p-value as the measure's alone
+        found = dict(zip(tested, statistics.randomized_tukey_hsd_many([values[m] for m in tested], permutations,
+                                                                      seed), strict=True))
+    else:
+        found = {m: pairwise_p(values[m], test, correction, permutations, seed) for m in tested}
+    for m in names:
+        if m in untested:
+            groups[m] = [""] * len(runs)
+            continue
+        intervals[m] = statistics.t_interval(values[m], 1 - alpha)
+        p_values[m] = found[m][np.ix_(order, order)]
+        groups[m] = _letters(found[m], scores[m], alpha)
+    rows = [(runs[i], m, float(scores[m][i]), ranks[m][i], groups[m][i], *intervals[m][i]) for i in order for m in names]
+    table = pd.DataFrame(rows, columns=["run", "measure", "value", "rank", "group", "ci_low", "ci_high"])
+    table["rank"] = table["rank"].astype("Int64")
+    if bounds is not None:
+        intervals_of = bounds.table.set_index(["run", "measure"])[["low", "high", "overlaps"]]
+        table = table.join(intervals_of, on=["run", "measure"])
+        table["overlaps"] = table["overlaps"].astype("Int64")
+    notes = [_legend(test, alpha, correction, test in statistics.RESAMPLED and permutations, by)]
+    if bounds is not None:
+        notes.append("*: the run's incompleteness interval (its unjudged documents judged at the floor or at the "
+                     "top grade of their topic) overlaps another run's.")
+    if untested:
+        notes += [f"No letters for {m}: {exp.untested[m]}." for m in names if m in untested]
+    return Leaderboard(table, by, [runs[i] for i in order], names, test, alpha, correction, p_values, notes)
+
+
+def _letters(p: np.ndarray, scores: np.ndarray, alpha: float) -> list[str]:
+    """Letters of the runs tested (a run with a NaN p-value against every other was not: none)."""
+    tested = np.flatnonzero(~np.all(np.isnan(p) | np.eye(len(p), dtype=bool), axis=1)) if len(p) > 1 else []
+    letters = [""] * len(p)
+    if len(tested) < 2:
+        return letters
+    sub = p[np.ix_(tested, tested)]
+    sig = np.nan_to_num(sub, nan=1.0) < alpha
+    best_first = np.lexsort((np.arange(len(tested)), -np.nan_to_num(scores[tested], nan=-np.inf)))
+    for k, found in zip(tested, compact_letters(sig, best_first), strict=True):
+        letters[k] = found
+    return letters
+
+
+def _legend(test: str, alpha: float, correction: str, permutations: Any, by: str) -> str:
+    name = statistics.TEST_NAMES.get(test, test)
+    how = (f"{name} ({permutations:,} permutations)" if permutations else name) if test in statistics.MULTI_TESTS \
+        else f"{name} of every pair, {correction} correction across the pairs"
+    return (f"Sorted by {by}. Runs sharing a letter are not significantly different at alpha = {alpha:g} "
+            f"({how}); runs with no letter in common are.")
