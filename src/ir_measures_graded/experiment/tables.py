@@ -207,16 +207,29 @@ def comparison_latex(comparison: pd.DataFrame, testing: Any, baseline: str, plac
             lines.append(" & ".join(under) + " \\\\[2pt]")
     said = legend(testing, baseline, deltas=False) + (" Under each value (smaller): its difference to the "
                                                       "baseline.")
-    caption = caption or f"Runs against the baseline {baseline}."
-    spec = "l" + "r" * len(measures)
+    header = " & ".join(_latex(h) for h in ["run", *measures]) + " \\\\"
+    return _environment("l" + "r" * len(measures), header, lines, caption or f"Runs against the baseline {baseline}.",
+                        label, [said, *notes])
+
+
+def latex_table(table: pd.DataFrame, caption: str, label: str, notes: Sequence[str] = (),
+                bold: set[tuple[int, int]] = frozenset()) -> str:
+    """A complete LaTeX ``table`` environment of ``table`` (booktabs rules, scaled to the column width only
+    when wider); the cells at ``bold`` (row, column) in bold, ``notes`` under it."""
+    rows = [" & ".join(f"\\textbf{{{_latex(c)}}}" if (i, j) in bold else _latex(c) for j, c in enumerate(r)) + " \\\\"
+            for i, r in enumerate(table.astype(str).to_numpy(dtype=object).tolist())]
+    header = " & ".join(_latex(str(h)) for h in table.columns) + " \\\\"
+    return _environment("l" + "r" * (len(table.columns) - 1), header, rows, caption, label, notes)
+
+
+def _environment(spec: str, header: str, rows: Sequence[str], caption: str, label: str, notes: Sequence[str]) -> str:
+    """The one ``table`` environment every LaTeX table is written in."""
     body = ["% needs \\usepackage{booktabs} and \\usepackage{graphicx}", "\\begin{table}", "\\centering",
             f"\\caption{{{_latex(caption)}}}", f"\\label{{{label}}}",
             # the tabular at its own width, or the column's when wider (\width: the box's natural width)
             "\\resizebox{\\ifdim\\width>\\columnwidth\\columnwidth\\else\\width\\fi}{!}{%",
-            f"\\begin{{tabular}}{{{spec}}}", "\\toprule",
-            " & ".join(_latex(h) for h in ["run", *measures]) + " \\\\", "\\midrule", *lines, "\\bottomrule",
-            "\\end{tabular}}", *(f"\\par{{\\footnotesize {_latex(n)}}}" for n in [said, *notes] if n),
-            "\\end{table}"]
+            f"\\begin{{tabular}}{{{spec}}}", "\\toprule", header, "\\midrule", *rows, "\\bottomrule",
+            "\\end{tabular}}", *(f"\\par{{\\footnotesize {_latex(n)}}}" for n in notes if n), "\\end{table}"]
     return "\n".join(body) + "\n"
 
 
