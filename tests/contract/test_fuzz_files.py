@@ -258,7 +258,7 @@ def test_hostile_files_through_the_cli(case):
         assert record["value"] == pytest.approx(value, rel=1e-9, abs=1e-12), record
 
 
-# --- issue 21: several runs in every output format, with --thresholds and --compare -----------------
+# --- issue 21: several runs in every output format, with --thresholds and --baseline ----------------
 
 SEVERAL_MEASURES = ["muMAP", "muAP(levels='collection')", "nDCNG@5", "muP@2", "NumQ", "NumRet"]
 
@@ -292,7 +292,7 @@ def write_several(qrels: dict, runs: list[dict], folder: Path) -> tuple[str, lis
 @given(several_runs(), st.sampled_from(["tsv", "csv", "jsonl", "trec"]), st.booleans(), st.booleans(), st.booleans())
 def test_several_runs_in_every_output_format(collection, output_format, by_query, thresholds, compare):
     """Each run's rows (and trec's runid blocks) hold the values of that file alone, computed as the
-    API computes them; --thresholds lines sit under their run; --compare's value is the summary."""
+    API computes them; --thresholds lines sit under their run; --baseline's value is the summary."""
     qrels, runs, named = collection
     with tempfile.TemporaryDirectory() as tmp:
         qrels_path, paths = write_several(qrels, runs, Path(tmp))
@@ -326,7 +326,7 @@ def test_several_runs_in_every_output_format(collection, output_format, by_query
         for line in out.splitlines():
             parts = [p.strip() for p in line.split("\t")]
             if len(parts) != 3:
-                break  # the --compare table follows the runs' blocks
+                break  # the --baseline table follows the runs' blocks
             name, query, value = parts
             if name == "runid":
                 summaries.append({})

@@ -50,7 +50,7 @@ def test_the_same_run_twice_gives_two_rows_each_of_that_file_alone(capsys, secon
         assert half.drop(columns="run").reset_index(drop=True).equals(per_query)
 
 
-# --- 3. --compare with a measure whose aggregate is not the mean of its per-query values ------------
+# --- 3. --baseline with a measure whose aggregate is not the mean of its per-query values ------------
 
 def test_compare_shows_each_measures_own_aggregate(capsys):
     collection = "muAP(levels='collection')"

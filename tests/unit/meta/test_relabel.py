@@ -68,7 +68,7 @@ def test_a_map_that_breaks_the_order_of_grades_is_refused(sample):
 
 
 def test_compare_table_values_are_the_measures_aggregates(tmp_path, capsys):
-    """--compare's value column is calc_aggregate's value, also for collection-level µMAP, whose
+    """--baseline's value column is calc_aggregate's value, also for collection-level µMAP, whose
     aggregate is not the mean of its per-query values."""
     runs = [STRONG, RANDOM]
     measure = "muAP(levels='collection')"
