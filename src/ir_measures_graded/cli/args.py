@@ -121,6 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
     page.add_argument("--by-level", nargs="+", metavar="MEASURE", help="measures shown per relevance threshold "
                       "(muMAP, muP@k, ...); default: those given, with muMAP and muP@10 added")
     page.add_argument("--title", help="the page's title")
+    page.add_argument("--leaderboard", action="store_true", help="add the organiser's leaderboard: runs sorted by "
+                      "the first measure with the groups a randomised Tukey HSD cannot separate")
     add_output(report, "tsv")
     from ir_measures_graded.cli.leaderboard import add_parser as add_leaderboard  # the organiser's view (#43)
 

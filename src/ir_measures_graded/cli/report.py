@@ -28,7 +28,7 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     exp = experiment_of(args, runs, measures, keep_runs=True)
     page = make_report(exp, baseline=args.baseline, testing=testing, transforms=[] if args.no_scale else args.transform,
                        thresholds=None if by_level is None else [m for m, _ in by_level], title=args.title,
-                       command=getattr(args, "command_line", None))
+                       command=getattr(args, "command_line", None), leaderboard=args.leaderboard)
     page.save(args.html)
     comparison = page.comparison_view()
     out.write(comparison.render(args.output_format, places_of(args)))

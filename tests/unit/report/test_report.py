@@ -250,3 +250,12 @@ def test_p_values_are_in_the_page_and_the_per_query_table_downloads(sample_repor
     csv = unquote(link.group(1))
     assert csv.splitlines()[0] == "run,query_id,measure,value"
     assert len(csv.splitlines()) == len(sample_report.per_query) + 1
+
+
+def test_the_command_adds_the_organisers_leaderboard_when_asked(capsys, tmp_path):
+    runs = [str(SAMPLE / f"{n}.run") for n in ("strong", "weak", "random")]
+    run_main(capsys, "report", str(SAMPLE / "qrels.txt"), *runs, "-m", "muMAP", "--html", str(tmp_path / "a.html"))
+    run_main(capsys, "report", str(SAMPLE / "qrels.txt"), *runs, "-m", "muMAP", "--html", str(tmp_path / "b.html"),
+             "--leaderboard")
+    without, with_board = ((tmp_path / n).read_text(encoding="utf-8") for n in ("a.html", "b.html"))
+    assert 'id="leaderboard"' not in without and 'id="leaderboard"' in with_board
