@@ -33,6 +33,10 @@ def run_specs(runs: Any) -> tuple[list[Any], list[str] | None]:
         return [runs], None  # one run as a dict of dicts {query: {doc: score}}
     if isinstance(runs, Mapping):
         return list(runs.values()), [str(k) for k in runs]
+    from ir_measures_graded.io.tuples import is_tuple_sequence
+
+    if is_tuple_sequence(runs, "score"):  # one run as ir_measures' ScoredDoc tuples, not a run per tuple
+        return [runs], None
     if isinstance(runs, (str, os.PathLike)) or not isinstance(runs, Sequence):
         return [runs], None
     return list(runs), None
@@ -158,6 +162,9 @@ def experiment(
     qrels = _spec(qrels)
     if engine == "spark" and not all(isinstance(s, str) for s in [qrels, *specs]):
         raise GradedInputError("the Spark engine reads files: give the qrels and the runs as paths")
+    from ir_measures_graded.io.tuples import hold
+
+    qrels = hold(qrels, "qrels")  # an iterator or record batch reader: read once, kept for what reads the qrels again
     said: list[str] = []
 
     def tell(message: str) -> None:
