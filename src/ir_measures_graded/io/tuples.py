@@ -79,10 +79,11 @@ def is_tuple_sequence(obj: Any, value_field: str) -> bool:
     return isinstance(obj[0], tuple) and fields is not None and {"query_id", "doc_id", value_field} <= set(fields)
 
 
-def tuple_blocks(rows: Iterable[Any], kind: str, value_field: str, block_rows: int = BLOCK) -> Iterator[Block]:
+def tuple_blocks(rows: Iterable[Any], kind: str, value_field: str) -> Iterator[Block]:
     """Blocks (``query_id``, ``doc_id``, ``value``; rows numbered from 0) of an iterable of named tuples."""
     import pyarrow as pa
 
+    chunk_rows, block_rows = CHUNK, BLOCK  # read when called (tests make them small)
     read_once(rows, kind)
     getters = None
     parts: list[tuple[Any, Any, np.ndarray]] = []
@@ -90,7 +91,7 @@ def tuple_blocks(rows: Iterable[Any], kind: str, value_field: str, block_rows: i
     row = 0
     items = iter(rows)
     while True:
-        chunk = list(itertools.islice(items, CHUNK))
+        chunk = list(itertools.islice(items, chunk_rows))
         if chunk:
             if getters is None:
                 getters = _getters(chunk[0], kind, value_field)
