@@ -108,7 +108,8 @@ def test_experiment_on_generators_equals_experiment_on_lists(data, chunk, block)
         _tiny_batches(monkeypatch, chunk, block)
         held = _outcome(lambda: table([Qrel(*r) for r in qrels_rows], [ScoredDoc(*r) for r in run_rows]))
         for keep_runs in (False, True):
-            got = _outcome(lambda: table((Qrel(*r) for r in qrels_rows), (ScoredDoc(*r) for r in run_rows), keep_runs))
+            got = _outcome(lambda keep=keep_runs: table((Qrel(*r) for r in qrels_rows), (ScoredDoc(*r) for r in run_rows),
+                                                        keep))
             assert got == held
 
 
