@@ -2,10 +2,11 @@
 
 A lazy run — :func:`scan_run` over a file (TREC text, plain or gzip, standard input, Parquet,
 Arrow IPC), a ``pyarrow.RecordBatchReader`` or any iterator of ``ScoredDoc`` named tuples (such as
-``ir_measures.read_trec_run(path)``, converted a small chunk at a time by :mod:`.tuples`; wrapped in
-:class:`RunStream` by the local engine, which reads its counts) — is read a block at a time. Each block is cut after its last
-complete query; the rows of that last query are carried over to the next block, so every batch
-holds whole queries and gives per-query values identical to the whole-input path.
+``ir_measures.read_trec_run(path)``, converted a small chunk at a time by :mod:`.tuples`; wrapped
+in :class:`RunStream` by the local engine, which reads its counts) — is read a block at a time.
+Each block is cut after its last complete query; the rows of that last query are carried over to
+the next block, so every batch holds whole queries and gives per-query values identical to the
+whole-input path.
 
 A run whose queries are not contiguous (a query seen again after other queries) is still exact:
 the queries seen again are noted, and at the end their rows — and only theirs — are read once more
