@@ -115,12 +115,12 @@ def test_items_of_other_kinds_are_refused_as_before():
 
 
 def test_a_one_shot_input_read_again_is_refused_not_scored_zero():
-    run = iter([ScoredDoc("q1", "d1", 1.0)])
+    """Before: the spent generator held no rows, and the query scored 0 in silence."""
     qrels = [Qrel("q1", "d1", 1)]
-    assert ir_measures.calc_aggregate([muMAP], qrels, run)[muMAP] == 1.0
-    with pytest.raises(GradedInputError, match="the run list_iterator was read already|was read already"):
-        generator = (x for x in [ScoredDoc("q1", "d1", 1.0)])
-        ir_measures.calc_aggregate([muMAP], qrels, generator)
+    generator = (x for x in [ScoredDoc("q1", "d1", 1.0)])
+    assert ir_measures.calc_aggregate([muMAP], qrels, generator)[muMAP] == 1.0
+    with pytest.raises(GradedInputError, match=r"^the run generator was read already \(an iterator or record batch "
+                                               r"reader can be read once\): give a new one"):
         ir_measures.calc_aggregate([muMAP], qrels, generator)
 
 
