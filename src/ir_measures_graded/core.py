@@ -63,6 +63,7 @@ def evaluate_stream(measures: Sequence[Evaluated], judgments: Judgments, run: An
         ROWS_PER_QUERY,
         BatchSource,
         RunScan,
+        RunStream,
     )
 
     values = np.zeros((len(measures), judgments.n_queries), dtype=object)  # a value may be more than a float
@@ -83,7 +84,7 @@ def evaluate_stream(measures: Sequence[Evaluated], judgments: Judgments, run: An
         if again:  # their rows, all together, replace the values of their parts
             _evaluate_batch(source.rows_of(again), measures, judgments, values, present, source.name)
     codes = np.flatnonzero(present)
-    if isinstance(run, RunScan):
+    if isinstance(run, (RunScan, RunStream)):
         run.rows, run.matched = rows, len(codes)
     for i in range(len(measures)):
         yielded = dict(zip(codes.tolist(), values[i, codes].tolist(), strict=True))
@@ -105,7 +106,7 @@ def _unranked_values(measures: Sequence[Evaluated], judgments: Judgments) -> lis
 
 
 def _evaluate_batch(batch: QueryBatch, measures: Sequence[Evaluated], judgments: Judgments, values: np.ndarray,
-                    present: np.ndarray, name: str) -> list[str]:
+                    present: np.ndarray, name: str | None) -> list[str]:
     """Evaluate one batch of whole queries into ``values``; returns the batch's distinct query ids."""
     from ir_measures_graded.io.ids import duplicate_error, id_text
 

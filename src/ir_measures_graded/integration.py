@@ -22,9 +22,10 @@ changed (the same objects, not copies). The changes, and why each is needed:
    ir_measures alone answers "unknown qrels format". No value changes: what ir_measures reads itself
    (pandas DataFrames, dicts of dicts, named tuples, generators) is passed on untouched; the other
    providers get the rows as a pandas DataFrame, ours as Arrow columns (a run path or record batch
-   reader streamed by query batches when only our measures read it). An unstarted
-   ``ir_measures.read_trec_qrels(path)`` given with our measures only is read by our reader (Arrow
-   columns instead of one named tuple per judgment), as ``read_trec_run(path)`` already is.
+   reader streamed by query batches when only our measures read it). Generators of named tuples
+   (``ir_measures.read_trec_qrels(path)``, ``read_trec_run(path)``) are passed on as they are: our
+   provider reads them a chunk at a time into Arrow columns (:mod:`.io.tuples`), the run streamed
+   by query batches.
 4. **``ir_measures.parse_trec_measure``** is wrapped: PyTerrier turns ``eval_metrics=['muMAP', 'map']``
    into measures with it, and it knows trec_eval's names only. A name it rejects that names one of
    our measures is read by ``parse_measure``; every trec_eval name parses as before.

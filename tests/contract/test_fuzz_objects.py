@@ -15,9 +15,13 @@ Issue 21 adds: one evaluator shared by threads while the caller edits its qrels 
 (the values stay those of the judgments as built), ids of 120+ bytes that differ only inside, and
 labels and floors scaled to the edges of float64.
 
+Issues 44 and 46 add: generators of named tuples (with the defects above), ir_measures' own readers
+of a file and Arrow record batch readers as qrels and runs, through ``ir_measures.iter_calc`` and
+``experiment()`` (the run streamed, or read once and kept).
+
 Cases per run: ``test_hostile_objects_through_the_api`` 200, ``test_extreme_gain_parameters`` 60,
 ``test_an_evaluator_shared_across_threads_and_in_place_edits`` 40, ``test_long_ids_that_differ_only_inside`` 40,
-``test_extreme_labels_and_floors`` 60.
+``test_extreme_labels_and_floors`` 60, ``test_generators_and_readers_through_every_entry_point`` 120.
 """
 
 from __future__ import annotations
@@ -322,3 +326,95 @@ def test_extreme_labels_and_floors(collection, factor, floor, data):
         assert got.keys() == expected.keys() and all(math.isfinite(v) for v in got.values())
     else:
         assert got == pytest.approx(expected, rel=1e-12, abs=1e-12)
+
+
+# --- issue 44 item 4, issue 46 item 1: generators and readers as inputs, at every entry point --------
+
+TUPLE_DEFECTS = ["none"] * 4 + ["bool_value", "nan_value", "missing_value", "none_id", "tuple_id",
+                                "numeric_string", "bytes_ids", "decimal_value"]
+ONE_SHOT_MEASURES = [muAP, nDCNG @ 5, muP @ 3, meanNDCNG]
+
+
+def one_shot(nested: dict, kind: str, container: str, folder: str, defect: str, at: int):
+    """``nested`` as a one-shot input: a generator of named tuples, ir_measures' reader of a TREC file,
+    or an Arrow record batch reader (batches of two rows); ``defect`` in row ``at`` (generators only)."""
+    table = [list(r) for r in rows(nested)]
+    if container == "generator" and table:
+        row = table[at % len(table)]
+        if defect == "bool_value":
+            row[2] = True
+        elif defect == "nan_value":
+            row[2] = math.nan
+        elif defect == "missing_value":
+            row[2] = None
+        elif defect == "none_id":
+            row[0] = None
+        elif defect == "tuple_id":
+            row[1] = ("d", 1)
+        elif defect == "numeric_string":
+            row[2] = repr(row[2])
+        elif defect == "decimal_value":
+            row[2] = decimal.Decimal(repr(row[2]))
+        elif defect == "bytes_ids":
+            row[1] = str(row[1]).encode()
+    make = Qrel if kind == "qrels" else ScoredDoc
+    if container == "generator":
+        return (make(*r) for r in table)
+    if container == "reader":
+        value = "relevance" if kind == "qrels" else "score"
+        arrow = pa.table({"query_id": [str(r[0]) for r in table], "doc_id": [str(r[1]) for r in table],
+                          value: pa.array([float(r[2]) for r in table], pa.float64())})
+        return pa.RecordBatchReader.from_batches(arrow.schema, arrow.to_batches(max_chunksize=2))
+    path = f"{folder}/{kind}.txt"  # ir_measures' own readers (integer labels: its qrels reader's int())
+    with open(path, "w", encoding="utf-8") as out:
+        out.writelines(f"{q} 0 {d} {int(v)}\n" if kind == "qrels" else f"{q} Q0 {d} 1 {v!r} t\n" for q, d, v in table)
+    return ir_measures.read_trec_qrels(path) if kind == "qrels" else ir_measures.read_trec_run(path)
+
+
+@settings(FUZZ, max_examples=examples(120))
+@given(collections_(), st.sampled_from(["generator", "generator", "reader", "file reader"]),
+       st.sampled_from(["generator", "reader", "file reader", "dict"]), st.sampled_from(TUPLE_DEFECTS),
+       st.booleans(), st.integers(0, 50), st.sampled_from(["iter_calc", "experiment", "experiment kept"]))
+def test_generators_and_readers_through_every_entry_point(collection, run_form, qrels_form, defect, in_qrels, at,
+                                                          entry):
+    """A run or qrels given as a generator, ir_measures' reader of a file or a record batch reader gives
+    the values of the same rows held in a dict, through ``ir_measures.iter_calc`` and ``experiment()``
+    (streamed, or read once and kept); a defect is one line naming the row — never another exception."""
+    import tempfile
+
+    import ir_measures_graded
+
+    qrels, run = collection
+    if "file reader" in (run_form, qrels_form):  # ir_measures' qrels reader takes integer labels only
+        qrels = {q: {d: float(int(v)) for d, v in docs.items()} for q, docs in qrels.items()}
+    with tempfile.TemporaryDirectory() as folder:
+        qrels_obj = (qrels if qrels_form == "dict"
+                     else one_shot(qrels, "qrels", qrels_form, folder, defect if in_qrels else "none", at))
+        run_obj = one_shot(run, "run", run_form, folder, "none" if in_qrels else defect, at)
+        defective = defect != "none" and (qrels_form if in_qrels else run_form) == "generator"
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                if entry == "iter_calc":
+                    got = {(m.query_id, str(m.measure)): m.value
+                           for m in ir_measures.iter_calc(ONE_SHOT_MEASURES, qrels_obj, run_obj)}
+                else:
+                    exp = ir_measures_graded.experiment(qrels_obj, {"r": run_obj}, ONE_SHOT_MEASURES,
+                                                        keep_runs=entry == "experiment kept", warn=lambda _: None)
+                    got = {(q, m): v for q, m, v in exp.per_query[["query_id", "measure", "value"]].itertuples(
+                        index=False)}
+        except GradedInputError as ex:
+            message = str(ex)
+            assert defective, f"clean input refused: {message}"
+            assert "\n" not in message and re.search(r"row \d+", message), message
+            return
+    if entry == "iter_calc":
+        expected = {(m.query_id, str(m.measure)): m.value for m in ir_measures.iter_calc(ONE_SHOT_MEASURES, qrels, run)}
+    else:
+        held = ir_measures_graded.experiment(qrels, {"r": run}, ONE_SHOT_MEASURES, warn=lambda _: None)
+        expected = {(q, m): v for q, m, v in held.per_query[["query_id", "measure", "value"]].itertuples(index=False)}
+    if defective:  # accepted: only a Decimal, read as its number (a numeric string or bytes are refused)
+        assert defect == "decimal_value", (defect, got)
+    assert got.keys() == expected.keys()
+    for key, value in got.items():
+        assert value == expected[key] or (math.isnan(value) and math.isnan(expected[key])), key

@@ -139,3 +139,17 @@ def test_organiser_benchmark_prints_its_targets_and_appends_a_dated_section(tmp_
     lines = out.splitlines()
     assert len(lines) == 3 and "(target ≤ 10 s)" in lines[0] and "(target ≤ 20 s)" in lines[1]
     assert "## The organiser's view (issue #43)" in results.read_text() and "included). Shared.\n" in results.read_text()
+
+
+def test_generators_benchmark_prints_both_targets_and_appends_a_dated_section(tmp_path):
+    """``generators.py`` (issue 46): ir_measures' readers through our provider against the bare loop over them."""
+    results = tmp_path / "RESULTS.md"
+    out = subprocess.run([sys.executable, str(BENCHMARKS / "generators.py"), "--queries", "3", "--repeats", "1",
+                          "--cache", str(tmp_path), "--results", str(results)],
+                         capture_output=True, text=True, check=True).stdout
+    assert "target    wall ours / floor: " in out and "(target <= 1.5)" in out
+    assert "target    peak RSS: " in out and "(target <= 1024)" in out
+    assert "| floor: `for _ in read_trec_qrels(Q)` + `for _ in read_trec_run(R)` |" in out
+    assert "values    {muAP: " in out
+    text = results.read_text()
+    assert text.count("\n## ") == 1 and "ir_measures' generators (`generators.py`, 3k lines)" in text

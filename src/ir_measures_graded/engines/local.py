@@ -49,7 +49,10 @@ class LocalEngine:
         qrels = small_qrels(request)
         small = qrels is not None
         if not small:
-            qrels = load_qrels(request.qrels, request.qrels_columns) if isinstance(request.qrels, str) else request.qrels
+            from ir_measures_graded.io.tuples import hold
+
+            qrels = (load_qrels(request.qrels, request.qrels_columns) if isinstance(request.qrels, str)
+                     else hold(request.qrels, "qrels"))  # an iterator or a record batch reader: read once, here
         check_label_types(qrels, measures, request.provider)
         check_supported(measures, request.provider)
         judged = len(qrels)  # rows of columns, frames and Arrow tables; queries of a dict of dicts
@@ -274,10 +277,20 @@ class _Scorer:
             return self._graded[small]
 
     def score(self, source: Any) -> Scored:
+        from ir_measures_graded.io.tuples import hold, is_one_shot
+
         table = None
         with progress_bar(source, self.progress and isinstance(source, str)) as bar:
-            if not isinstance(source, str):  # a run in memory
-                table = source
+            if is_one_shot(source) and self.other is None and not self.keep:
+                # an iterator of named tuples or a record batch reader: read once, by query batches
+                from ir_measures_graded.io.stream import RunStream
+
+                stream = RunStream(source)
+                with ARROW_JOINS:
+                    metrics = list(self._graded_evaluator(False).iter_calc(stream))
+                return Scored(metrics, stream.rows, stream.matched)
+            if not isinstance(source, str):  # a run in memory (one-shot: read once, into the table kept)
+                table = hold(source, "run")
             elif self.small and (table := read_small(source, RUN)) is not None:
                 if bar is not None:  # read already: the bar shows the file done
                     bar.update(os.path.getsize(source))

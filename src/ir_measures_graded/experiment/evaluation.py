@@ -43,6 +43,10 @@ def run_specs(runs: Any) -> tuple[list[Any], list[str] | None]:
         return [runs], None  # one run as a dict of dicts {query: {doc: score}}
     if isinstance(runs, Mapping):
         return list(runs.values()), [str(k) for k in runs]
+    from ir_measures_graded.io.tuples import is_tuple_sequence
+
+    if is_tuple_sequence(runs, "score"):  # one run as ir_measures' ScoredDoc tuples, not a run per tuple
+        return [runs], None
     if isinstance(runs, (str, os.PathLike)) or not isinstance(runs, Sequence):
         return [runs], None
     return list(runs), None
@@ -351,6 +355,9 @@ def experiment(
         if thresholds or keep_runs:
             raise GradedInputError("the Spark engine returns values only: the per-threshold breakdown and the "
                                    "views that need the runs as read (report, judge) use the local engine")
+    from ir_measures_graded.io.tuples import hold
+
+    qrels = hold(qrels, "qrels")  # an iterator or record batch reader: read once, kept for what reads the qrels again
     said: list[str] = []
 
     def tell(message: str) -> None:

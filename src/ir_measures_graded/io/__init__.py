@@ -2,6 +2,7 @@
 
     ids.py       identifiers: strings, dictionary codes, hashes, duplicate detection and its message
     columns.py   in-memory objects (pandas, dicts, named tuples, Arrow, polars) -> Columns
+    tuples.py    named tuples (lists, generators such as ir_measures.read_trec_run) -> Arrow, a chunk at a time
     trec.py      TREC text: the field layouts and the block parser
     columnar.py  Parquet and Arrow IPC record batches
     readers.py   files -> blocks or whole Arrow tables (read_qrels, read_run, ...)

@@ -111,10 +111,15 @@ def _columns(obj: Any, kind: str, value_field: str, encode_docs: bool = True) ->
     elif isinstance(obj, Mapping):
         qid, did, val = _dict_of_dict_columns(obj, kind)
         extra_queries = list(obj)  # a query with an empty dict is still a query (ir_measures scores it 0)
-        values_of = _list_values
+        values_of = list_values
     elif isinstance(obj, Iterable) and not isinstance(obj, (str, bytes)):
-        qid, did, val = _namedtuple_columns(obj, kind, value_field)
-        values_of = _list_values
+        from ir_measures_graded.io.tuples import tuple_table
+
+        # named tuples (a list, or a generator read once): checked a chunk at a time as they are
+        # converted; only their Arrow columns are kept
+        table = tuple_table(obj, kind, value_field)
+        qid, did, val = (table.column(f) for f in ("query_id", "doc_id", value_field))
+        values_of = arrow_values
     else:
         raise GradedInputError(
             f"{kind} must be a pandas DataFrame, a dict of dicts or an iterable of named tuples with fields "
@@ -195,29 +200,6 @@ def _dict_of_dict_columns(obj: Mapping, kind: str) -> tuple[list, list, list]:
     return qids, dids, vals
 
 
-def _namedtuple_columns(obj: Iterable, kind: str, value_field: str) -> tuple[list, list, list]:
-    rows = list(obj)
-    if not rows:
-        return [], [], []
-    first = rows[0]
-    fields = getattr(first, "_fields", None)
-    if fields is None:
-        raise GradedInputError(
-            f"{kind} iterable must yield named tuples (e.g. ir_measures."
-            f"{'Qrel' if kind == 'qrels' else 'ScoredDoc'}); first item is {type(first).__name__}: {first!r}"
-        )
-    missing = [f for f in ("query_id", "doc_id", value_field) if f not in fields]
-    if missing:
-        raise GradedInputError(f"{kind} named tuples are missing field(s) {missing} (found {list(fields)})")
-    try:
-        qids = [r.query_id for r in rows]
-        dids = [r.doc_id for r in rows]
-        vals = [getattr(r, value_field) for r in rows]
-    except AttributeError as ex:
-        raise GradedInputError(f"{kind} item without the fields query_id, doc_id, {value_field}: {ex}") from None
-    return qids, dids, vals
-
-
 # --- values ---------------------------------------------------------------------------------------
 
 def _finite(values: np.ndarray, raw: Any, field: str, where: Any) -> np.ndarray:
@@ -237,7 +219,7 @@ def _not_a_number(value: Any) -> bool:
         value, (numbers.Real, np.number, decimal.Decimal))
 
 
-def _list_values(col: list, kind: str, field: str, where: Any) -> np.ndarray:
+def list_values(col: list, kind: str, field: str, where: Any) -> np.ndarray:
     types = set(map(type, col))
     if not types <= {float, int}:
         for row, value in enumerate(col):
@@ -278,7 +260,7 @@ def _pandas_values(col: Any, kind: str, field: str, where: Any) -> np.ndarray:
     if pd.api.types.infer_dtype(raw, skipna=True) in ("integer", "floating", "mixed-integer-float", "decimal", "empty"):
         values = pd.to_numeric(pd.Series(raw, dtype=object), errors="coerce").to_numpy(dtype=np.float64)
         return _finite(values, raw, field, where)
-    return _list_values(raw.tolist(), kind, field, where)
+    return list_values(raw.tolist(), kind, field, where)
 
 
 def arrow_values(col: Any, what: str, field: str, where: Any) -> np.ndarray:

@@ -65,13 +65,15 @@ def encode_ids(col: Any, kind: str, field: str, unique: bool = False, encode: bo
     return codes, distinct
 
 
-def id_strings(values: list, kind: str, field: str) -> list:
+def id_strings(values: list, kind: str, field: str, first_row: int = 0) -> list:
+    """``values`` as strings (integers as their decimal string); anything else refused, naming its
+    row (``first_row``: the number of ``values[0]`` in the whole input)."""
     types = set(map(type, values))
     if types <= {str}:
         return values
     for i, value in enumerate(values):
         if not isinstance(value, str):
-            _check_id(value, kind, field, i)
+            _check_id(value, kind, field, first_row + i)
     return [v if type(v) is str else str(v) if isinstance(v, str) else str(int(v)) for v in values]
 
 

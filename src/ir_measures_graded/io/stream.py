@@ -2,9 +2,11 @@
 
 A lazy run — :func:`scan_run` over a file (TREC text, plain or gzip, standard input, Parquet,
 Arrow IPC), a ``pyarrow.RecordBatchReader`` or any iterator of ``ScoredDoc`` named tuples (such as
-``ir_measures.read_trec_run(path)``) — is read a block at a time. Each block is cut after its last
-complete query; the rows of that last query are carried over to the next block, so every batch
-holds whole queries and gives per-query values identical to the whole-input path.
+``ir_measures.read_trec_run(path)``, converted a small chunk at a time by :mod:`.tuples`; wrapped
+in :class:`RunStream` by the local engine, which reads its counts) — is read a block at a time.
+Each block is cut after its last complete query; the rows of that last query are carried over to
+the next block, so every batch holds whole queries and gives per-query values identical to the
+whole-input path.
 
 A run whose queries are not contiguous (a query seen again after other queries) is still exact:
 the queries seen again are noted, and at the end their rows — and only theirs — are read once more
@@ -30,7 +32,6 @@ from ir_measures_graded.io.columnar import record_blocks
 from ir_measures_graded.io.readers import is_stream, iter_blocks
 from ir_measures_graded.io.trec import BLOCK_SIZE, RUN, Block
 
-ITERATOR_CHUNK = 200_000  # named tuples converted at a time
 ROWS_PER_QUERY = 8  # a batch holds at least this many rows per judged query
 
 
@@ -80,9 +81,20 @@ def scan_run(path: str | os.PathLike, *, columns: Mapping[str, str] | None = Non
     return RunScan(path, columns=columns, block_size=block_size)
 
 
+class RunStream:
+    """A one-shot run in memory — an iterator of ``ScoredDoc`` named tuples (``ir_measures.read_trec_run(path)``,
+    a generator) or an Arrow record batch reader — evaluated by query batches as :class:`RunScan`
+    is; after an evaluation, rows read and how many queries the qrels know."""
+
+    def __init__(self, run: Any):
+        self.run = run
+        self.rows = 0
+        self.matched = 0
+
+
 def is_streamable(run: Any) -> bool:
     """Inputs evaluated batch by batch: scans, Arrow record batch readers and one-shot iterators."""
-    if isinstance(run, RunScan):
+    if isinstance(run, (RunScan, RunStream)):
         return True
     if type(run).__module__.startswith("pyarrow") and hasattr(run, "read_next_batch"):
         return True
@@ -99,8 +111,8 @@ class BatchSource:
     """
 
     def __init__(self, run: Any):
-        self.make_blocks, rereadable = _source(run)
-        self.name = str(run.path) if isinstance(run, RunScan) else "run"
+        self.make_blocks, rereadable = _source(run.run if isinstance(run, RunStream) else run)
+        self.name = str(run.path) if isinstance(run, RunScan) else None  # None: an object, rows numbered from 0
         self.spool = None if rereadable else _Spool()
 
     def __enter__(self) -> BatchSource:
@@ -128,40 +140,19 @@ def _source(run: Any) -> tuple[Any, bool]:
     if isinstance(run, RunScan):
         return run.blocks, run.rereadable
     if hasattr(run, "read_next_batch"):
+        from ir_measures_graded.io.tuples import read_once
+
+        read_once(run, "run")
         return (lambda: _arrow_blocks(run)), False
-    return (lambda: _tuple_blocks(run)), False
+    from ir_measures_graded.io.tuples import tuple_blocks
+
+    return (lambda: tuple_blocks(run, "run", "score")), False
 
 
 
 def _arrow_blocks(reader: Any) -> Iterator[Block]:
     """Record batches checked as Parquet's are (the same column checks), handed on as they are."""
     return record_blocks(reader, "run", RUN)
-
-
-def _tuple_blocks(run: Iterator) -> Iterator[Block]:
-    from ir_measures_graded.io.columns import run_columns
-
-    row = 0
-    while True:
-        chunk = list(itertools.islice(run, ITERATOR_CHUNK))
-        if not chunk:
-            return
-        try:
-            cols = run_columns(chunk, encode_docs=False)  # python objects: checked as the whole-input path does
-        except GradedInputError as ex:
-            raise GradedInputError(str(ex).replace("run row ", "run item ", 1) + f" (chunk at item {row})") from None
-        yield Block(_block_table(cols), row, unit="row")
-        row += len(chunk)
-
-
-def _block_table(cols: Any) -> Any:
-    import pyarrow as pa
-
-    codes = from_numpy(cols.query_codes)
-    per_row = np.array_equal(cols.doc_codes, np.arange(len(cols.doc_codes)))
-    return pa.table({"query_id": from_strings(cols.query_ids.tolist()).take(codes),
-                     "doc_id": cols.doc_ids if per_row else cols.doc_ids.take(from_numpy(cols.doc_codes)),
-                     "value": from_numpy(cols.values)})
 
 
 # --- batches of whole queries ---------------------------------------------------------------------
