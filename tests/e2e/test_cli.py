@@ -34,7 +34,7 @@ def test_summary_one_line_per_measure_equals_api(api):
     qrels, runs = api
     out = cli(QRELS, STRONG, "muMAP", "nDCNG@10", "AP", "nDCG@10", "-p", "-1").stdout.splitlines()
     expected = ir_measures.calc_aggregate([muMAP, nDCNG @ 10, AP, nDCG @ 10], qrels, runs["strong"])
-    assert [line.split("\t")[0] for line in out] == ["muAP", "nDCNG@10", "AP", "nDCG@10"]
+    assert [line.split("\t")[0] for line in out] == ["muMAP", "nDCNG@10", "AP", "nDCG@10"]
     for line in out:
         name, value = line.split("\t")
         assert float(value) == expected[ir_measures.parse_measure(name)]
@@ -49,9 +49,10 @@ def test_per_query_then_all(api):
     qrels, runs = api
     lines = cli(QRELS, STRONG, "muMAP nDCNG@10", "-q", "-p", "-1").stdout.splitlines()
     per_query = {(q, m): float(v) for q, m, v in (line.split("\t") for line in lines)}
+    named = {muMAP: "muMAP", nDCNG @ 10: "nDCNG@10"}  # as given
     for metric in ir_measures.iter_calc([muMAP, nDCNG @ 10], qrels, runs["strong"]):
-        assert per_query[(metric.query_id, str(metric.measure))] == metric.value
-    assert lines[-2].startswith("all\tmuAP\t") and lines[-1].startswith("all\tnDCNG@10\t")
+        assert per_query[(metric.query_id, named[metric.measure])] == metric.value
+    assert lines[-2].startswith("all\tmuMAP\t") and lines[-1].startswith("all\tnDCNG@10\t")
     assert len(lines) == 2 * 30 + 2
     no_summary = cli(QRELS, STRONG, "muMAP", "-q", "-n").stdout.splitlines()
     assert len(no_summary) == 30 and not any(line.startswith("all\t") for line in no_summary)
@@ -60,7 +61,7 @@ def test_per_query_then_all(api):
 def test_several_runs_one_table(api):
     qrels, runs = api
     out = cli(QRELS, STRONG, WEAK, RANDOM, "muMAP", "nDCNG@10", "MAP", "-p", "-1").stdout.splitlines()
-    assert out[0].split("\t") == ["run", "muAP", "nDCNG@10", "AP"]
+    assert out[0].split("\t") == ["run", "muMAP", "nDCNG@10", "MAP"]
     rows = [line.split("\t") for line in out[1:]]
     assert [r[0] for r in rows] == ["strong.run", "weak.run", "random.run"]  # the file names (#34)
     for row, name in zip(rows, ["strong", "weak", "random"], strict=True):
@@ -72,13 +73,13 @@ def test_csv_and_jsonl_and_trec(api):
     qrels, runs = api
     csv = cli(QRELS, STRONG, WEAK, "muMAP", "P@5", "-o", "csv", "-p", "-1").stdout
     table = pd.read_csv(pd.io.common.StringIO(csv), float_precision="round_trip")  # pandas < 2: else one ulp off
-    assert list(table.columns) == ["run", "muAP", "P@5"]
-    assert table.loc[1, "muAP"] == muMAP.calc_aggregate(qrels, runs["weak"])
+    assert list(table.columns) == ["run", "muMAP", "P@5"]
+    assert table.loc[1, "muMAP"] == muMAP.calc_aggregate(qrels, runs["weak"])
     per_query = pd.read_csv(pd.io.common.StringIO(cli(QRELS, STRONG, "muMAP", "-q", "-o", "csv").stdout))
-    assert list(per_query.columns) == ["run", "query_id", "muAP"] and len(per_query) == 31
+    assert list(per_query.columns) == ["run", "query_id", "muMAP"] and len(per_query) == 31
 
     records = [json.loads(line) for line in cli(QRELS, STRONG, "muMAP", "P@5", "-o", "jsonl").stdout.splitlines()]
-    assert records == [{"measure": "muAP", "value": muMAP.calc_aggregate(qrels, runs["strong"])},
+    assert records == [{"measure": "muMAP", "value": muMAP.calc_aggregate(qrels, runs["strong"])},
                        {"measure": "P@5", "value": (P @ 5).calc_aggregate(qrels, runs["strong"])}]
     several = [json.loads(line) for line in cli(QRELS, STRONG, WEAK, "muMAP", "-q", "-o", "jsonl").stdout.splitlines()]
     assert {r["run"] for r in several} == {"strong.run", "weak.run"} and all("query_id" in r for r in several)
@@ -86,7 +87,7 @@ def test_csv_and_jsonl_and_trec(api):
     trec = cli(QRELS, STRONG, "muMAP", "-q", "-o", "trec").stdout.splitlines()
     assert trec[0].split("\t") == ["runid".ljust(22), "all", "strong"]  # the run's own tag (column 6)
     name, qid, value = trec[1].split("\t")
-    assert name.strip() == "muAP" and qid == "S01" and len(value.split(".")[1]) == 4
+    assert name.strip() == "muMAP" and qid == "S01" and len(value.split(".")[1]) == 4
     assert trec[-1].split("\t")[1] == "all"
 
 
@@ -101,10 +102,9 @@ def test_thresholds_add_the_per_level_breakdown_to_the_normal_output(api, tmp_pa
     assert (folder / "results.tsv").read_text() == normal  # every measure asked for, as without --thresholds
     table = pd.read_csv(folder / "thresholds.tsv", sep="\t")
     levels = by_level(muMAP, qrels, runs["strong"])
-    shown = [c for c in levels.columns if c != "value"]  # the threshold, its weight and what by_level adds
-    assert list(table.columns) == ["run", "of", "measure", *shown, "value"]
+    assert list(table.columns) == ["run", "of", "measure", *levels.columns]  # the breakdown, tidy
     assert table["measure"].tolist() == ["MAP(rel>=1)", "MAP(rel>=2)", "MAP(rel>=3)", "MAP(rel>=4)"]
-    assert (table["run"] == "strong.run").all() and (table["of"] == "muAP").all()
+    assert (table["run"] == "strong.run").all() and (table["of"] == "muMAP").all()
     assert table["value"].tolist() == levels["value"].tolist()
     assert table["weight"].tolist() == levels["weight"].tolist()
     for column in levels.columns:
@@ -117,8 +117,8 @@ def test_thresholds_add_the_per_level_breakdown_to_the_normal_output(api, tmp_pa
     with_q = cli(QRELS, STRONG, "muMAP", "-q", "--thresholds", "-o", "text").stdout  # -q and trec are allowed too
     assert "Per relevance threshold" in with_q and "MAP(rel>=4)" in with_q
     trec = cli(QRELS, STRONG, "muMAP", "--thresholds", "-o", "trec").stdout.splitlines()
-    assert [line.split("\t")[0].strip() for line in trec] == ["runid", "muAP", "MAP(rel>=1)", "MAP(rel>=2)",
-                                                              "MAP(rel>=3)", "MAP(rel>=4)"]
+    assert [line.split("\t")[0].strip() for line in trec] == ["runid", "muMAP", "AP(rel=1)", "AP(rel=2)",
+                                                              "AP(rel=3)", "AP(rel=4)"]
 
     cli(QRELS, STRONG, WEAK, "muP@5", "--thresholds", "-o", "jsonl", "--output-dir", str(folder))
     results = [json.loads(line) for line in (folder / "results.jsonl").read_text().splitlines()]
@@ -146,9 +146,10 @@ def test_real_valued_labels_and_gzip(tmp_path):
                                 "relevance": [0.37, 1.5, 0.0, 2.25]})
     frame_run = pd.DataFrame({"query_id": ["q1", "q1", "q1", "q2"], "doc_id": ["d1", "d2", "d3", "d9"],
                               "score": [2.1, 1.7, 0.4, 1.0]})
+    named = {muMAP: "muMAP", nDCNG @ 10: "nDCNG@10"}  # as given
     for metric in ir_measures.iter_calc([muMAP, nDCNG @ 10], frame_qrels, frame_run):
-        assert values[(metric.query_id, str(metric.measure))] == metric.value
-    assert values[("q1", "muAP")] == pytest.approx((0.37 * 1 + 1.13 * 0.5) / 1.5)
+        assert values[(metric.query_id, named[metric.measure])] == metric.value
+    assert values[("q1", "muMAP")] == pytest.approx((0.37 * 1 + 1.13 * 0.5) / 1.5)
 
 
 def test_provider_option_and_python_dash_m():
@@ -221,8 +222,8 @@ def test_bad_inputs(files, tmp_path):
 
 def test_run_sharing_no_query_warns(files):
     result = cli(QRELS, str(files["other"]), "muMAP")
-    assert result.stdout == "muAP\t0.0000\n"
-    assert result.stderr.strip() == (f"ir-measures-graded: warning: run {files['other']} shares no query with the "
+    assert result.stdout == "muMAP\t0.0000\n"
+    assert result.stderr.strip() == (f"ir-measures-graded: warning: run {files['other'].name} shares no query with the "
                                      f"qrels {QRELS}; every query scores 0")
 
 
@@ -268,7 +269,7 @@ def test_measure_order_is_the_users_whatever_the_hash_seed():
     ((api, by_query),) = outputs
     given = ["nDCNG@10", "AP", "muAP", "P@5", "meanNDCG", "nDCG@10", "muP@5"]
     assert api.splitlines() == [str(given), str(given), str(["nDCNG@10", "muAP", "meanNDCG", "muP@5"])]
-    assert by_query.splitlines()[0].split(",") == ["run", "query_id", "nDCNG@10", "meanNDCG", "muAP", "muP@5"]
+    assert by_query.splitlines()[0].split(",") == ["run", "query_id", "nDCNG@10", "meanNDCG", "muMAP", "muP@5"]
 
 
 def ir_measures_command(*args: str, seed: str, plugin: bool) -> str:
@@ -290,8 +291,9 @@ def test_by_query_lines_are_the_ir_measures_commands_in_its_order(seed):
     mixed = [QRELS, STRONG, "muMAP AP nDCNG@10 P@5"]
     ours = subprocess.run([SCRIPT, *mixed, "-q"], capture_output=True, text=True, check=True,
                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout
-    assert ours == ir_measures_command(*mixed, "-q", seed=seed, plugin=True)
-    assert [line.split("\t")[1] for line in ours.splitlines()[-4:]] == ["muAP", "AP", "nDCNG@10", "P@5"]
+    # the same lines as ir_measures', each measure named as given (ir_measures prints muMAP as muAP)
+    assert ours == ir_measures_command(*mixed, "-q", seed=seed, plugin=True).replace("\tmuAP\t", "\tmuMAP\t")
+    assert [line.split("\t")[1] for line in ours.splitlines()[-4:]] == ["muMAP", "AP", "nDCNG@10", "P@5"]
 
 
 # --- drop-in details, run in-process (main() is what the console script calls) -------------------
@@ -327,9 +329,9 @@ def test_places_apply_to_jsonl(capsys, api):
     qrels, runs = api
     value = muMAP.calc_aggregate(qrels, runs["strong"])
     out, _ = run_main(capsys, QRELS, STRONG, "muMAP", "-o", "jsonl", "-p", "2")
-    assert json.loads(out) == {"measure": "muAP", "value": round(value, 2)}
+    assert json.loads(out) == {"measure": "muMAP", "value": round(value, 2)}
     out, _ = run_main(capsys, QRELS, STRONG, "muMAP", "-o", "jsonl")  # as ir_measures: all digits by default
-    assert json.loads(out) == {"measure": "muAP", "value": value}
+    assert json.loads(out) == {"measure": "muMAP", "value": value}
 
 
 def test_parameter_errors_say_what_is_accepted(capsys):
@@ -361,15 +363,15 @@ def test_empty_qrels_print_nan_as_ir_measures_and_an_empty_run_warns(capsys, tmp
     empty = tmp_path / "empty.txt"
     empty.write_text("")
     out, err = run_main(capsys, str(empty), STRONG, "muMAP", "AP")
-    assert out == "muAP\tnan\nAP\tnan\n"  # what `python -m ir_measures` prints for AP
+    assert out == "muMAP\tnan\nAP\tnan\n"  # what `python -m ir_measures` prints for AP
     assert out.splitlines()[1] == ir_measures_command(str(empty), STRONG, "AP", seed="0", plugin=False).strip()
     assert err == f"ir-measures-graded: warning: the qrels {empty} hold no judgments: every measure is " \
         "undefined (nan), as in ir_measures\n"
     out, err = run_main(capsys, QRELS, str(empty), "muMAP", "-o", "jsonl")
-    assert json.loads(out) == {"measure": "muAP", "value": 0.0}
-    assert err == f"ir-measures-graded: warning: run {empty} is empty: every query of the qrels scores 0\n"
+    assert json.loads(out) == {"measure": "muMAP", "value": 0.0}
+    assert err == f"ir-measures-graded: warning: run {empty.name} is empty: every query of the qrels scores 0\n"
     out, _ = run_main(capsys, str(empty), STRONG, "muMAP", "-o", "jsonl")
-    assert json.loads(out) == {"measure": "muAP", "value": None}  # JSON has no NaN
+    assert json.loads(out) == {"measure": "muMAP", "value": None}  # JSON has no NaN
 
 
 def test_argument_mistakes_get_their_own_message(capsys, tmp_path):
@@ -392,7 +394,7 @@ def test_standard_input_and_other_non_file_paths_are_runs(tmp_path):
     try:
         for path in ("-", "/dev/stdin", f"/dev/fd/{read}"):
             runs, measures = split_inputs([STRONG, path, "muMAP"])
-            assert runs == [STRONG, path] and [str(m) for m in measures] == ["muAP"]
+            assert runs == [STRONG, path] and [(str(m), label) for m, label in measures] == [("muAP", "muMAP")]
     finally:
         os.close(read)
         os.close(write)

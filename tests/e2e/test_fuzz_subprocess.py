@@ -40,9 +40,9 @@ def test_hostile_files_through_a_subprocess(tmp_path, name, qrels, run, stdin_ru
         return
     assert done.returncode == 0, (name, err)
     if value_ok == "nan":  # undefined, as ir_measures prints it, with one warning line
-        assert done.stdout.decode().split() == ["muAP", "nan", "nDCNG@5", "nan"] and len(err.splitlines()) == 1
+        assert done.stdout.decode().split() == ["muMAP", "nan", "nDCNG@5", "nan"] and len(err.splitlines()) == 1
         return
     assert value_ok, f"{name}: expected an error naming {error_at}, got {done.stdout!r}"
     values = dict(row.split("\t") for row in done.stdout.decode().splitlines())
-    assert values.keys() == {"muAP", "nDCNG@5"} and all(v.strip() and v != "nan" for v in values.values()), \
+    assert values.keys() == {"muMAP", "nDCNG@5"} and all(v.strip() and v != "nan" for v in values.values()), \
         (name, done.stdout)

@@ -27,7 +27,7 @@ def test_end_to_end_from_the_command_line(placed, tmp_path):
     out = subprocess.run([str(script), "ohsumed", str(path.with_suffix(".gz")), "muMAP", "nDCNG@10", "-p", "-1"],
                          capture_output=True, text=True, check=True).stdout.splitlines()
     expected = ir_measures.calc_aggregate([muMAP, nDCNG @ 10], ir_datasets.load("ohsumed").qrels_iter(), run)
-    assert out == [f"muAP\t{expected[muMAP]!r}", f"nDCNG@10\t{expected[nDCNG @ 10]!r}"]
+    assert out == [f"muMAP\t{expected[muMAP]!r}", f"nDCNG@10\t{expected[nDCNG @ 10]!r}"]
 
 
 def test_ir_datasets_command_line_sees_the_collection(placed):

@@ -15,8 +15,11 @@ SAMPLE = data_path("graded_sample")
 RUNS = [str(SAMPLE / f"{name}.run") for name in ("strong", "weak", "random")]
 
 
-def test_qrels_from_standard_input_cannot_be_pooled():
-    done = subprocess.run([SCRIPT, "leaderboard", "-", *RUNS, "-m", "AP", "--sections", "pool"], capture_output=True,
-                          text=True, input=(SAMPLE / "qrels.txt").read_text())
-    assert done.returncode == 2 and done.stdout == "" and len(done.stderr.splitlines()) == 1
-    assert done.stderr.startswith(ERROR) and "read the qrels again: give them as a file" in done.stderr
+def test_qrels_from_standard_input_are_pooled_as_the_file_is():
+    """The experiment reads standard input once and keeps it (#42): pooling needs no second reading."""
+    args = [*RUNS, "-m", "AP", "--sections", "pool"]
+    done = subprocess.run([SCRIPT, "leaderboard", "-", *args], capture_output=True, text=True,
+                          input=(SAMPLE / "qrels.txt").read_text())
+    from_file = subprocess.run([SCRIPT, "leaderboard", str(SAMPLE / "qrels.txt"), *args], capture_output=True,
+                               text=True, check=True)
+    assert done.returncode == 0 and done.stderr == "" and done.stdout == from_file.stdout

@@ -88,8 +88,9 @@ def test_summary_numbers_equal_calc_aggregate(sample_page):
     shown = summary_values(sample_page.page)
     assert len(shown) == len(runs) * len(measures)
     for name, run in runs.items():
-        for measure, value in ir_measures.calc_aggregate(measures, qrels, run).items():
-            assert shown[name, str(measure)] == (value, f"{value:.4f}")
+        values = ir_measures.calc_aggregate(measures, qrels, run)
+        for label, measure in zip(MEASURES, measures, strict=True):  # each measure named as given
+            assert shown[name, label] == (values[measure], f"{values[measure]:.4f}")
     assert sample_page.page.inner_text("#summary-table tr.baseline th").startswith("weak")
 
 
@@ -109,7 +110,7 @@ def test_sorting_by_a_column(sample_page):
         page.click(f"{header} button")
         assert [values[r, measure][0] for r in row_order(page)] == by_value[::-1]
         assert page.get_attribute(header, "aria-sort") == "ascending"
-    page.click('#summary-table th[data-kind="wtl"][data-measure="muAP"] button')  # wins - losses, baseline 0
+    page.click('#summary-table th[data-kind="wtl"][data-measure="muMAP"] button')  # wins - losses, baseline 0
     assert row_order(page) == ["strong", "weak", "random"]
     page.click('#summary-table th[data-col="0"] button')
     assert row_order(page) == ["random", "strong", "weak"]
@@ -177,7 +178,7 @@ def test_the_notebook_display_renders_in_its_frame(browser, tmp_path):
                         encoding="utf-8")
     opened = Opened(browser, notebook)
     frame = opened.page.frame_locator("iframe")
-    frame.locator('#summary-table th[data-measure="muAP"][data-kind="value"] button').click()
+    frame.locator('#summary-table th[data-measure="muMAP"][data-kind="value"] button').click()
     order = frame.locator("#summary-table tbody tr").evaluate_all("rows => rows.map(r => r.dataset.run)")
     assert order == ["strong", "weak", "random"]
     assert frame.locator("svg.chart g.series").count() == 2 * 3 + 2 * 2
