@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from ir_measures_graded.sample import data_path
-from support.cli import ERROR, SCRIPT
+from support.cli import SCRIPT
 
 pytestmark = pytest.mark.slow
 
