@@ -33,7 +33,7 @@ def _trec(text: str) -> list[Any] | None:
 def parse(measures: Iterable[Any] | str, at_least_one: bool = True) -> list[Any]:
     """Measures from objects and names (ours, ir_measures', ``all``, or trec_eval's, e.g. ``map``,
     ``ndcg_cut.10``), each once, in the order given; one message for a name none of them reads."""
-    if isinstance(measures, str):
+    if isinstance(measures, (str, ir_measures.measures.Measure)):  # one measure, as a name or an object
         measures = [measures]
     given = list(measures)
     found: list[Any] = []

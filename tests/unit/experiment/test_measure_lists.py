@@ -58,3 +58,16 @@ def test_parameters_are_checked_and_an_empty_list_is_refused_unless_allowed():
 def test_meta_takes_all():
     table = meta.per_query(QRELS, RUNS, [ALL_NAME])
     assert set(table["measure"]) == {str(m) for m in all_measures()}
+
+
+@pytest.mark.parametrize("measure", [muMAP, ir_measures.nDCG @ 10])
+def test_a_single_measure_object_is_a_list_of_one_at_every_entry_point(measure):
+    from ir_measures_graded import experiment, report
+    from ir_measures_graded.experiment.measure_lists import parse
+
+    assert parse(measure) == [measure]
+    exp = experiment(QRELS, RUNS, measure)
+    assert exp.measures == [measure]
+    assert exp.aggregates["value"].tolist() == [ir_measures.calc_aggregate([measure], QRELS, RUNS["x"])[measure]]
+    two = {"x": RUNS["x"], "y": RUNS["x"].assign(score=[1.0, 2.0, 1.0])}
+    assert report(QRELS, two, measure, transforms=[]).measures == [measure]
