@@ -19,8 +19,16 @@ UNTESTED_WHY = ("no p-value, interval or effect size: its aggregate is not the m
                 "which a paired test compares (value and delta are its own aggregates)")
 
 
+#: A measure that needs a cutoff, named without one, as trec_eval reports it: at its standard cutoffs
+#: (``P`` -> P@5 ... P@1000, as trec_eval's ``P``; ``R`` as trec_eval's ``recall``; ``Success`` as ``success``).
+_TREC_DEFAULTS = {"P": "P", "R": "recall", "Success": "success"}
+
+
 def _trec(text: str) -> list[Any] | None:
     """trec_eval's spelling (``map``, ``ndcg_cut.10``, ``ndcg_cut_10``, ``P.10``), as PyTerrier takes it."""
+    measure = ir_measures.measures.registry.get(text)
+    if measure is not None and measure.NAME in _TREC_DEFAULTS:
+        text = _TREC_DEFAULTS[measure.NAME]
     try:
         found = list(ir_measures.parse_trec_measure(text))
     except (ValueError, KeyError, TypeError, AttributeError, AssertionError, NameError):
@@ -44,10 +52,23 @@ def parse(measures: Iterable[Any] | str, at_least_one: bool = True) -> list[Any]
             parsed = _trec(item) if isinstance(item, str) else None
             if parsed is None:
                 raise
+        except AssertionError:  # ir_measures' check of a required parameter left out (P, SDCG@k, ...)
+            parsed = _trec(item) if isinstance(item, str) else None
+            if parsed is None:
+                raise GradedInputError(_missing_cutoff(item)) from None
         found += [m for m in parsed if m not in found]
     if at_least_one and not found:
         base.parse_measures([], at_least_one=True)  # its message
     return found
+
+
+def _missing_cutoff(item: Any) -> str:
+    name = str(item)
+    measure = ir_measures.measures.registry.get(name) if isinstance(item, str) else None
+    cutoff = None if measure is None else measure.SUPPORTED_PARAMS.get("cutoff")
+    if cutoff is not None and cutoff.required and "@" not in name:
+        return f"{name} needs a cutoff: write {name}@k, e.g. {name}@10"
+    return f"cannot use measure {name}: a required parameter is missing"
 
 
 def untested(measures: Sequence[Any]) -> list[str]:
