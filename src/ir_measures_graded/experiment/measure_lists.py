@@ -30,7 +30,12 @@ def _trec(text: str) -> list[Any] | None:
     if measure is not None and measure.NAME in _TREC_DEFAULTS:
         text = _TREC_DEFAULTS[measure.NAME]
     try:
-        found = list(ir_measures.parse_trec_measure(text))
+        import contextlib
+        import sys
+
+        # a name standing for several (all_trec) prints what it skips: to stderr, not among the results
+        with contextlib.redirect_stdout(sys.stderr):
+            found = list(ir_measures.parse_trec_measure(text))
     except (ValueError, KeyError, TypeError, AttributeError, AssertionError, NameError):
         found = []
     if not found and "_" in text and text.rsplit("_", 1)[1].isdigit():
