@@ -117,10 +117,10 @@ def run(args: Any, runs: list[str], measures: list[Any], out: TextIO) -> int:
 
     check_options(args, runs, measures)
     compared = args.baseline is not None
+    streams = writers.Streams(args, out)  # before evaluating: refuses an --output-dir that holds an input
     exp = evaluate(args, runs, measures, per_query=args.by_query or compared, thresholds=args.thresholds,
                    provider=args.provider)
     machine = args.output_format in ("tsv", "csv", "jsonl")
-    streams = writers.Streams(args, out)
     if not (compared and machine and not args.output_dir):  # on stdout the comparison is then the one table
         with streams.table("results") as stream:
             writers.write_results(exp, args, stream)

@@ -53,6 +53,7 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
         from ir_measures_graded.lazy import require
 
         require("matplotlib", "meta", "--plot")
+    streams = Streams(args, out)  # before evaluating: refuses an --output-dir that holds an input
     exp = evaluate(args, runs, measures, keep_runs=True)
     report = meta.meta_evaluate(
         exp, transforms=args.transform, samples=args.samples, alpha=args.alpha, test=args.pairs_test,
@@ -78,7 +79,6 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
         "sizes": (f"Topic-set size: queries a paired t-test needs to detect a difference of {args.min_difference:g} "
                   f"with power {args.power:g} at alpha={args.alpha:g} (Sakai 2016)", report.sizes, ""),
     }
-    streams = Streams(args, out)
     for name in chosen:
         with streams.table(name) as stream:
             if name == "baseline":

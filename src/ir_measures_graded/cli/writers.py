@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import ir_measures
 import numpy as np
 
-from ir_measures_graded.cli.args import DEFAULT_PLACES
+from ir_measures_graded.cli.args import DEFAULT_PLACES, SECTIONS, STANDARD_INPUT, UsageError
 
 if TYPE_CHECKING:  # pandas is imported where a table is written: --help and argument errors never load it
     import pandas as pd
@@ -189,9 +189,14 @@ def print_demo(out: TextIO) -> None:
 class Streams:
     """Where each table goes: standard output, tables separated by a blank line (text, markdown, latex,
     trec; machine formats hold one table there), or with ``--output-dir`` a file per table in that folder
-    (``results.tsv``, ``thresholds.tsv``, ``comparison.tsv``, one per ``compare`` section)."""
+    (``results.tsv``, ``thresholds.tsv``, ``comparison.tsv``, one per ``compare`` section).
+
+    Made before anything is evaluated: a file it may write that is one of the inputs (the qrels or a
+    run, under any spelling, link or hard link) is refused with one line, and nothing is written."""
 
     SUFFIX = {"text": "txt", "markdown": "md", "latex": "tex", "trec": "txt"}
+    #: Every table a command writes (a file each with ``--output-dir``).
+    TABLES = ("results", "thresholds", "comparison", *SECTIONS)
 
     def __init__(self, args: argparse.Namespace, out: TextIO) -> None:
         self.folder, self.out, self.written = getattr(args, "output_dir", None), out, []
@@ -199,7 +204,23 @@ class Streams:
         if self.folder:
             import os
 
+            self._refuse_inputs([args.qrels, *args.inputs])  # the runs (and measures: no file)
             os.makedirs(self.folder, exist_ok=True)
+
+    def _refuse_inputs(self, inputs: list[str]) -> None:
+        import os
+
+        from ir_measures_graded.experiment.naming import display
+
+        files = [given for given in inputs if given not in STANDARD_INPUT and os.path.isfile(given)]
+        for name in self.TABLES:
+            path = os.path.join(self.folder, f"{name}.{self.suffix}")
+            if not os.path.exists(path):
+                continue
+            for given in files:
+                if os.path.samefile(path, given):
+                    raise UsageError(f"--output-dir {display(self.folder)} would write {name}.{self.suffix} over "
+                                     f"the input {display(given)}: choose another folder (inputs are never written)")
 
     @contextlib.contextmanager
     def table(self, name: str) -> Iterator[TextIO]:

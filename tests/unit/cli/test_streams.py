@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from support.cli import run_main
 from support.paths import QRELS, STRONG, WEAK
 
@@ -17,3 +19,58 @@ def test_all_trec_keeps_what_ir_measures_prints_off_standard_output(capsys):
     assert "skipped" in err
     out, _ = run_main(capsys, QRELS, STRONG, WEAK, "all_trec", "-o", "csv")
     assert out.splitlines()[0].startswith("run,")
+
+
+# --- --output-dir never writes over an input -------------------------------------------------------
+
+def _inputs_in(folder, *names):
+    """Copies of the sample's qrels and runs in ``folder`` under ``names`` (qrels first)."""
+    from pathlib import Path
+
+    folder.mkdir(exist_ok=True)
+    copies = []
+    for source, name in zip([QRELS, STRONG, WEAK], names, strict=False):
+        copies.append(folder / name)
+        copies[-1].write_bytes(Path(source).read_bytes())
+    return [str(c) for c in copies]
+
+
+@pytest.mark.parametrize("subcommand, fmt, names, extra, written", [
+    ("evaluate", "tsv", ["qrels.txt", "results.tsv", "baseline.tsv"], [], "results.tsv"),
+    ("evaluate", "text", ["qrels.txt", "a.run", "results.txt"], [], "results.txt"),
+    ("evaluate", "csv", ["comparison.csv", "a.run", "b.run"], ["--baseline", "a.run", "-q"], "comparison.csv"),
+    ("evaluate", "markdown", ["qrels.txt", "a.run", "thresholds.md"], ["--thresholds"], "thresholds.md"),
+    ("compare", "tsv", ["qrels.txt", "a.run", "means.tsv"], ["--sections", "means", "baseline"], "means.tsv"),
+    ("compare", "latex", ["qrels.txt", "a.run", "sizes.tex"], [], "sizes.tex"),
+])
+@pytest.mark.parametrize("spelling", ["as typed", "another spelling", "a symbolic link"])
+def test_output_dir_refuses_to_write_over_an_input(tmp_path, capsys, subcommand, fmt, names, extra, written,
+                                                   spelling):
+    import os
+
+    from support.cli import error_of
+
+    folder = tmp_path / "out"
+    qrels, *runs = _inputs_in(folder, *names)
+    given = [qrels, *runs]
+    victim = next(p for p in given if p.endswith(written))
+    if spelling == "another spelling":
+        given = [os.path.join(str(tmp_path), "out", ".", os.path.basename(p)) for p in given]
+    elif spelling == "a symbolic link":
+        (tmp_path / "linked").symlink_to(folder)
+        given = [str(tmp_path / "linked" / os.path.basename(p)) for p in given]
+    before = {p: open(p, "rb").read() for p in [qrels, *runs]}
+    message = error_of(capsys, subcommand, *given, "muMAP", "nDCG@10", "-o", fmt, "--output-dir", str(folder),
+                       *extra)
+    assert message.startswith(f"--output-dir {folder} would write {written} over the input ")
+    assert {p: open(p, "rb").read() for p in [qrels, *runs]} == before  # nothing written over
+    assert sorted(os.listdir(folder)) == sorted(os.path.basename(p) for p in before)  # nor beside them
+    del victim
+
+
+def test_output_dir_writes_beside_inputs_of_other_names(tmp_path, capsys):
+    folder = tmp_path / "out"
+    qrels, *runs = _inputs_in(folder, "qrels.txt", "results.txt", "comparison.txt")  # not .tsv: no clash
+    run_main(capsys, qrels, *runs, "muMAP", "--baseline", runs[0], "-q", "--output-dir", str(folder))
+    assert (folder / "results.tsv").exists() and (folder / "comparison.tsv").exists()
+    assert (folder / "results.txt").read_bytes() == open(STRONG, "rb").read()
