@@ -7,7 +7,6 @@ the command line (:mod:`ir_measures_graded.cli`) writes what it returns.
 
 from __future__ import annotations
 
-import gzip
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -72,11 +71,15 @@ def run_tag(path: str, frame: object = None) -> str:
             raw.seek(0)
             if columnar_format(raw, head) is not None:  # columnar files carry no tag
                 return path
-        opener = gzip.open if head[:2] == b"\x1f\x8b" else open
+        import lzma
+
+        from ir_measures_graded.errors import GradedInputError
+        from ir_measures_graded.io.readers import open_text
+
         try:
-            with opener(path, "rt", encoding="utf-8", errors="replace") as text:
-                first = next((line for line in text if line.strip()), "")
-        except (OSError, EOFError):  # the reader reports unreadable files
+            with open_text(path, "run") as raw:
+                first = next((line for line in raw if line.strip()), b"").decode("utf-8", errors="replace")
+        except (OSError, EOFError, ValueError, GradedInputError, lzma.LZMAError):  # the reader reports them
             first = ""
         fields = first.split()
         tag = fields[RUN.index("name")] if len(fields) == RUN.n_fields else None

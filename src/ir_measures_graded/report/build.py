@@ -66,11 +66,9 @@ def _source(role: str, name: str, given: Any, kind: str, rows: int | None = None
 
 
 def _lines(path: str) -> Any:
-    import gzip
+    from ir_measures_graded.io.readers import open_text
 
-    with open(path, "rb") as raw:
-        gz = raw.read(2) == b"\x1f\x8b"
-    with (gzip.open(path, "rb") if gz else open(path, "rb")) as stream:
+    with open_text(path) as stream:  # decompressed as the readers read it
         yield from stream
 
 

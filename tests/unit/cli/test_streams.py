@@ -74,3 +74,38 @@ def test_output_dir_writes_beside_inputs_of_other_names(tmp_path, capsys):
     run_main(capsys, qrels, *runs, "muMAP", "--baseline", runs[0], "-q", "--output-dir", str(folder))
     assert (folder / "results.tsv").exists() and (folder / "comparison.tsv").exists()
     assert (folder / "results.txt").read_bytes() == open(STRONG, "rb").read()
+
+
+# --- standard input, once --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("names", [["-", "/dev/stdin"], ["/dev/stdin", "/dev/stdin"], ["/dev/fd/0", "-"],
+                                   ["/dev/stdin", "/proc/self/fd/0"]])
+@pytest.mark.parametrize("measures_with_m", [False, True])
+def test_standard_input_under_two_of_its_names_is_refused(capsys, names, measures_with_m):
+    from support.cli import error_of
+
+    args = [QRELS, STRONG, *names, *(["-m", "muMAP"] if measures_with_m else ["muMAP"])]
+    assert error_of(capsys, *args) == (f"standard input can be only one of the runs: {names[0]!r} and "
+                                       f"{names[1]!r} both name it")
+
+
+def test_dash_twice_keeps_its_message(capsys):
+    from support.cli import error_of
+
+    for args in ([QRELS, "-", "-", "muMAP"], [QRELS, "-", "-", "-m", "muMAP"]):
+        assert error_of(capsys, *args) == "standard input ('-') can be only one of the runs"
+
+
+@pytest.mark.parametrize("kind", ["parquet", "arrow"])
+def test_a_parquet_or_arrow_run_through_a_pipe_is_evaluated_as_the_file(tmp_path, capsys, kind):
+    import pyarrow.feather as feather
+    import pyarrow.parquet as pq
+
+    from ir_measures_graded.io.readers import read_run_table
+    from support.pipes import through_a_pipe
+
+    path = tmp_path / f"strong.{kind}"
+    (pq.write_table if kind == "parquet" else feather.write_feather)(read_run_table(STRONG), str(path))
+    expected, _ = run_main(capsys, QRELS, str(path), "muMAP", "nDCG@10")
+    with through_a_pipe(tmp_path, path.read_bytes()) as pipe:
+        assert run_main(capsys, QRELS, pipe, "muMAP", "nDCG@10")[0] == expected
