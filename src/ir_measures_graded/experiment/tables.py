@@ -33,19 +33,28 @@ CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "fdr_bh": "Benja
 RESAMPLED_FLOOR = 1e-4
 
 
-def format_p(p: float, test: str | None = None) -> str:
+def format_p(p: float, test: str | None = None, levels: Sequence[float] = LEVELS) -> str:
     """``0.043`` (3 decimals from 0.001 up), ``3.8e-10`` below; ``< 1e-4`` below 1e-4 for a resampling
-    test (randomization, bootstrap, randomised Tukey); empty for no p-value."""
+    test (randomization, bootstrap, randomised Tukey); empty for no p-value. Never across a significance
+    level of ``levels`` (those the marks use): a p-value just below one gets the digits that keep it
+    below (0.009971 is ``0.00997``, not ``0.010`` beside ‡), one at or above a level never prints below it."""
     if p is None or (isinstance(p, float) and math.isnan(p)) or pd.isna(p):
         return ""
     p = float(p)
     if test in statistics.RESAMPLED and p < RESAMPLED_FLOOR:
         return f"< {RESAMPLED_FLOOR:.0e}".replace("e-0", "e-")
-    if p >= 0.001:
-        return f"{p:.3f}"
     if p == 0.0:
         return "< 1e-300"  # below what a double holds
-    return f"{p:.1e}".replace("e-0", "e-")
+    try:
+        ordered = [float(level) for level in levels]
+    except (TypeError, ValueError):
+        ordered = list(LEVELS)
+    fixed = p >= 0.001
+    for digits in range(3 if fixed else 1, 18):
+        text = f"{p:.{digits}f}" if fixed else f"{p:.{digits}e}".replace("e-0", "e-")
+        if all((float(text) < level) == (p < level) for level in ordered):
+            return text
+    return f"< {min(level for level in ordered if p < level):g}"  # p a rounding error below a level
 
 
 def json_p(p: float, places: int | None) -> float | None:
