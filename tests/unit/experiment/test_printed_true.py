@@ -61,3 +61,26 @@ def test_a_p_value_away_from_every_level_keeps_three_decimals():
         shown = tables.format_p(float(p))
         if all(abs(p - level) > 0.0005 for level in tables.LEVELS):
             assert shown == f"{p:.3f}"
+
+
+# --- the interval's level -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("alpha, shown", [(0.001, "99.9%"), (0.025, "97.5%"), (0.05, "95%"), (0.0001, "99.99%")])
+def test_the_interval_level_is_printed_with_the_digits_it_has(alpha, shown, capsys, tmp_path):
+    import re
+
+    from support.cli import run_main
+    from support.paths import QRELS, RANDOM, STRONG, WEAK
+
+    assert tables.percent(1 - alpha) == shown
+    common = [QRELS, STRONG, WEAK, RANDOM, "-m", "muMAP", "--alpha", str(alpha), "-o", "text"]
+    out, _ = run_main(capsys, *common[:4], *common[5:6], "--baseline", WEAK, *common[6:])
+    printed = set(re.findall(r"(\d+(?:\.\d+)?)% t confidence interval", out))
+    assert printed == {shown[:-1]}, out
+    out, _ = run_main(capsys, "compare", *common, "--sections", "details", "--samples", "2", "--permutations", "50")
+    assert f"mean difference, {shown} intervals" in out, out
+    page = tmp_path / "r.html"
+    run_main(capsys, "report", *common, "--html", str(page), "--no-scale", "--permutations", "50")
+    html = page.read_text(encoding="utf-8")
+    assert set(re.findall(r"(\d+(?:\.\d+)?)% (?:t-)?interval", html)) == {shown[:-1]}, \
+        re.findall(r".{20}\d+% .{20}", html)
