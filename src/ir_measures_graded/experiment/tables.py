@@ -196,15 +196,35 @@ def machine(table: pd.DataFrame, output_format: str, places: int | None = None) 
     return buffer.getvalue()
 
 
+#: What a ``\\label`` cannot hold: LaTeX's special characters (``_`` is fine in a label), braces and spaces.
+_NOT_IN_LABELS = set("\\{}#%&~^$")
+
+
+def latex_label(label: str) -> str:
+    """``label`` as ``\\label{...}`` takes it, verbatim (``tab:main_results`` stays that: ``\\ref`` must
+    find it as typed); a GradedInputError naming the first character LaTeX cannot take in a label
+    (``\\ { } # % & ~ ^ $``, whitespace, a control or non-ASCII character)."""
+    label = str(label)
+    if not label:
+        raise GradedInputError("the LaTeX label is empty: give one such as 'tab:results'")
+    bad = next((c for c in label if c in _NOT_IN_LABELS or not (c.isascii() and c.isprintable()) or c.isspace()),
+               None)
+    if bad is not None:
+        raise GradedInputError(f"the LaTeX label {label!r} holds {bad!r}, which a \\label cannot take: use letters, "
+                               "digits and punctuation such as : - _ . (e.g. 'tab:main_results')")
+    return label
+
+
 def latex_table(table: pd.DataFrame, caption: str, label: str, notes: Sequence[str] = (),
                 bold: set[tuple[int, int]] = frozenset()) -> str:
     """A complete LaTeX ``table`` environment (booktabs rules: needs ``\\usepackage{booktabs}``); the
-    cells at ``bold`` (row, column) in bold."""
+    cells at ``bold`` (row, column) in bold; ``label`` verbatim (:func:`latex_label`)."""
+    label = latex_label(label)
     spec = "l" + "r" * (len(table.columns) - 1)
     rows = [[f"\\textbf{{{_latex(c)}}}" if (i, j) in bold else _latex(c) for j, c in enumerate(r)]
             for i, r in enumerate(table.astype(str).to_numpy(dtype=object).tolist())]
     lines = ["% needs \\usepackage{booktabs}", "\\begin{table}", "\\centering",
-             f"\\caption{{{_latex(caption)}}}", f"\\label{{{_latex(label)}}}",
+             f"\\caption{{{_latex(caption)}}}", f"\\label{{{label}}}",
              f"\\begin{{tabular}}{{{spec}}}", "\\toprule", " & ".join(_latex(str(h)) for h in table.columns) + " \\\\",
              "\\midrule", *(" & ".join(r) + " \\\\" for r in rows), "\\bottomrule",
              "\\end{tabular}", *(f"\\par{{\\footnotesize {_latex(n)}}}" for n in notes if n), "\\end{table}"]
