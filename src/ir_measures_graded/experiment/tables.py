@@ -12,6 +12,7 @@ cells are escaped by pylatexenc (``_``, ``&``, ``%``, ``#``, ``µ``, ``†``, �
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -231,8 +232,38 @@ def latex_table(table: pd.DataFrame, caption: str, label: str, notes: Sequence[s
     return "\n".join(lines) + "\n"
 
 
-def _markdown(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("`", "\\`")
+#: Inline Markdown that a name could start, escaped so that it renders as typed (CommonMark, GFM): backslash
+#: escapes, code, emphasis, strikethrough, math, table cells.
+_MARKDOWN_ESCAPED = set("\\`*|~$")
+#: A link or image: ``](`` or ``][``; raw HTML and autolinks: < and one of ``A-Za-z/!?``; an entity or a
+#: character reference: ``&name;``, ``&#123;``, ``&#x1F;``.
+_LINK_END = re.compile(r"\](?=[(\[])")
+_TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+_ENTITY_START = re.compile(r"&(?=(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});)")
+#: What starts a block at the beginning of a paragraph (a title or a note): a quote, list, heading, rule or
+#: link reference definition.
+_BLOCK_START = re.compile(r"^(?:([>+=\[-])|(\d{1,9})([.)]))")
+
+
+def _markdown(text: str, block: bool = False) -> str:
+    """``text`` as Markdown that renders as ``text`` itself (a table cell; with ``block``, a paragraph or
+    heading of its own): what could start inline markup is escaped — ``\\ ` * | ~ $``, ``_`` where it is
+    not between two letters or digits (which CommonMark never takes for emphasis), ``]`` before ``(`` or
+    ``[`` (a link), ``&`` before a reference, ``<`` before a tag or autolink (as ``&lt;``); with ``block``
+    also ``#`` and what would make a paragraph a quote, list, heading, rule or link definition. Other
+    characters stay as they are, so that the source stays readable (``Δ muAP [CI]``)."""
+    out = []
+    for i, char in enumerate(text):
+        if char in _MARKDOWN_ESCAPED or (block and char == "#") or (char == "_" and not (
+                0 < i < len(text) - 1 and text[i - 1].isascii() and text[i - 1].isalnum()
+                and text[i + 1].isascii() and text[i + 1].isalnum())):
+            out.append("\\" + char)
+        else:
+            out.append(char)
+    escaped = _TAG_START.sub("&lt;", _ENTITY_START.sub(r"\\&", _LINK_END.sub(r"\\]", "".join(out))))
+    if block:
+        escaped = _BLOCK_START.sub(lambda m: f"\\{m[1]}" if m[1] else f"{m[2]}\\{m[3]}", escaped)
+    return escaped
 
 
 def _numeric(column: pd.Series) -> bool:
@@ -273,8 +304,8 @@ def render(table: pd.DataFrame, output_format: str, places: int = 4, title: str 
     if output_format == "markdown":
         grid = tabulate([[_markdown(_plain(c)) for c in r] for r in rows], headers=[_markdown(_plain(h)) for h in headers],
                         tablefmt="pipe", colalign=align, disable_numparse=True)
-        return "".join([f"### {_markdown(title)}\n\n" if title else "", grid, "\n",
-                        *(f"\n{_markdown(n)}\n" for n in notes)])
+        return "".join([f"### {_markdown(title, block=True)}\n\n" if title else "", grid, "\n",
+                        *(f"\n{_markdown(n, block=True)}\n" for n in notes)])
     grid = tabulate([[_plain(c) for c in r] for r in rows], headers=[_plain(h) for h in headers], tablefmt="simple",
                     colalign=align, disable_numparse=True)
     return "".join([f"{title}\n" if title else "", grid, "\n", *(f"{n}\n" for n in notes)])

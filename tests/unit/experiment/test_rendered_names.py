@@ -9,8 +9,11 @@ import shutil
 import subprocess
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ir_measures_graded import GradedInputError, experiment
+from support.examples import examples
 from support.paths import QRELS, RANDOM, STRONG, WEAK
 
 
@@ -58,3 +61,80 @@ def test_a_label_latex_cannot_take_is_refused_in_one_line(comparison, label):
         comparison.to_latex(label=label)
     message = str(raised.value)
     assert len(message.splitlines()) == 1 and ("LaTeX label" in message)
+
+
+# --- Markdown --------------------------------------------------------------------------------------------
+
+def rendered(text: str) -> tuple[list[str], list[list[str]], list[str]]:
+    """What a CommonMark renderer (with GFM tables and strikethrough) shows of ``text``: the header cells,
+    the body rows and the other paragraphs and headings, each as its text; markup (emphasis, a link, raw
+    HTML, code, strikethrough) shows as ``<type>`` so that it can never equal a name."""
+    from markdown_it import MarkdownIt
+
+    tokens = MarkdownIt("commonmark").enable(["table", "strikethrough"]).parse(text)
+    header: list[str] = []
+    rows: list[list[str]] = []
+    blocks: list[str] = []
+    where = None
+    for token in tokens:
+        if token.type in ("thead_open", "tbody_open"):
+            where = token.type
+        elif token.type == "table_close":
+            where = None
+        elif token.type == "tr_open" and where == "tbody_open":
+            rows.append([])
+        elif token.type == "inline":
+            shown = "".join(c.content if c.type == "text" else "\n" if c.type == "softbreak" else f"<{c.type}>"
+                            for c in token.children or [])
+            if where == "thead_open":
+                header.append(shown)
+            elif where == "tbody_open":
+                rows[-1].append(shown)
+            else:
+                blocks.append(shown)
+        elif token.type not in ("paragraph_open", "paragraph_close", "heading_open", "heading_close", "tr_open",
+                                "tr_close", "th_open", "th_close", "td_open", "td_close", "thead_close",
+                                "tbody_close", "table_open"):
+            blocks.append(f"<{token.type}>")  # a list, quote, rule or code block made of a name
+    return header, rows, blocks
+
+
+ODD_NAMES = ["__init__", "x<b>y", "[a](http://e.com)", "*bold*", "`code`", "~~gone~~", "a&amp;b", "&#65;",
+             "<http://e.com>", "pipe|run", "back\\slash\\", "$x^2$", "# heading", "1. first", "- item", "> quote",
+             "---", "base_line", "50%_better#2", "![img](x.png)", "<!-- c -->", "a\\*b", "µ_x_"]
+
+
+def markdown_of(names: list[str], title: str = "Runs", legend: str = "") -> str:
+    import pandas as pd
+
+    from ir_measures_graded.experiment import tables
+
+    table = pd.DataFrame({"run": names, "value": [0.5] * len(names)})
+    return tables.render(table, "markdown", title=title, legend=legend)
+
+
+def test_names_render_in_markdown_as_typed():
+    names = ODD_NAMES
+    header, rows, blocks = rendered(markdown_of(names, title="Against __init__ <b>x</b>",
+                                                legend="\n".join(["* † p < 0.05", *names])))
+    assert header == ["run", "value"]
+    assert [r[0] for r in rows] == names
+    assert blocks == ["Against __init__ <b>x</b>", "* † p < 0.05", *names]
+
+
+def test_the_comparison_names_its_runs_in_markdown_as_typed():
+    names = ["__init__", "x<b>y", "[a](http://e.com)"]
+    exp = experiment(QRELS, [WEAK, STRONG, RANDOM], ["muMAP"], names=names, baseline=0)
+    header, rows, blocks = rendered(exp.compare().to_markdown())
+    assert [r[0] for r in rows] == names
+    assert any("against __init__" in b for b in blocks)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.text(st.sampled_from(list("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~ aZ09µ\t")), min_size=1,
+                        max_size=12).filter(lambda n: n.strip()), min_size=1, max_size=5))
+def test_any_name_of_ascii_punctuation_renders_as_typed(names):
+    typed = [" ".join(n.split()) for n in names]
+    header, rows, blocks = rendered(markdown_of(names, title=names[0], legend="\n".join(names)))
+    assert [r[0] for r in rows] == typed
+    assert blocks == [typed[0], *typed]
