@@ -242,6 +242,23 @@ def sign_matrix(n: int, permutations: int | None, rng: np.random.Generator) -> t
     return rng.choice(np.array([-1, 1], dtype=np.int8), size=(permutations, n)), False
 
 
+def sign_chunks(n: int, permutations: int | None, rng: np.random.Generator,
+                rows: int = _CHUNK) -> tuple[Iterator[np.ndarray], int, bool]:
+    """The sign vectors of :func:`sign_matrix` (the same vectors, in the same order, from the same
+    generator), made ``rows`` at a time: ``(chunks, count, exact)``, so that ``permutations`` × n of them
+    (and of the indices the generator draws them from, 8 bytes each) are never held at once."""
+    rows = max(2, rows - rows % 2)  # an even number of draws per chunk: the generator's stream is the one call's
+    if permutations is None or (n < 63 and 2**n <= permutations):
+        if n > 20:
+            raise ValueError(f"exact enumeration of 2^{n} sign vectors is too large; give a number of permutations")
+        bits = np.arange(n, dtype=np.int64)
+        return ((((np.arange(s, min(2**n, s + rows), dtype=np.int64)[:, None] >> bits) & 1) * 2 - 1).astype(np.int8)
+                for s in range(0, 2**n, rows)), 2**n, True
+    signs = np.array([-1, 1], dtype=np.int8)
+    return (rng.choice(signs, size=(min(rows, permutations - s), n)) for s in range(0, permutations, rows)), \
+        permutations, False
+
+
 def _p_value(extreme: np.ndarray, draws: int, exact: bool) -> np.ndarray:
     """count / draws when every outcome was enumerated; (count + 1) / (draws + 1) when sampled, counting
     the observed outcome once, so a sampled p-value is never 0 (Phipson & Smyth 2010)."""
@@ -279,13 +296,16 @@ def randomization_test(
         return np.full(n_pairs, np.nan)
     untested = _untested(d)
     d = np.where(untested[:, None], 0.0, d)  # computed as a zero row, then set NaN
-    signs, exact = sign_matrix(n, permutations, np.random.default_rng(seed))
+    # sign vectors drawn a chunk at a time, each chunk's draws, signs and means at most about _BLOCK entries
+    # (all at once, 10,000 permutations of 10,000 queries took 895 MiB), the same vectors as in one draw
+    chunks, count, exact = sign_chunks(n, permutations, np.random.default_rng(seed),
+                                       rows=min(_CHUNK, _BLOCK // max(1, n, n_pairs)))
     observed = d.mean(axis=1)
     extreme = np.zeros(n_pairs, dtype=np.int64)
-    for start in range(0, len(signs), _CHUNK):  # one matrix product per chunk of sign vectors
-        means = d @ signs[start:start + _CHUNK].T.astype(np.float64) / n
+    for signs in chunks:  # one matrix product per chunk of sign vectors
+        means = d @ signs.T.astype(np.float64) / n
         extreme += _beyond(means, observed, alternative).sum(axis=1)
-    return np.where(untested, np.nan, _p_value(extreme, len(signs), exact))
+    return np.where(untested, np.nan, _p_value(extreme, count, exact))
 
 
 def resample_chunks(n: int, samples: int | None, rng: np.random.Generator) -> tuple[Iterator[np.ndarray], int, bool]:
