@@ -30,6 +30,9 @@ holds a NaN (as scipy's ``nan_policy='propagate'``). In Tukey's HSD and the rand
 run with a NaN value has NaN p-values against every other run, and the other pairs are computed on
 the remaining runs alone (exactly the result without that run).
 
+**No query.** A test made on 0 queries (empty qrels) is not made: every paired test's p-value, the
+intervals and the effect size are NaN, as for a NaN value, without a numpy warning.
+
 **p-values of the resampling tests.** Sampled p-values are (count + 1) / (draws + 1), never 0. Exact
 ones (every outcome enumerated) are count / outcomes: the randomization test and the randomised
 Tukey HSD enumerate the observed arrangement itself, so theirs are at least 1 / outcomes, but the
@@ -379,8 +382,10 @@ def paired_t_test(a: np.ndarray, b: np.ndarray, alternative: str = "two-sided") 
 
     _check_alternative(alternative)
     difference = differences(a, b)
+    if difference.shape[1] == 0:  # no query: nothing to test
+        return np.full(len(difference), np.nan)
     untested = _untested(difference)
-    shift = difference[:, 0] if difference.shape[1] else np.zeros(len(difference))
+    shift = difference[:, 0]
     constant = np.all(difference == shift[:, None], axis=1)
     if difference.shape[1] < 2:  # one query: no test
         p = np.full(len(difference), np.nan)
@@ -454,7 +459,7 @@ def wilcoxon_test(a: np.ndarray, b: np.ndarray, alternative: str = "two-sided") 
     NaN (not tested)."""
     _check_alternative(alternative)
     d = differences(a, b)
-    untested = _untested(d)
+    untested = _untested(d) | (d.shape[1] == 0)  # no query: nothing to test
     return np.array([np.nan if skip else _signed_rank_p(row, alternative)
                      for row, skip in zip(d, untested, strict=True)], dtype=np.float64)
 
@@ -470,7 +475,7 @@ def win_tie_loss(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def sign_test(a: np.ndarray, b: np.ndarray, alternative: str = "two-sided") -> np.ndarray:
     """Sign test row by row: the number of queries A wins among those it does not tie with B is
-    Binomial(n, 1/2) under the null hypothesis (exact binomial p-value; 1.0 without a non-tie; NaN for a
+    Binomial(n, 1/2) under the null hypothesis (exact binomial p-value; 1.0 without a non-tie; NaN on no query and for a
     row holding a NaN)."""
     from scipy import stats
 
@@ -483,7 +488,8 @@ def sign_test(a: np.ndarray, b: np.ndarray, alternative: str = "two-sided") -> n
         p = stats.binom.cdf(wins, n, 0.5)
     else:
         p = np.minimum(1.0, 2 * stats.binom.cdf(np.minimum(wins, losses), n, 0.5))
-    return np.where(_untested(a, b), np.nan, np.where(n == 0, 1.0, p))
+    no_query = np.atleast_2d(a).shape[-1] == 0  # nothing to test (without a non-tie among queries: 1.0)
+    return np.where(_untested(a, b) | no_query, np.nan, np.where(n == 0, 1.0, p))
 
 
 # --- many systems at once -------------------------------------------------------------------------------
@@ -611,7 +617,9 @@ def t_interval(differences: np.ndarray, level: float = 0.95) -> np.ndarray:
 
     d = np.atleast_2d(np.asarray(differences, dtype=np.float64))
     n = d.shape[1]
-    half = stats.t.ppf((1 + level) / 2, n - 1) * d.std(axis=1, ddof=1) / np.sqrt(n) if n > 1 else np.nan
+    if n < 2:  # no interval from one query or none (and no numpy warning for the mean of nothing)
+        return np.full((len(d), 2), np.nan)
+    half = stats.t.ppf((1 + level) / 2, n - 1) * d.std(axis=1, ddof=1) / np.sqrt(n)
     mean = d.mean(axis=1)
     interval = np.stack([mean - half, mean + half], axis=1)
     interval[_untested(d)] = np.nan
@@ -647,7 +655,9 @@ def effect_size(differences: np.ndarray) -> np.ndarray:
     d_z, Lakens 2013) per row; t = d_z · √n. NaN where every difference is equal or one is NaN.
     Pass :func:`differences` so that ties are zero differences."""
     d = np.atleast_2d(np.asarray(differences, dtype=np.float64))
-    sd = d.std(axis=1, ddof=1) if d.shape[1] > 1 else np.full(len(d), np.nan)
+    if d.shape[1] < 2:  # no spread from one query or none
+        return np.full(len(d), np.nan)
+    sd = d.std(axis=1, ddof=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where((sd > 0) & ~_untested(d), d.mean(axis=1) / sd, np.nan)
 
