@@ -74,7 +74,7 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
                   "test, two-sided)", report.power, ""),
         "pairs": ("Run pairs (the ASL curve: asl_rank 1 = smallest p-value)", report.pairs, ""),
         "baseline": None,
-        "details": (f"Against the baseline {comparison.baseline}, per run: mean difference, {1 - args.alpha:.0%} "
+        "details": (f"Against the baseline {comparison.baseline}, per run: mean difference, {tables.percent(1 - args.alpha)} "
                     "intervals (t, bootstrap), effect size d_z, per-query wins/ties/losses", comparison.table, ""),
         "sizes": (f"Topic-set size: queries a paired t-test needs to detect a difference of {args.min_difference:g} "
                   f"with power {args.power:g} at alpha={args.alpha:g} (Sakai 2016)", report.sizes, ""),

@@ -58,6 +58,12 @@ def format_p(p: float, test: str | None = None, levels: Sequence[float] = LEVELS
     return f"< {min(level for level in ordered if p < level):g}"  # p a rounding error below a level
 
 
+def percent(level: float) -> str:
+    """A confidence level as a percentage with the digits it has: ``95%``, ``99.9%``, ``97.5%`` (never
+    rounded to a whole percent: 99.9% is not 100%)."""
+    return f"{float(level) * 100:.10g}%"
+
+
 def json_p(p: float, places: int | None) -> float | None:
     """A p-value for JSON: ``places`` *significant* digits (so ``-p 4`` keeps 3.8e-10), None for NaN."""
     if p is None or pd.isna(p):
@@ -160,7 +166,7 @@ def paper_table(comparison: pd.DataFrame, places: int = 4, levels: Sequence[floa
     listed = ", ".join(f"{m} p < {lv:g}" for m, lv in zip(marks(len(ordered)), ordered, strict=True)) or "No marks"
     corrected = "uncorrected" if attrs.get("correction") == "none" else f"{correction} correction across {family}"
     legend = (f"{listed}: {test} against {attrs.get('baseline', 'the baseline')} ({alternative}; {corrected}). "
-              f"Δ: mean difference to the baseline [{level:.0%} {'t' if interval == 't' else 'percentile bootstrap'}"
+              f"Δ: mean difference to the baseline [{percent(level)} {'t' if interval == 't' else 'percentile bootstrap'}"
               f" confidence interval].")
     return pd.DataFrame(columns), legend
 

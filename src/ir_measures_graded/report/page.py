@@ -43,7 +43,7 @@ def render(report: Report) -> str:
         r=report, css=Markup(asset("page.css")), js=Markup(asset("page.js")), Markup=Markup,
         summary=summary_rows(report), measures=measure_rows(report), sources=source_rows(report),
         differs=aggregate_differs(report), thresholds=figs["thresholds"], queries=figs["queries"],
-        scale=scale_view(report), level=f"{(1 - report.settings['alpha']) * 100:g}%",
+        scale=scale_view(report), level=tables.percent(1 - report.settings["alpha"]),
         fmt=fmt, signed=signed, per_query_csv=per_query_csv(report),
     )
 
