@@ -116,7 +116,8 @@ def calc_aggregate(measures: Iterable[ir_measures.Measure | str], qrels: DataFra
 def _aggregate(measures: list, qrels: DataFrame, run: DataFrame, columns: tuple[str, str, str, str],
                partitions: int | None, sides: Any) -> tuple[dict[ir_measures.Measure, float], dict[str, int]]:
     """``(values, counts)``: :func:`calc_aggregate`'s values, and the workers' counts (``rows``: the
-    run's rows; ``matched``: its queries the qrels hold); ``sides``: where a duplicate's rows are
+    run's rows; ``matched``: its queries the qrels hold; ``ranked``: its rows of those queries;
+    ``judged``: of those, the rows whose document is judged); ``sides``: where a duplicate's rows are
     counted (:func:`.jobs.clear_errors`)."""
     from ir_measures_graded.engines.spark.jobs import clear_errors, job_settings
     from ir_measures_graded.engines.spark.plan import _evaluated
@@ -126,7 +127,7 @@ def _aggregate(measures: list, qrels: DataFrame, run: DataFrame, columns: tuple[
     with clear_errors(sides), job_settings(parts.sparkSession):
         rows = parts.collect()  # per partition, a few rows per measure: no shuffle to sum them first
     partials: dict[str, list] = {}
-    counts = {"rows": 0, "matched": 0}
+    counts = {"rows": 0, "matched": 0, "ranked": 0, "judged": 0}
     for r in rows:
         if r["measure"].startswith(COUNT):
             counts[r["measure"][len(COUNT):]] += r["n"]
@@ -251,6 +252,7 @@ class SparkEngine:
                 result.summary, counts = _aggregate(measures, qrels, run, ("query_id", "doc_id", "relevance", "score"),
                                                     None, sides)
                 result.rows, result.matched = counts["rows"], counts["matched"]
+                result.ranked_rows, result.judged_rows = counts["ranked"], counts["judged"]
                 if judged and request.warn is not None:
                     check_shared_queries(result, request)
             results.append(result)
