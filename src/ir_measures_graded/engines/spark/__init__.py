@@ -151,17 +151,16 @@ def _file_sides(spark: SparkSession, qrels: str, run: str) -> dict[str, Any]:
     a duplicate is named ``FILE:LINE`` as the local engine names it; Parquet files' rows."""
     from pyspark.sql import functions as F
 
-    from ir_measures_graded.engines.spark.read import _is_parquet
+    from ir_measures_graded.engines.spark.read import _is_parquet, located
 
     sides = {}
-    for side, path in (("qrels", qrels), ("run", run)):
-        if "://" not in path:
-            path = os.path.abspath(path)
+    for side, given in (("qrels", qrels), ("run", run)):
+        path = located(given)
         if _is_parquet(path):
             sides[side] = (spark.read.parquet(path), "query_id", "doc_id", None)
         else:
             fields = F.split(F.trim(F.col("value")), r"\s+")
-            sides[side] = (spark.read.text(path), fields[0], fields[2], path)
+            sides[side] = (spark.read.text(path), fields[0], fields[2], given)  # named as given
     return sides
 
 

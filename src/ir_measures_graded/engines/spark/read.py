@@ -33,28 +33,46 @@ def _is_parquet(path: str) -> bool:
     return path.rstrip("/").endswith(".parquet") or os.path.isdir(path)
 
 
+def located(path: str) -> str:
+    """Where the JVM reads ``path``: a local path made absolute (the JVM's working folder need not be
+    ours); a URL as it is. Messages name the path as given, as the local engine does."""
+    return path if "://" in path else os.path.abspath(path)
+
+
+def _check_local(path: str, layout: Layout) -> None:
+    """A local input that is missing, refused with one line as the local engine says it."""
+    if not os.path.exists(path):
+        if layout is QRELS:
+            from ir_measures_graded.sources import qrels_dataset
+
+            qrels_dataset(path)  # the local engine's message for a name that is neither a file nor an id
+            raise GradedInputError(f"qrels {path!r} is an ir_datasets id: the Spark engine reads files (TREC text "
+                                   "or Parquet); write its qrels to a file first")
+        raise GradedInputError(f"{layout.kind} file not found: {path}")
+
+
 def _read(spark: SparkSession, path: str, layout: Layout) -> DataFrame:
     from pyspark.sql import functions as F
 
+    given = path  # as typed: what messages name
     if "://" not in path:
-        if not os.path.exists(path):
-            raise GradedInputError(f"{layout.kind} file not found: {path}")
-        path = os.path.abspath(path)  # the JVM's working folder need not be ours
+        _check_local(path, layout)
+    path = located(path)
     if _is_parquet(path):
-        return _read_parquet(spark, path, layout)
+        return _read_parquet(spark, path, layout, given)
     source = spark.read.text(path)
     offsets, _ = _partition_offsets(source)  # lines before each partition: messages name the file's line
 
     def parsed(offsets: list[int] | None) -> DataFrame:
-        return source.mapInArrow(_text_parser(path, layout, offsets),
+        return source.mapInArrow(_text_parser(given, layout, offsets),
                                  f"query_id string, doc_id string, {layout.value} double")
 
-    with clear_errors():  # bad input is reported here, naming the file's line, not in a later job
+    with clear_errors():  # bad input is reported here, naming the file's line
         parsed(offsets).select(F.count(F.lit(1))).collect()
     return parsed(None)  # later jobs may number partitions otherwise (a union): no line numbers needed there
 
 
-def _read_parquet(spark: SparkSession, path: str, layout: Layout) -> DataFrame:
+def _read_parquet(spark: SparkSession, path: str, layout: Layout, given: str | None = None) -> DataFrame:
     """The file's columns, checked as the reading package checks Parquet, with its messages: the
     columns and their types on the driver, from the schema; the rows by one aggregation in the JVM,
     and only where it finds a null or a non-finite value, by the reading package's checks in the
@@ -65,6 +83,7 @@ def _read_parquet(spark: SparkSession, path: str, layout: Layout) -> DataFrame:
     from ir_measures_graded.io.columnar import check_columns, source_name
 
     source = spark.read.parquet(path)
+    path = path if given is None else given  # messages name the file as given
     cols = ("query_id", "doc_id", layout.value)
     check_columns(path, layout, source.columns, list(cols))
     _check_types(source, layout, cols, source_name(layout, path))
