@@ -237,3 +237,28 @@ def test_files_are_named_as_typed_and_missing_qrels_get_the_local_message(spark,
     assert on_spark == local and "./bad.qrels:2:" in local
     local, on_spark = error_lines(capsys, ["nope.txt", "runs/bad.run", "muMAP"])
     assert on_spark == local and local.endswith("qrels not found: 'nope.txt' is neither a file nor an ir_datasets id")
+
+
+def test_compressed_files_spark_cannot_read_get_one_line_naming_them(spark, tmp_path, capsys, monkeypatch):
+    """A truncated .gz was a 3.5 KB Java stack on one line; text named .gz, gzip not named .gz and xz
+    were read as binary lines or failed in the JVM."""
+    import gzip
+    import lzma
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "qrels.txt").write_text("1 0 a 2\n1 0 b 0\n")
+    text = b"".join(b"1 Q0 d%d %d %d.0 t\n" % (i, i, 1000 - i) for i in range(500))
+    files = {"truncated.run.gz": gzip.compress(text)[:300], "plain.run.gz": text, "gzipped.txt": gzip.compress(text),
+             "run.xz": lzma.compress(text)}
+    expected = {"truncated.run.gz": "cannot read run file truncated.run.gz: java.io.EOFException",
+                "plain.run.gz": "run file plain.run.gz is named .gz but is not gzip-compressed",
+                "gzipped.txt": "run file gzipped.txt is compressed with gzip but not named .gz",
+                "run.xz": "run file run.xz is compressed with xz, which the Spark engine cannot read"}
+    from ir_measures_graded.cli import main
+
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+        assert main(["qrels.txt", name, "muMAP", "--engine", "spark"]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.splitlines()) == 1 and len(err) < 300, err
+        assert expected[name] in err, err

@@ -132,18 +132,32 @@ _GZIP, _XZ, _ZSTD = b"\x1f\x8b", b"\xfd7zXZ\x00", b"\x28\xb5\x2f\xfd"
 _BZ2_BLOCKS = (b"1AY&SY", b"\x17\x72\x45\x38\x50\x90")
 
 
+def compression(head: bytes) -> str | None:
+    """``'gzip'``, ``'bz2'``, ``'xz'``, ``'zstd'`` or None (not compressed), from a file's first 10 bytes."""
+    if head[:2] == _GZIP:
+        return "gzip"
+    if head[:3] == b"BZh" and head[3:4].isdigit() and head[4:10] in _BZ2_BLOCKS:
+        return "bz2"
+    if head[:6] == _XZ:
+        return "xz"
+    if head[:4] == _ZSTD:
+        return "zstd"
+    return None
+
+
 def _decompressed(stream: IO[bytes], head: bytes, name: str, kind: str) -> IO[bytes]:
     """The text of ``stream``: decompressed when its first bytes say gzip, bz2, xz (the standard
     library) or zstd (pyarrow's codec), as it is otherwise."""
-    if head[:2] == _GZIP:
+    method = compression(head)
+    if method == "gzip":
         return gzip.GzipFile(fileobj=stream, mode="rb")
-    if head[:3] == b"BZh" and head[3:4].isdigit() and head[4:10] in _BZ2_BLOCKS:
+    if method == "bz2":
         import bz2
 
         return bz2.BZ2File(stream)
-    if head[:6] == _XZ:
+    if method == "xz":
         return lzma.LZMAFile(stream)
-    if head[:4] == _ZSTD:
+    if method == "zstd":
         import pyarrow as pa
 
         if not pa.Codec.is_available("zstd"):
