@@ -171,10 +171,15 @@ def paper_table(comparison: pd.DataFrame, places: int = 4, levels: Sequence[floa
     return pd.DataFrame(columns), legend
 
 
+#: Pairs of characters TeX's fonts join into another glyph (`` `` `` a quote, ``--`` a dash, ``!` `` ¡): a
+#: ``{}`` between them keeps both as typed.
+_LIGATURES = re.compile(r"(?<!\\)(-(?=-)|`(?=`)|'(?=')|[!?](?=`))")
+
+
 def _latex(text: str) -> str:
     from pylatexenc.latexencode import unicode_to_latex
 
-    return unicode_to_latex(" ".join(str(text).split()))
+    return _LIGATURES.sub(r"\1{}", unicode_to_latex(" ".join(str(text).split())))
 
 
 def _plain(text: str) -> str:

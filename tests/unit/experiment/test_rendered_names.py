@@ -138,3 +138,17 @@ def test_any_name_of_ascii_punctuation_renders_as_typed(names):
     header, rows, blocks = rendered(markdown_of(names, title=names[0], legend="\n".join(names)))
     assert [r[0] for r in rows] == typed
     assert blocks == [typed[0], *typed]
+
+
+def test_latex_keeps_characters_tex_would_join_into_another_glyph(tmp_path):
+    """``--`` is a dash, ```` `` ```` and ``''`` quotes, ``!``` ¡ in TeX's fonts: a name holding them is kept
+    as typed (found by the fuzz test of names in LaTeX); and the table still compiles."""
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    names = ["a--b", "``q''", "!`x", "x---y"]
+    exp = experiment(QRELS, [WEAK, STRONG, RANDOM, WEAK], ["muMAP"], names=names, baseline=0)
+    latex = exp.compare().to_latex(label="tab:ligatures")
+    body = latex.split("\\midrule\n", 1)[1].split("\\bottomrule", 1)[0]
+    cells = [row.split(" & ", 1)[0].replace("\\textbf{", "", 1) for row in body.strip().splitlines()]
+    assert [LatexNodes2Text().latex_to_text(c).strip() for c in cells] == names
+    compile_latex(tmp_path, latex)
