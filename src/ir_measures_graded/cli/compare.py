@@ -54,6 +54,10 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
 
         require("matplotlib", "meta", "--plot")
     streams = Streams(args, out)  # before evaluating: refuses an --output-dir that holds an input
+    if args.plot:
+        from ir_measures_graded.cli.writers import input_at
+
+        input_at(args, args.plot, f"--plot {args.plot} would draw the figure", "give another file")
     exp = evaluate(args, runs, measures, keep_runs=True)
     report = meta.meta_evaluate(
         exp, transforms=args.transform, samples=args.samples, alpha=args.alpha, test=args.pairs_test,

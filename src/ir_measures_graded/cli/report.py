@@ -25,6 +25,9 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
                          "comparison table: tsv, csv, jsonl, text, markdown or latex")
     if os.path.isdir(args.html):
         raise UsageError(f"--html {args.html} is a directory; give the HTML file's path")
+    from ir_measures_graded.cli.writers import input_at
+
+    input_at(args, args.html, f"--html {args.html} would write the page", "give another file")
     by_level = None if args.by_level is None else [m for text in args.by_level for m in parse_measures(text)]
     exp = evaluate(args, runs, measures, keep_runs=True)
     page = make_report(exp, baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,

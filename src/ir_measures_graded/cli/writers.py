@@ -186,6 +186,21 @@ def print_demo(out: TextIO) -> None:
             out.write(f"\n{title}\n{table.to_string()}\n")
 
 
+def input_at(args: argparse.Namespace, path: str, writing: str, instead: str) -> None:
+    """A UsageError ``writing`` ``over the input ...``, ``instead``, when ``path`` is the qrels or a run
+    (under any spelling, symbolic or hard link): every file a command writes is checked here, before
+    anything is evaluated (inputs are never written)."""
+    import os
+
+    from ir_measures_graded.experiment.naming import display
+
+    if not os.path.exists(path):
+        return
+    for given in [args.qrels, *args.inputs]:  # the runs (and measures: no file)
+        if given not in STANDARD_INPUT and os.path.isfile(given) and os.path.samefile(path, given):
+            raise UsageError(f"{writing} over the input {display(given)}: {instead} (inputs are never written)")
+
+
 class Streams:
     """Where each table goes: standard output, tables separated by a blank line (text, markdown, latex,
     trec; machine formats hold one table there), or with ``--output-dir`` a file per table in that folder
@@ -204,23 +219,13 @@ class Streams:
         if self.folder:
             import os
 
-            self._refuse_inputs([args.qrels, *args.inputs])  # the runs (and measures: no file)
+            from ir_measures_graded.experiment.naming import display
+
+            for name in self.TABLES:
+                input_at(args, os.path.join(self.folder, f"{name}.{self.suffix}"),
+                         f"--output-dir {display(self.folder)} would write {name}.{self.suffix}",
+                         "choose another folder")
             os.makedirs(self.folder, exist_ok=True)
-
-    def _refuse_inputs(self, inputs: list[str]) -> None:
-        import os
-
-        from ir_measures_graded.experiment.naming import display
-
-        files = [given for given in inputs if given not in STANDARD_INPUT and os.path.isfile(given)]
-        for name in self.TABLES:
-            path = os.path.join(self.folder, f"{name}.{self.suffix}")
-            if not os.path.exists(path):
-                continue
-            for given in files:
-                if os.path.samefile(path, given):
-                    raise UsageError(f"--output-dir {display(self.folder)} would write {name}.{self.suffix} over "
-                                     f"the input {display(given)}: choose another folder (inputs are never written)")
 
     @contextlib.contextmanager
     def table(self, name: str) -> Iterator[TextIO]:

@@ -109,3 +109,17 @@ def test_a_parquet_or_arrow_run_through_a_pipe_is_evaluated_as_the_file(tmp_path
     expected, _ = run_main(capsys, QRELS, str(path), "muMAP", "nDCG@10")
     with through_a_pipe(tmp_path, path.read_bytes()) as pipe:
         assert run_main(capsys, QRELS, pipe, "muMAP", "nDCG@10")[0] == expected
+
+
+@pytest.mark.parametrize("option", ["report --html", "compare --plot"])
+def test_no_other_output_file_is_written_over_an_input(tmp_path, capsys, option):
+    from support.cli import error_of
+
+    qrels, *runs = _inputs_in(tmp_path / "in", "qrels.txt", "a.run", "b.run")
+    command, flag = option.split()
+    before = [open(p, "rb").read() for p in [qrels, *runs]]
+    for target in (runs[1], qrels, str(tmp_path / "in" / "." / "a.run")):
+        extra = ["--samples", "2"] if command == "compare" else []
+        message = error_of(capsys, command, qrels, *runs, "-m", "muMAP", flag, target, *extra)
+        assert message.startswith(f"{flag} {target} would ") and " over the input " in message, message
+    assert [open(p, "rb").read() for p in [qrels, *runs]] == before
