@@ -48,12 +48,24 @@ def evaluate(measures: Sequence[Evaluated], judgments: Judgments,
             yield i, q, value
 
 
-def evaluate_run(measures: Sequence[Evaluated], judgments: Judgments, run: Any) -> Iterator[tuple[int, int, Any]]:
-    """:func:`evaluate` on a whole run held in memory (any form :mod:`.io.columns` accepts)."""
-    yield from evaluate(measures, judgments, Ranking.from_run(run, judgments))
+def evaluate_run(measures: Sequence[Evaluated], judgments: Judgments, run: Any,
+                 counts: dict[str, int] | None = None) -> Iterator[tuple[int, int, Any]]:
+    """:func:`evaluate` on a whole run held in memory (any form :mod:`.io.columns` accepts); ``counts``
+    (when given) gets the run's rows of judged queries (``ranked``) and of judged documents (``judged``)."""
+    if not measures and counts is not None:  # counting alone: the join, not the ranking
+        ranked, judged = judgments.judged_rows(run)
+        counts["ranked"] += ranked
+        counts["judged"] += judged
+        return
+    ranking = Ranking.from_run(run, judgments)
+    if counts is not None:
+        counts["ranked"] += len(ranking.label)
+        counts["judged"] += int(np.count_nonzero(~np.isnan(ranking.label)))
+    yield from evaluate(measures, judgments, ranking)
 
 
-def evaluate_stream(measures: Sequence[Evaluated], judgments: Judgments, run: Any) -> Iterator[tuple[int, int, Any]]:
+def evaluate_stream(measures: Sequence[Evaluated], judgments: Judgments, run: Any,
+                    counts: dict[str, int] | None = None) -> Iterator[tuple[int, int, Any]]:
     """:func:`evaluate` on a streamable run (see :func:`.io.stream.is_streamable`), batch by batch.
 
     Values are held per judged query until the end (a query seen again changes them), then
@@ -68,6 +80,8 @@ def evaluate_stream(measures: Sequence[Evaluated], judgments: Judgments, run: An
 
     values = np.zeros((len(measures), judgments.n_queries), dtype=object)  # a value may be more than a float
     present = np.zeros(judgments.n_queries, dtype=bool)
+    # per judged query, its rows and judged rows (a query seen again: its last, complete, evaluation's)
+    per_query = np.zeros((2, judgments.n_queries), dtype=np.int64)
     seen: set[str] = set()
     again: set[str] = set()
     rows = 0
@@ -78,14 +92,17 @@ def evaluate_stream(measures: Sequence[Evaluated], judgments: Judgments, run: An
             unranked = _unranked_values(measures, judgments)
             for batch in batches:
                 rows += batch.table.num_rows
-                ids = _evaluate_batch(batch, measures, judgments, values, present, source.name)
+                ids = _evaluate_batch(batch, measures, judgments, values, present, source.name, per_query)
                 again.update(seen.intersection(ids))
                 seen.update(ids)
         if again:  # their rows, all together, replace the values of their parts
-            _evaluate_batch(source.rows_of(again), measures, judgments, values, present, source.name)
+            _evaluate_batch(source.rows_of(again), measures, judgments, values, present, source.name, per_query)
     codes = np.flatnonzero(present)
     if isinstance(run, (RunScan, RunStream)):
         run.rows, run.matched = rows, len(codes)
+    if counts is not None:
+        counts["ranked"] += int(per_query[0].sum())
+        counts["judged"] += int(per_query[1].sum())
     for i in range(len(measures)):
         yielded = dict(zip(codes.tolist(), values[i, codes].tolist(), strict=True))
         yielded.update((q, value) for q, value in unranked[i].items() if not present[q])
@@ -106,8 +123,9 @@ def _unranked_values(measures: Sequence[Evaluated], judgments: Judgments) -> lis
 
 
 def _evaluate_batch(batch: QueryBatch, measures: Sequence[Evaluated], judgments: Judgments, values: np.ndarray,
-                    present: np.ndarray, name: str | None) -> list[str]:
-    """Evaluate one batch of whole queries into ``values``; returns the batch's distinct query ids."""
+                    present: np.ndarray, name: str | None, per_query: np.ndarray) -> list[str]:
+    """Evaluate one batch of whole queries into ``values`` (and each query's rows and judged rows into
+    ``per_query``); returns the batch's distinct query ids."""
     from ir_measures_graded.io.ids import duplicate_error, id_text
 
     query_ids, query_codes, docs = batch.query_ids, batch.query_codes, batch.doc_ids
@@ -119,6 +137,8 @@ def _evaluate_batch(batch: QueryBatch, measures: Sequence[Evaluated], judgments:
     score = to_numpy(batch.table.column("value"))
     ranking = Ranking.from_codes(query_codes, query_ids, None, docs, score, judgments, doc_keys=batch.doc_keys)
     here = ranking.present
+    per_query[0, here] = np.bincount(ranking.query, minlength=judgments.n_queries)[here]
+    per_query[1, here] = np.bincount(ranking.query[~np.isnan(ranking.label)], minlength=judgments.n_queries)[here]
     for i, q, value in evaluate(measures, judgments, ranking):
         if here[q]:  # a measure may also yield queries the batch lacks (their value comes at the end)
             values[i, q] = value

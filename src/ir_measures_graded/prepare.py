@@ -106,6 +106,15 @@ class Judgments:
         ids = query_ids.to_pylist() if hasattr(query_ids, "to_pylist") else list(query_ids)
         return np.fromiter((index.get(q, -1) for q in ids), dtype=np.int64, count=len(ids))
 
+    def judged_rows(self, run: Any) -> tuple[int, int]:
+        """``(rows of judged queries, rows whose document is judged)`` of ``run``: the join, no ranking."""
+        cols = run_columns(run, encode_docs=False)
+        query = self.codes_of(cols.query_ids)[cols.query_codes]
+        keep = np.flatnonzero(query >= 0)
+        doc_codes = keep if cols.doc_codes is None else cols.doc_codes[keep]
+        label = self.labels_of(query[keep], doc_codes, cols.doc_ids, ids_sorted=cols.doc_ids_sorted)
+        return len(label), int(np.count_nonzero(~np.isnan(label)))
+
     def labels_of(self, query: np.ndarray, doc_codes: np.ndarray | None, doc_ids: Any,
                   ids_sorted: bool = False, doc_keys: np.ndarray | None = None) -> np.ndarray:
         """Label of each (query code, doc) pair; NaN where the document is not judged for that query.

@@ -8,6 +8,8 @@ sends our measures here and the others to their usual providers. Every value com
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -64,6 +66,18 @@ class GradedEvaluator(providers.Evaluator):
     def __init__(self, measures: list[GradedMeasure], judgments: prepare.Judgments):
         super().__init__(measures, list(judgments.query_ids))
         self.judgments = judgments
+        self._sink = threading.local()  # per thread: where the runs scored inside counting() count their rows
+
+    @contextlib.contextmanager
+    def counting(self) -> Iterator[dict[str, int]]:
+        """Counts of the runs this thread scores inside the block, from the join the scoring makes anyway:
+        ``ranked`` (rows of the judged queries) and ``judged`` (those whose document is judged)."""
+        sink = {"ranked": 0, "judged": 0}
+        self._sink.counts = sink
+        try:
+            yield sink
+        finally:
+            self._sink.counts = None
 
     def _iter_calc(self, run: Any) -> Iterator[Metric]:
         from ir_measures_graded.io.columns import Columns
@@ -75,4 +89,5 @@ class GradedEvaluator(providers.Evaluator):
             from ir_measures_graded.io.stream import is_streamable
 
             evaluate = core.evaluate_stream if is_streamable(run) else core.evaluate_run
-        yield from core.metrics(self.measures, self.judgments, evaluate(self.measures, self.judgments, run))
+        counts = getattr(self._sink, "counts", None)
+        yield from core.metrics(self.measures, self.judgments, evaluate(self.measures, self.judgments, run, counts))

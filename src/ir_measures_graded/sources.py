@@ -22,12 +22,20 @@ def load_qrels(spec: str | os.PathLike, columns: Mapping[str, str] | None = None
         raise GradedInputError(f"qrels {spec} is a directory, not a file")
     if spec == "-" or os.path.exists(spec):
         return readers.read_qrels_table(spec, columns)
+    import pandas as pd
+
+    return pd.DataFrame(qrels_dataset(spec).qrels_iter())
+
+
+def qrels_dataset(spec: str) -> Any:
+    """The ir_datasets dataset of qrels ``spec`` names when it is no file (nothing is downloaded yet); the
+    one message of each engine otherwise: the id is unknown, ir_datasets is not installed, or the
+    dataset has no qrels."""
     try:
         import ir_datasets
     except ImportError:
         raise GradedInputError(f"qrels file not found: {spec} (ir_datasets ids need the 'datasets' extra: "
                                "pip install 'ir-measures-graded[datasets]')") from None
-    import pandas as pd
 
     import ir_measures_graded.datasets.ohsumed  # noqa: F401  (registers our collections)
 
@@ -37,7 +45,7 @@ def load_qrels(spec: str | os.PathLike, columns: Mapping[str, str] | None = None
         raise GradedInputError(f"qrels not found: {spec!r} is neither a file nor an ir_datasets id") from None
     if not dataset.has_qrels():
         raise GradedInputError(f"ir_datasets id {spec!r} has no qrels")
-    return pd.DataFrame(dataset.qrels_iter())
+    return dataset
 
 
 def qrels_frame(qrels: Any, columns: Mapping[str, str] | None = None) -> Any:

@@ -31,6 +31,9 @@ holds a NaN (as scipy's ``nan_policy='propagate'``). In Tukey's HSD and the rand
 run with a NaN value has NaN p-values against every other run, and the other pairs are computed on
 the remaining runs alone (exactly the result without that run).
 
+**No query.** A test made on 0 queries (empty qrels) is not made: every paired test's p-value, the
+intervals and the effect size are NaN, as for a NaN value, without a numpy warning.
+
 **p-values of the resampling tests.** Sampled p-values are (count + 1) / (draws + 1), never 0. Exact
 ones (every outcome enumerated) are count / outcomes: the randomization test and the randomised
 Tukey HSD enumerate the observed arrangement itself, so theirs are at least 1 / outcomes, but the
@@ -243,6 +246,23 @@ def sign_matrix(n: int, permutations: int | None, rng: np.random.Generator) -> t
     return rng.choice(np.array([-1, 1], dtype=np.int8), size=(permutations, n)), False
 
 
+def sign_chunks(n: int, permutations: int | None, rng: np.random.Generator,
+                rows: int = _CHUNK) -> tuple[Iterator[np.ndarray], int, bool]:
+    """The sign vectors of :func:`sign_matrix` (the same vectors, in the same order, from the same
+    generator), made ``rows`` at a time: ``(chunks, count, exact)``, so that ``permutations`` × n of them
+    (and of the indices the generator draws them from, 8 bytes each) are never held at once."""
+    rows = max(2, rows - rows % 2)  # an even number of draws per chunk: the generator's stream is the one call's
+    if permutations is None or (n < 63 and 2**n <= permutations):
+        if n > 20:
+            raise ValueError(f"exact enumeration of 2^{n} sign vectors is too large; give a number of permutations")
+        bits = np.arange(n, dtype=np.int64)
+        return ((((np.arange(s, min(2**n, s + rows), dtype=np.int64)[:, None] >> bits) & 1) * 2 - 1).astype(np.int8)
+                for s in range(0, 2**n, rows)), 2**n, True
+    signs = np.array([-1, 1], dtype=np.int8)
+    return (rng.choice(signs, size=(min(rows, permutations - s), n)) for s in range(0, permutations, rows)), \
+        permutations, False
+
+
 def _p_value(extreme: np.ndarray, draws: int, exact: bool) -> np.ndarray:
     """count / draws when every outcome was enumerated; (count + 1) / (draws + 1) when sampled, counting
     the observed outcome once, so a sampled p-value is never 0 (Phipson & Smyth 2010)."""
@@ -280,13 +300,16 @@ def randomization_test(
         return np.full(n_pairs, np.nan)
     untested = _untested(d)
     d = np.where(untested[:, None], 0.0, d)  # computed as a zero row, then set NaN
-    signs, exact = sign_matrix(n, permutations, np.random.default_rng(seed))
+    # sign vectors drawn a chunk at a time, each chunk's draws, signs and means at most about _BLOCK entries
+    # (all at once, 10,000 permutations of 10,000 queries took 895 MiB), the same vectors as in one draw
+    chunks, count, exact = sign_chunks(n, permutations, np.random.default_rng(seed),
+                                       rows=min(_CHUNK, _BLOCK // max(1, n, n_pairs)))
     observed = d.mean(axis=1)
     extreme = np.zeros(n_pairs, dtype=np.int64)
-    for start in range(0, len(signs), _CHUNK):  # one matrix product per chunk of sign vectors
-        means = d @ signs[start:start + _CHUNK].T.astype(np.float64) / n
+    for signs in chunks:  # one matrix product per chunk of sign vectors
+        means = d @ signs.T.astype(np.float64) / n
         extreme += _beyond(means, observed, alternative).sum(axis=1)
-    return np.where(untested, np.nan, _p_value(extreme, len(signs), exact))
+    return np.where(untested, np.nan, _p_value(extreme, count, exact))
 
 
 def resample_chunks(n: int, samples: int | None, rng: np.random.Generator) -> tuple[Iterator[np.ndarray], int, bool]:
@@ -360,8 +383,10 @@ def paired_t_test(a: np.ndarray, b: np.ndarray, alternative: str = "two-sided") 
 
     _check_alternative(alternative)
     difference = differences(a, b)
+    if difference.shape[1] == 0:  # no query: nothing to test
+        return np.full(len(difference), np.nan)
     untested = _untested(difference)
-    shift = difference[:, 0] if difference.shape[1] else np.zeros(len(difference))
+    shift = difference[:, 0]
     constant = np.all(difference == shift[:, None], axis=1)
     if difference.shape[1] < 2:  # one query: no test
         p = np.full(len(difference), np.nan)
@@ -435,7 +460,7 @@ def wilcoxon_test(a: np.ndarray, b: np.ndarray, alternative: str = "two-sided") 
     NaN (not tested)."""
     _check_alternative(alternative)
     d = differences(a, b)
-    untested = _untested(d)
+    untested = _untested(d) | (d.shape[1] == 0)  # no query: nothing to test
     return np.array([np.nan if skip else _signed_rank_p(row, alternative)
                      for row, skip in zip(d, untested, strict=True)], dtype=np.float64)
 
@@ -451,7 +476,7 @@ def win_tie_loss(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def sign_test(a: np.ndarray, b: np.ndarray, alternative: str = "two-sided") -> np.ndarray:
     """Sign test row by row: the number of queries A wins among those it does not tie with B is
-    Binomial(n, 1/2) under the null hypothesis (exact binomial p-value; 1.0 without a non-tie; NaN for a
+    Binomial(n, 1/2) under the null hypothesis (exact binomial p-value; 1.0 without a non-tie; NaN on no query and for a
     row holding a NaN)."""
     from scipy import stats
 
@@ -464,7 +489,8 @@ def sign_test(a: np.ndarray, b: np.ndarray, alternative: str = "two-sided") -> n
         p = stats.binom.cdf(wins, n, 0.5)
     else:
         p = np.minimum(1.0, 2 * stats.binom.cdf(np.minimum(wins, losses), n, 0.5))
-    return np.where(_untested(a, b), np.nan, np.where(n == 0, 1.0, p))
+    no_query = np.atleast_2d(a).shape[-1] == 0  # nothing to test (without a non-tie among queries: 1.0)
+    return np.where(_untested(a, b) | no_query, np.nan, np.where(n == 0, 1.0, p))
 
 
 # --- many systems at once -------------------------------------------------------------------------------
@@ -615,7 +641,9 @@ def t_interval(differences: np.ndarray, level: float = 0.95) -> np.ndarray:
 
     d = np.atleast_2d(np.asarray(differences, dtype=np.float64))
     n = d.shape[1]
-    half = stats.t.ppf((1 + level) / 2, n - 1) * d.std(axis=1, ddof=1) / np.sqrt(n) if n > 1 else np.nan
+    if n < 2:  # no interval from one query or none (and no numpy warning for the mean of nothing)
+        return np.full((len(d), 2), np.nan)
+    half = stats.t.ppf((1 + level) / 2, n - 1) * d.std(axis=1, ddof=1) / np.sqrt(n)
     mean = d.mean(axis=1)
     interval = np.stack([mean - half, mean + half], axis=1)
     interval[_untested(d)] = np.nan
@@ -651,7 +679,9 @@ def effect_size(differences: np.ndarray) -> np.ndarray:
     d_z, Lakens 2013) per row; t = d_z · √n. NaN where every difference is equal or one is NaN.
     Pass :func:`differences` so that ties are zero differences."""
     d = np.atleast_2d(np.asarray(differences, dtype=np.float64))
-    sd = d.std(axis=1, ddof=1) if d.shape[1] > 1 else np.full(len(d), np.nan)
+    if d.shape[1] < 2:  # no spread from one query or none
+        return np.full(len(d), np.nan)
+    sd = d.std(axis=1, ddof=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where((sd > 0) & ~_untested(d), d.mean(axis=1) / sd, np.nan)
 

@@ -368,3 +368,51 @@ def test_several_runs_in_every_output_format(collection, output_format, by_query
     if compare:
         comparison = out.split("\n\n")[-1] if output_format != "jsonl" else out
         assert "p_value" in comparison or '"comparison"' in comparison
+
+
+# --- issue 44: --output-dir never writes over an input ---------------------------------------------------
+
+#: Every table a command may write with --output-dir, and the suffix of each format.
+TABLES = ("results", "thresholds", "comparison", "means", "scale", "stability", "power", "pairs", "baseline",
+          "details", "sizes")
+SUFFIXES = {"tsv": "tsv", "csv": "csv", "jsonl": "jsonl", "text": "txt", "markdown": "md", "latex": "tex", "trec": "txt"}
+
+
+@settings(FUZZ, max_examples=examples(30))
+@given(several_runs(), st.sampled_from(list(SUFFIXES)), st.lists(st.sampled_from(TABLES), min_size=3, max_size=3),
+       st.lists(st.sampled_from(list(SUFFIXES.values())), min_size=3, max_size=3), st.booleans(), st.booleans())
+def test_an_output_folder_never_overwrites_an_input(collection, output_format, stems, suffixes, compare, linked):
+    """Inputs named as the tables of any command, in the output folder (or reached through a link to it):
+    the command refuses in one line before writing anything exactly when it would write over one, and
+    otherwise writes its tables beside them; no input ever changes."""
+    import os
+
+    qrels, runs, _ = collection
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp, "out")
+        folder.mkdir()
+        qrels_path, paths = write_several(qrels, runs[:2], folder)
+        names = [f"{stem}.{suffix}" for stem, suffix in zip(stems, suffixes, strict=True)]
+        if len(set(names)) < 3:
+            return
+        given = []
+        for old, new in zip([qrels_path, *paths], names, strict=True):
+            os.rename(old, folder / new)
+            given.append(str(Path(tmp, "link", new) if linked else folder / new))
+        if linked:
+            Path(tmp, "link").symlink_to(folder)
+        before = {name: (folder / name).read_bytes() for name in names}
+        command = "compare" if compare and output_format != "trec" else "evaluate"
+        args = [command, *given, "muMAP", "-o", output_format, "--output-dir", str(folder)]
+        args += ["--samples", "2", "--permutations", "20"] if command == "compare" else ["--baseline", given[1]]
+        status, out, err = run_cli(args)
+        clash = [n for n in names if n in {f"{t}.{SUFFIXES[output_format]}" for t in TABLES}]
+        assert {name: (folder / name).read_bytes() for name in names} == before  # no input ever changes
+        if clash:
+            assert status == 2 and len(err.splitlines()) == 1, err
+            assert f"would write {clash[0]} over the input" in err or any(
+                f"would write {c} over the input" in err for c in clash), err
+            assert sorted(os.listdir(folder)) == sorted(names)  # nothing written beside them
+        else:
+            assert status == 0, err
+            assert len(os.listdir(folder)) > len(names) and out == ""

@@ -418,3 +418,50 @@ def test_generators_and_readers_through_every_entry_point(collection, run_form, 
     assert got.keys() == expected.keys()
     for key, value in got.items():
         assert value == expected[key] or (math.isnan(value) and math.isnan(expected[key])), key
+
+
+# --- issue 44: run names as a reader sees them in Markdown and LaTeX ---------------------------------------
+
+#: Every ASCII punctuation (what Markdown and LaTeX treat specially), letters, digits, spaces and a few
+#: characters beyond ASCII; but the double quote, which LaTeX's default font encoding (OT1) draws as a
+#: closing quote unless the document loads T1 (a known limit of the LaTeX output).
+NAME_CHARACTERS = list("!#$%&'()*+,-./:;<=>?@[\\]^_`{|}~ \taZ09éµ—")
+
+
+def _markdown_cells(text: str) -> list[str]:
+    """The first cell of every body row of the tables in ``text``, as a CommonMark renderer (with GFM
+    tables and strikethrough) shows it; markup (emphasis, link, raw HTML, code) shows as ``<type>``."""
+    from markdown_it import MarkdownIt
+
+    cells, body, first = [], False, False
+    for token in MarkdownIt("commonmark").enable(["table", "strikethrough"]).parse(text):
+        if token.type == "tbody_open":
+            body = True
+        elif token.type == "tr_open" and body:
+            first = True
+        elif token.type == "inline" and first:
+            cells.append("".join(c.content if c.type == "text" else f"<{c.type}>" for c in token.children or []))
+            first = False
+    return cells
+
+
+@settings(FUZZ, max_examples=examples(60))
+@given(st.lists(st.text(st.sampled_from(NAME_CHARACTERS), min_size=1, max_size=10).filter(lambda n: n.strip()),
+                min_size=2, max_size=3, unique_by=lambda n: " ".join(n.split())))
+def test_run_names_render_as_typed_in_markdown_and_latex(names):
+    """Whatever a run is called, the Markdown table renders its name (no emphasis, link or raw HTML) and
+    the LaTeX table's cell reads back as the name (pylatexenc's LaTeX to text)."""
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    from ir_measures_graded import experiment
+
+    qrels = {"q1": {"d1": 2, "d2": 0}, "q2": {"d1": 1}}
+    runs = {name: {"q1": {"d1": 1.0 + k, "d2": 2.0}, "q2": {"d1": 1.0}} for k, name in enumerate(names)}
+    comparison = experiment(qrels, runs, ["muMAP"], baseline=0).compare()
+    typed = [" ".join(n.split()) for n in names]
+    assert _markdown_cells(comparison.to_markdown()) == typed
+    latex = comparison.to_latex(label="tab:fuzz_names")
+    body = latex.split("\\midrule\n", 1)[1].split("\\bottomrule", 1)[0]
+    first_cells = [row.split(" & ", 1)[0].replace("\\textbf{", "", 1) for row in body.strip().splitlines()]
+    shown = [LatexNodes2Text().latex_to_text(c).replace("ˆ", "^").strip() for c in first_cells]
+    assert [" ".join(s.split()) for s in shown] == typed

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -402,6 +403,29 @@ def test_standard_input_and_other_non_file_paths_are_runs(tmp_path):
     for arg in ("-", "/dev/stdin"):
         with open(STRONG) as stdin:
             result = subprocess.run([SCRIPT, QRELS, arg, "muMAP", "AP"], stdin=stdin, capture_output=True, text=True)
+        assert (result.returncode, result.stdout, result.stderr) == (0, expected, "")
+
+
+@pytest.mark.parametrize("compression", [None, "bz2"])
+def test_a_parquet_or_compressed_run_piped_into_standard_input_is_the_file(tmp_path, compression):
+    """Parquet's index is at its end: piped in, it is read into memory once (was [Errno 29] Illegal seek);
+    bz2 text is read as the plain text (its bytes were printed as a malformed line)."""
+    import bz2
+
+    import pyarrow.parquet as pq
+
+    from ir_measures_graded.io.readers import read_run_table
+
+    path = tmp_path / "strong.parquet"
+    pq.write_table(read_run_table(STRONG), str(path))
+    if compression == "bz2":
+        path = tmp_path / "strong.run.bz2"
+        path.write_bytes(bz2.compress(open(STRONG, "rb").read()))
+    expected = cli(QRELS, STRONG, "muMAP", "AP").stdout
+    for arg in ("-", "/dev/stdin"):
+        piped = " ".join(shlex.quote(str(a)) for a in [SCRIPT, QRELS, arg, "muMAP", "AP"])
+        result = subprocess.run(["bash", "-c", f"cat {shlex.quote(str(path))} | {piped}"], capture_output=True,
+                                text=True)
         assert (result.returncode, result.stdout, result.stderr) == (0, expected, "")
 
 

@@ -207,3 +207,58 @@ def test_engine_spark_writes_only_its_one_line_error_to_stderr(tmp_path):
     lines = [line for line in lines if not line.startswith("WARNING: Using incubator modules")]
     assert lines == local.stderr.splitlines(), done.stderr[-3000:]
     assert "run.txt:6:" in lines[-1] and "first at line 1" in lines[-1]
+
+
+# --- issue 44: one message per error, whichever engine ----------------------------------------------------
+
+def error_lines(capsys, args: list[str]) -> list[str]:
+    """The stderr of the command line on the local engine and on Spark (after it: the same lines)."""
+    from ir_measures_graded.cli import main
+
+    found = []
+    for engine in ([], ["--engine", "spark"]):
+        assert main([*args, *engine]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.splitlines()) == 1, err
+        found.append(err.strip())
+    return found
+
+
+def test_files_are_named_as_typed_and_missing_qrels_get_the_local_message(spark, tmp_path, capsys, monkeypatch):
+    """Spark named files by their absolute paths, and a missing qrels file "qrels file not found"."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "qrels.txt").write_text("1 0 a 2\n1 0 b 0\n")
+    (tmp_path / "runs" / "bad.run").write_text("1 Q0 a 1 2.0 t\n1 Q0 b 2 x t\n")
+    local, on_spark = error_lines(capsys, ["qrels.txt", "runs/bad.run", "muMAP"])
+    assert on_spark == local and "runs/bad.run:2: malformed run line" in local and str(tmp_path) not in on_spark
+    (tmp_path / "bad.qrels").write_text("1 0 a 2\n1 0 b two\n")
+    local, on_spark = error_lines(capsys, ["./bad.qrels", "runs/bad.run", "muMAP"])
+    assert on_spark == local and "./bad.qrels:2:" in local
+    local, on_spark = error_lines(capsys, ["nope.txt", "runs/bad.run", "muMAP"])
+    assert on_spark == local and local.endswith("qrels not found: 'nope.txt' is neither a file nor an ir_datasets id")
+
+
+def test_compressed_files_spark_cannot_read_get_one_line_naming_them(spark, tmp_path, capsys, monkeypatch):
+    """A truncated .gz was a 3.5 KB Java stack on one line; text named .gz, gzip not named .gz and xz
+    were read as binary lines or failed in the JVM."""
+    import gzip
+    import lzma
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "qrels.txt").write_text("1 0 a 2\n1 0 b 0\n")
+    text = b"".join(b"1 Q0 d%d %d %d.0 t\n" % (i, i, 1000 - i) for i in range(500))
+    files = {"truncated.run.gz": gzip.compress(text)[:300], "plain.run.gz": text, "gzipped.txt": gzip.compress(text),
+             "run.xz": lzma.compress(text)}
+    expected = {"truncated.run.gz": "cannot read run file truncated.run.gz: java.io.EOFException",
+                "plain.run.gz": "run file plain.run.gz is named .gz but is not gzip-compressed",
+                "gzipped.txt": "run file gzipped.txt is compressed with gzip but not named .gz",
+                "run.xz": "run file run.xz is compressed with xz, which the Spark engine cannot read"}
+    from ir_measures_graded.cli import main
+
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+        assert main(["qrels.txt", name, "muMAP", "--engine", "spark"]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.splitlines()) == 1 and len(err) < 300, err
+        assert expected[name] in err, err

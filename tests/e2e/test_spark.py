@@ -267,10 +267,14 @@ def test_cli_engine_spark_warns_as_the_local_engine_warns(spark, tmp_path, capsy
     partial, elsewhere = tmp_path / "partial.txt", tmp_path / "elsewhere.txt"
     partial.write_text("".join(line + "\n" for line in run_path.read_text().splitlines() if line.split()[0] in kept))
     elsewhere.write_text("".join("x" + line + "\n" for line in run_path.read_text().splitlines()))
+    passages = tmp_path / "passages.txt"  # ids of another level: no retrieved document is judged (issue 44)
+    passages.write_text("".join(" ".join(f"{f}-1" if i == 2 else f for i, f in enumerate(line.split())) + "\n"
+                                for line in run_path.read_text().splitlines()))
     judged = set(qrels["query_id"])
     missed = len(judged - set(kept))
     for path, expected in ((partial, f"ranks no document for {missed} of the {len(judged)} judged queries: they score 0"),
-                           (elsewhere, "shares no query with the qrels")):
+                           (elsewhere, "shares no query with the qrels"),
+                           (passages, "retrieved documents of the judged queries is judged")):
         errors = []
         for engine in ([], ["--engine", "spark"]):
             assert cli.main([str(qrels_path), str(path), "muMAP", *engine]) == 0

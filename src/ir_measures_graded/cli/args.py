@@ -244,8 +244,6 @@ def split_inputs(inputs: list[str]) -> tuple[list[str], list[Named]]:
     measures: list[Named] = []
     for item in inputs:
         if not measures and is_run_input(item):
-            if item == STDIN and STDIN in runs:
-                raise UsageError("standard input ('-') can be only one of the runs")
             runs.append(item)
             continue
         if os.path.isdir(item):
@@ -314,6 +312,7 @@ def inputs_of(args: argparse.Namespace) -> tuple[list[str], list[Named]]:
             measures += [pair for pair in parse_measures(text) if pair[0] not in {m for m, _ in measures}]
     else:
         runs, measures = split_inputs(args.inputs)
+    read_once(runs)
     if args.places is not None and args.places < -1:
         raise UsageError(f"--places (-p) must be -1 (all digits) or at least 0, got {args.places}")
     if args.output_format == "trec" and args.command != "evaluate":
@@ -331,6 +330,16 @@ def inputs_of(args: argparse.Namespace) -> tuple[list[str], list[Named]]:
 
         require("pyspark", "spark", "--engine spark")
     return runs, measures
+
+
+def read_once(runs: list[str]) -> None:
+    """Standard input can be only one of the runs, under any of its names (``- /dev/stdin`` too): a second
+    would read nothing, and which one did was a race between the threads reading the runs."""
+    named = [run for run in runs if run in STANDARD_INPUT]
+    if len(named) > 1:
+        if named[0] == named[1] == STDIN:
+            raise UsageError("standard input ('-') can be only one of the runs")
+        raise UsageError(f"standard input can be only one of the runs: {named[0]!r} and {named[1]!r} both name it")
 
 
 def check_options(args: argparse.Namespace, runs: list[str], measures: list[Named]) -> None:

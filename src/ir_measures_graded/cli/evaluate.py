@@ -18,10 +18,10 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     check_options(args, runs, measures)
     compared = args.baseline is not None
     testing = testing_of(args) if compared else None
+    streams = writers.Streams(args, out)  # before evaluating: refuses an --output-dir that holds an input
     exp = experiment_of(args, runs, measures, per_query=args.by_query or compared or args.thresholds,
                         thresholds=args.thresholds, provider=args.provider)
     machine = FORMATS[args.output_format].machine
-    streams = writers.Streams(args, out)
     breakdown = exp.breakdown() if args.thresholds else None
     if not (compared and machine and not args.output_dir):  # on stdout the comparison is then the one table
         with streams.table("results") as stream:

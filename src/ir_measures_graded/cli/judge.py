@@ -50,9 +50,12 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     chosen = sections_of(args)
     testing = testing_of(args)
     if args.plot:
+        from ir_measures_graded.cli.writers import input_at
         from ir_measures_graded.lazy import require
 
         require("matplotlib", "meta", "--plot")
+        input_at(args, args.plot, f"--plot {args.plot} would draw the figure", "give another file")
+    streams = Streams(args, out)  # before evaluating: refuses an --output-dir that holds an input
     exp = experiment_of(args, runs, measures, keep_runs=True)
     report = meta.meta_evaluate(exp, transforms=args.transform, samples=args.samples, test=args.pairs_test,
                                 min_difference=args.min_difference, power=args.power, testing=testing)
@@ -76,7 +79,6 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
         "sizes": (f"Topic-set size: queries a paired t-test needs to detect a difference of {args.min_difference:g} "
                   f"with power {args.power:g} at alpha={testing.alpha:g} (Sakai 2016)", report.sizes, ""),
     }
-    streams = Streams(args, out)
     for name in chosen:
         with streams.table(name) as stream:
             if name == "baseline":

@@ -23,6 +23,9 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
         raise UsageError("--no-scale and --transform contradict each other")
     if os.path.isdir(args.html):
         raise UsageError(f"--html {args.html} is a directory; give the HTML file's path")
+    from ir_measures_graded.cli.writers import input_at
+
+    input_at(args, args.html, f"--html {args.html} would write the page", "give another file")
     testing = testing_of(args)
     by_level = None if args.by_level is None else [pair for text in args.by_level for pair in parse_measures(text)]
     exp = experiment_of(args, runs, measures, keep_runs=True)

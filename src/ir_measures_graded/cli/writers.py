@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ir_measures_graded.cli.args import DEFAULT_PLACES
+from ir_measures_graded.cli.args import DEFAULT_PLACES, SECTIONS, STANDARD_INPUT, UsageError
 from ir_measures_graded.experiment.formats import FORMATS
 
 if TYPE_CHECKING:  # pandas is imported where a table is written: --help and argument errors never load it
@@ -201,10 +201,31 @@ def print_demo(out: TextIO) -> None:
             out.write(f"\n{title}\n{table.to_string()}\n")
 
 
+def input_at(args: argparse.Namespace, path: str, writing: str, instead: str) -> None:
+    """A UsageError ``writing`` ``over the input ...``, ``instead``, when ``path`` is the qrels or a run
+    (under any spelling, symbolic or hard link): every file a command writes is checked here, before
+    anything is evaluated (inputs are never written)."""
+    import os
+
+    from ir_measures_graded.experiment.naming import display
+
+    if not os.path.exists(path):
+        return
+    for given in [args.qrels, *args.inputs]:  # the runs (and measures: no file)
+        if given not in STANDARD_INPUT and os.path.isfile(given) and os.path.samefile(path, given):
+            raise UsageError(f"{writing} over the input {display(given)}: {instead} (inputs are never written)")
+
+
 class Streams:
     """Where each table goes: standard output, tables separated by a blank line (text, markdown, latex,
     trec; machine formats hold one table there), or with ``--output-dir`` a file per table in that folder
-    (``results.tsv``, ``thresholds.tsv``, ``comparison.tsv``, one per ``compare`` section)."""
+    (``results.tsv``, ``thresholds.tsv``, ``comparison.tsv``, one per ``compare`` section).
+
+    Made before anything is evaluated: a file it may write that is one of the inputs (the qrels or a
+    run, under any spelling, link or hard link) is refused with one line, and nothing is written."""
+
+    #: Every table a command writes (a file each with ``--output-dir``).
+    TABLES = ("results", "thresholds", "comparison", *SECTIONS)
 
     def __init__(self, args: argparse.Namespace, out: TextIO) -> None:
         self.folder, self.out, self.written = getattr(args, "output_dir", None), out, []
@@ -212,6 +233,12 @@ class Streams:
         if self.folder:
             import os
 
+            from ir_measures_graded.experiment.naming import display
+
+            for name in self.TABLES:
+                input_at(args, os.path.join(self.folder, f"{name}.{self.suffix}"),
+                         f"--output-dir {display(self.folder)} would write {name}.{self.suffix}",
+                         "choose another folder")
             os.makedirs(self.folder, exist_ok=True)
 
     @contextlib.contextmanager

@@ -7,7 +7,6 @@ the command line (:mod:`ir_measures_graded.cli`) writes what it returns.
 
 from __future__ import annotations
 
-import gzip
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -50,6 +49,8 @@ class RunResult:
     matched: int = -1  # queries of the run the qrels know (-1: not counted)
     table: Any = None  # the run as read (an Arrow table), with Request.keep_runs
     judged: list[str] | None = None  # the query ids of the qrels (None: the engine does not list them)
+    ranked_rows: int = -1  # rows of the judged queries (-1: not counted)
+    judged_rows: int = -1  # of those, rows whose document is judged for the query (-1: not counted)
 
 
 class Engine(Protocol):
@@ -71,11 +72,15 @@ def run_tag(path: str, frame: object = None) -> str:
             raw.seek(0)
             if columnar_format(raw, head) is not None:  # columnar files carry no tag
                 return path
-        opener = gzip.open if head[:2] == b"\x1f\x8b" else open
+        import lzma
+
+        from ir_measures_graded.errors import GradedInputError
+        from ir_measures_graded.io.readers import open_text
+
         try:
-            with opener(path, "rt", encoding="utf-8", errors="replace") as text:
-                first = next((line for line in text if line.strip()), "")
-        except (OSError, EOFError):  # the reader reports unreadable files
+            with open_text(path, "run") as raw:
+                first = next((line for line in raw if line.strip()), b"").decode("utf-8", errors="replace")
+        except (OSError, EOFError, ValueError, GradedInputError, lzma.LZMAError):  # the reader reports them
             first = ""
         fields = first.split()
         tag = fields[RUN.index("name")] if len(fields) == RUN.n_fields else None
@@ -119,6 +124,30 @@ def check_shared_queries(result: RunResult, request: Request) -> None:
         request.warn(f"run {result.name} is empty: every query of the qrels scores 0")
     elif not result.matched:
         request.warn(f"run {result.name} shares no query with {qrels_named(request)}; every query scores 0")
+
+
+#: A run's share of judged documents below this part of the median share of the runs is suspicious.
+FAR_BELOW = 0.1
+
+
+def check_judged_documents(results: list[RunResult], names: list[str], warn: Callable[[str], None]) -> None:
+    """One line per run none of whose retrieved documents (of the judged queries) is judged, or whose share
+    of judged documents is far below the other runs' (under :data:`FAR_BELOW` of their median): it scores
+    (about) 0 in silence otherwise, as trec_eval does, and the likely cause is ids of another collection
+    or another level (passage ids against document qrels). Runs that rank no judged query are told of
+    by :func:`check_shared_queries`."""
+    import statistics
+
+    counted = [(name, r) for name, r in zip(names, results, strict=True) if r.ranked_rows > 0 and r.judged_rows >= 0]
+    shares = {name: r.judged_rows / r.ranked_rows for name, r in counted}
+    median = statistics.median(shares.values()) if len(shares) > 1 else None
+    for name, r in counted:
+        if not r.judged_rows:
+            warn(f"run {name}: none of its {r.ranked_rows} retrieved documents of the judged queries is judged, so "
+                 "every query scores 0: ids of another collection or level (passage ids against document qrels)?")
+        elif median is not None and shares[name] < FAR_BELOW * median:
+            warn(f"run {name}: {shares[name]:.2%} of its retrieved documents of the judged queries are judged, far "
+                 f"below the runs' median {median:.2%}: ids of another collection or level?")
 
 
 def qrels_named(request: Request) -> str:

@@ -67,6 +67,7 @@ class LocalEngine:
                                workers=request.workers)
         for result, one in zip(results, scored, strict=True):
             result.rows, result.matched, result.judged = one.rows, one.matched, judged_ids
+            result.ranked_rows, result.judged_rows = one.ranked_rows, one.judged_rows
             if request.summary:
                 aggregators = {m: m.aggregator() for m in measures}
                 for metric in one.metrics:
@@ -149,6 +150,8 @@ class Scored:
     rows: int
     matched: int
     table: Any = None
+    ranked_rows: int = -1  # rows of the judged queries
+    judged_rows: int = -1  # of those, rows whose document is judged
 
 
 def evaluate_runs(qrels: Any, runs: list[Any], measures: list, provider: str | None = None, *,
@@ -257,7 +260,7 @@ class _Scorer:
         self.qrels, self.small, self.arrow_qrels = qrels, small, arrow_qrels
         self.columns, self.progress, self.keep = columns, progress, keep
         self._lock = threading.Lock()
-        self._graded: dict[bool, Any] = {}  # small (qrels as the small-file reader's columns) -> evaluator
+        self._graded: dict[tuple[bool, bool], Any] = {}  # (small, counting only) -> evaluator
         self.graded = self._graded_evaluator(small)
         self.other = None
         if others:  # pytrec_eval converts the qrels once, here, for every run
@@ -265,16 +268,18 @@ class _Scorer:
             self.other = calc_obj.evaluator(others, dict_of_dict(qrels, "relevance"))
         self.judged = set(_query_ids(qrels, "qrels"))
 
-    def _graded_evaluator(self, small: bool) -> Any:
-        """Our evaluator on the qrels as read by the small-file reader (``small``) or the Arrow reader."""
-        if not self.graded_measures:
+    def _graded_evaluator(self, small: bool, counting: bool = False) -> Any:
+        """Our evaluator on the qrels as read by the small-file reader (``small``) or the Arrow reader; with
+        ``counting``, one of no measure (it counts a run's judged rows), else None without our measures."""
+        if not self.graded_measures and not counting:
             return None
+        key = (small, not self.graded_measures)
         with self._lock:
-            if small not in self._graded:
+            if key not in self._graded:
                 qrels = self.qrels if small == self.small else self.arrow_qrels()
-                self._graded[small] = ir_measures.providers.registry[GradedProvider.NAME].evaluator(
+                self._graded[key] = ir_measures.providers.registry[GradedProvider.NAME].evaluator(
                     self.graded_measures, qrels)
-            return self._graded[small]
+            return self._graded[key]
 
     def score(self, source: Any) -> Scored:
         from ir_measures_graded.io.tuples import hold, is_one_shot
@@ -298,22 +303,24 @@ class _Scorer:
                 from ir_measures_graded.io.stream import RunScan
 
                 scan = RunScan(source, columns=self.columns, progress=bar)
-                with ARROW_JOINS:
-                    metrics = list(self._graded_evaluator(False).iter_calc(scan))
-                return Scored(metrics, scan.rows, scan.matched)
+                graded = self._graded_evaluator(False)
+                with ARROW_JOINS, graded.counting() as counts:
+                    metrics = list(graded.iter_calc(scan))
+                return Scored(metrics, scan.rows, scan.matched, None, counts["ranked"], counts["judged"])
             else:
                 table = readers.read_run_table(source, self.columns, progress=bar)
         numpy_only = isinstance(table, Columns) and isinstance(table.doc_ids, np.ndarray)
         graded = self._graded_evaluator(numpy_only)
+        # without our measures, an evaluator of none joins the run to the judgments to count judged rows
+        counter = graded if graded is not None else self._graded_evaluator(numpy_only, counting=True)
         metrics = []
-        with contextlib.nullcontext() if numpy_only else ARROW_JOINS:
+        with contextlib.nullcontext() if numpy_only else ARROW_JOINS, counter.counting() as counts:
             if self.other is not None:
                 metrics += self.other.iter_calc(dict_of_dict(table, "score"))
-            if graded is not None:
-                metrics += graded.iter_calc(table)
+            metrics += counter.iter_calc(table)
         rows = sum(len(docs) for docs in table.values()) if isinstance(table, Mapping) else len(table)
         matched = len(self.judged.intersection(_query_ids(table, "run")))
-        return Scored(metrics, rows, matched, table if self.keep else None)
+        return Scored(metrics, rows, matched, table if self.keep else None, counts["ranked"], counts["judged"])
 
 
 def _query_ids(obj: Any, kind: str) -> list[str]:

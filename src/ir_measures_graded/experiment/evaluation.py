@@ -389,4 +389,5 @@ def experiment(
         if 0 < missed < len(done.judged) and result.rows:
             tell(f"run {display(name)} ranks no document for {missed} of the {len(done.judged)} judged queries: "
                  "they score 0")
+    engines.check_judged_documents(results, [display(n) for n in names], tell)
     return done

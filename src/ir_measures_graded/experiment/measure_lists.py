@@ -30,10 +30,18 @@ def _quietly(parse: Any, text: str) -> list[Any]:
         return list(parse(text))
 
 
+#: A measure that needs a cutoff, named without one, as trec_eval reports it: at its standard cutoffs
+#: (``P`` -> P@5 ... P@1000, as trec_eval's ``P``; ``R`` as trec_eval's ``recall``; ``Success`` as ``success``).
+_TREC_DEFAULTS = {"P": "P", "R": "recall", "Success": "success"}
+
+
 def _trec(text: str) -> list[tuple[Any, str]] | None:
     """trec_eval's spelling (``map``, ``ndcg_cut.10``, ``ndcg_cut_10``, ``P.10``, ``all_trec``), as
     PyTerrier takes it, each measure with its label: the text itself when it names one measure, else
     trec_eval's name of each (``P_5``, ``ndcg_cut_10``: as trec_eval prints them)."""
+    measure = ir_measures.measures.registry.get(text)
+    if measure is not None and measure.NAME in _TREC_DEFAULTS:
+        text = _TREC_DEFAULTS[measure.NAME]
     try:
         found = _quietly(ir_measures.parse_trec_measure, text)
     except (ValueError, KeyError, TypeError, AttributeError, AssertionError, NameError):
@@ -74,7 +82,7 @@ def parse_named(measures: Iterable[Any] | str | Any, at_least_one: bool = True) 
     ``ndcg_cut.10``), trec_eval's name for each of several a name stands for (``P`` -> ``P_5``, ...),
     ``str`` of a measure given as an object or through ``all``; a ``(measure, label)`` pair keeps its
     label. A measure given twice keeps its first label."""
-    if isinstance(measures, str) or isinstance(measures, ir_measures.Measure):
+    if isinstance(measures, (str, ir_measures.measures.Measure)):  # one measure, as a name or an object
         measures = [measures]
     found: dict[Any, str] = {}
     for item in list(measures):
@@ -92,6 +100,10 @@ def parse_named(measures: Iterable[Any] | str | Any, at_least_one: bool = True) 
             parsed = _trec(item) if isinstance(item, str) else None
             if parsed is None:
                 raise
+        except AssertionError:  # ir_measures' check of a required parameter left out (P, SDCG@k, ...)
+            parsed = _trec(item) if isinstance(item, str) else None
+            if parsed is None:
+                raise GradedInputError(_missing_cutoff(item)) from None
         for m, label in parsed:
             found.setdefault(m, " ".join(str(label).split()))
     if at_least_one and not found:
@@ -99,11 +111,29 @@ def parse_named(measures: Iterable[Any] | str | Any, at_least_one: bool = True) 
     return list(found.items())
 
 
+def _missing_cutoff(item: Any) -> str:
+    name = str(item)
+    measure = ir_measures.measures.registry.get(name) if isinstance(item, str) else None
+    cutoff = None if measure is None else measure.SUPPORTED_PARAMS.get("cutoff")
+    if cutoff is not None and cutoff.required and "@" not in name:
+        return f"{name} needs a cutoff: write {name}@k, e.g. {name}@10"
+    return f"cannot use measure {name}: a required parameter is missing"
+
+
 def mean_aggregated(measure: Any) -> bool:
     """Whether ``measure``'s aggregate is the mean of its per-query values (ir_measures' ``MeanAgg``)."""
     from ir_measures.measures.base import MeanAgg
 
     return isinstance(measure.aggregator(), MeanAgg)
+
+
+def _missing_cutoff(item: Any) -> str:
+    name = str(item)
+    measure = ir_measures.measures.registry.get(name) if isinstance(item, str) else None
+    cutoff = None if measure is None else measure.SUPPORTED_PARAMS.get("cutoff")
+    if cutoff is not None and cutoff.required and "@" not in name:
+        return f"{name} needs a cutoff: write {name}@k, e.g. {name}@10"
+    return f"cannot use measure {name}: a required parameter is missing"
 
 
 def untested(measures: Sequence[Any]) -> list[str]:

@@ -83,7 +83,8 @@ def find_baseline(key: Any, names: Sequence[str], specs: Sequence[Any] = (), tag
                   option: str = "baseline") -> str:
     """The name of the one run ``key`` names: its position (an int, from 0, as PyTerrier's
     ``baseline=``; a string of digits when no run has that name, path or tag), its name, the path as
-    given, its file name, file name without extension or run tag.
+    given or any other spelling of that file (``./runs/a.run``, its absolute path, a link to it), its file
+    name, file name without extension or run tag.
     A GradedInputError naming ``option`` and the runs otherwise, before anything is evaluated."""
     names = list(names)
     if isinstance(key, int) and not isinstance(key, bool):
@@ -106,10 +107,21 @@ def find_baseline(key: Any, names: Sequence[str], specs: Sequence[Any] = (), tag
             candidates.setdefault(alias, [])
             if name not in candidates[alias]:
                 candidates[alias].append(name)
-    matches = candidates.get(key, [])
+    matches = candidates.get(key, []) or _same_file(key, names, specs)
     if not matches and key.lstrip("-").isdigit() and -len(names) <= int(key) < len(names):
         return names[int(key)]  # a position, as the command line gives it: after every name, path and tag
     if len(matches) != 1:
         why = "matches several runs" if matches else "is none of the runs"
         raise GradedInputError(f"{option} {display(key)!r} {why} ({', '.join(names)})")
     return matches[0]
+
+
+def _same_file(key: str, names: Sequence[str], specs: Sequence[Any]) -> list[str]:
+    """The runs whose file ``key`` names under another spelling (``./a.run``, an absolute path, a link)."""
+    if key == STDIN or not os.path.isfile(key):
+        return []
+    found = []
+    for name, spec in zip(names, specs, strict=False):
+        if _is_path(spec) and os.fspath(spec) != STDIN and os.path.isfile(spec) and os.path.samefile(spec, key):
+            found.append(name)
+    return found

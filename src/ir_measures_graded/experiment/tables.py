@@ -12,6 +12,7 @@ cells are escaped by pylatexenc (``_``, ``&``, ``%``, ``#``, ``µ``, ``†``, �
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,6 +21,7 @@ import pandas as pd
 from ir_measures_graded import statistics
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiment.formats import FORMATS, HUMAN_FORMATS, MACHINE_FORMATS, format_of  # noqa: F401 (one registry, re-exported)
+from ir_measures_graded.experiment.testing import percent  # noqa: F401 (re-exported: one definition)
 
 #: Significance levels and their marks, strictest last.
 LEVELS = (0.05, 0.01)
@@ -29,19 +31,28 @@ MARKS = ("†", "‡", "§", "¶")
 RESAMPLED_FLOOR = 1e-4
 
 
-def format_p(p: float, test: str | None = None) -> str:
+def format_p(p: float, test: str | None = None, levels: Sequence[float] = LEVELS) -> str:
     """``0.043`` (3 decimals from 0.001 up), ``3.8e-10`` below; ``< 1e-4`` below 1e-4 for a resampling
-    test (randomization, bootstrap, randomised Tukey); empty for no p-value."""
+    test (randomization, bootstrap, randomised Tukey); empty for no p-value. Never across a significance
+    level of ``levels`` (those the marks use): a p-value just below one gets the digits that keep it
+    below (0.009971 is ``0.00997``, not ``0.010`` beside ‡), one at or above a level never prints below it."""
     if p is None or (isinstance(p, float) and math.isnan(p)) or pd.isna(p):
         return ""
     p = float(p)
     if test in statistics.RESAMPLED and p < RESAMPLED_FLOOR:
         return f"< {RESAMPLED_FLOOR:.0e}".replace("e-0", "e-")
-    if p >= 0.001:
-        return f"{p:.3f}"
     if p == 0.0:
         return "< 1e-300"  # below what a double holds
-    return f"{p:.1e}".replace("e-0", "e-")
+    try:
+        ordered = [float(level) for level in levels]
+    except (TypeError, ValueError):
+        ordered = list(LEVELS)
+    fixed = p >= 0.001
+    for digits in range(3 if fixed else 1, 18):
+        text = f"{p:.{digits}f}" if fixed else f"{p:.{digits}e}".replace("e-0", "e-")
+        if all((float(text) < level) == (p < level) for level in ordered):
+            return text
+    return f"< {min(level for level in ordered if p < level):g}"  # p a rounding error below a level
 
 
 def json_p(p: float, places: int | None) -> float | None:
@@ -225,7 +236,7 @@ def latex_table(table: pd.DataFrame, caption: str, label: str, notes: Sequence[s
 def _environment(spec: str, header: str, rows: Sequence[str], caption: str, label: str, notes: Sequence[str]) -> str:
     """The one ``table`` environment every LaTeX table is written in."""
     body = ["% needs \\usepackage{booktabs} and \\usepackage{graphicx}", "\\begin{table}", "\\centering",
-            f"\\caption{{{_latex(caption)}}}", f"\\label{{{label}}}",
+            f"\\caption{{{_latex(caption)}}}", f"\\label{{{latex_label(label)}}}",
             # the tabular at its own width, or the column's when wider (\width: the box's natural width)
             "\\resizebox{\\ifdim\\width>\\columnwidth\\columnwidth\\else\\width\\fi}{!}{%",
             f"\\begin{{tabular}}{{{spec}}}", "\\toprule", header, "\\midrule", *rows, "\\bottomrule",
@@ -233,10 +244,15 @@ def _environment(spec: str, header: str, rows: Sequence[str], caption: str, labe
     return "\n".join(body) + "\n"
 
 
+#: Pairs of characters TeX's fonts join into another glyph (`` `` `` a quote, ``--`` a dash, ``!` `` ¡): a
+#: ``{}`` between them keeps both as typed.
+_LIGATURES = re.compile(r"(?<!\\)(-(?=-)|`(?=`)|'(?=')|[!?](?=`))")
+
+
 def _latex(text: str) -> str:
     from pylatexenc.latexencode import unicode_to_latex
 
-    return unicode_to_latex(" ".join(str(text).split()))
+    return _LIGATURES.sub(r"\1{}", unicode_to_latex(" ".join(str(text).split())))
 
 
 def _plain(text: str) -> str:
@@ -265,8 +281,57 @@ def machine(table: pd.DataFrame, output_format: str, places: int | None = None) 
     return buffer.getvalue()
 
 
-def _markdown(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("`", "\\`")
+#: What a ``\\label`` cannot hold: LaTeX's special characters (``_`` is fine in a label), braces and spaces.
+_NOT_IN_LABELS = set("\\{}#%&~^$")
+
+
+def latex_label(label: str) -> str:
+    """``label`` as ``\\label{...}`` takes it, verbatim (``tab:main_results`` stays that: ``\\ref`` must
+    find it as typed); a GradedInputError naming the first character LaTeX cannot take in a label
+    (``\\ { } # % & ~ ^ $``, whitespace, a control or non-ASCII character)."""
+    label = str(label)
+    if not label:
+        raise GradedInputError("the LaTeX label is empty: give one such as 'tab:results'")
+    bad = next((c for c in label if c in _NOT_IN_LABELS or not (c.isascii() and c.isprintable()) or c.isspace()),
+               None)
+    if bad is not None:
+        raise GradedInputError(f"the LaTeX label {label!r} holds {bad!r}, which a \\label cannot take: use letters, "
+                               "digits and punctuation such as : - _ . (e.g. 'tab:main_results')")
+    return label
+
+
+#: Inline Markdown that a name could start, escaped so that it renders as typed (CommonMark, GFM): backslash
+#: escapes, code, emphasis, strikethrough, math, table cells.
+_MARKDOWN_ESCAPED = set("\\`*|~$")
+#: A link or image: ``](`` or ``][``; raw HTML and autolinks: < and one of ``A-Za-z/!?``; an entity or a
+#: character reference: ``&name;``, ``&#123;``, ``&#x1F;``.
+_LINK_END = re.compile(r"\](?=[(\[])")
+_TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+_ENTITY_START = re.compile(r"&(?=(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});)")
+#: What starts a block at the beginning of a paragraph (a title or a note): a quote, list, heading, rule or
+#: link reference definition.
+_BLOCK_START = re.compile(r"^(?:([>+=\[-])|(\d{1,9})([.)]))")
+
+
+def _markdown(text: str, block: bool = False) -> str:
+    """``text`` as Markdown that renders as ``text`` itself (a table cell; with ``block``, a paragraph or
+    heading of its own): what could start inline markup is escaped — ``\\ ` * | ~ $``, ``_`` where it is
+    not between two letters or digits (which CommonMark never takes for emphasis), ``]`` before ``(`` or
+    ``[`` (a link), ``&`` before a reference, ``<`` before a tag or autolink (as ``&lt;``); with ``block``
+    also ``#`` and what would make a paragraph a quote, list, heading, rule or link definition. Other
+    characters stay as they are, so that the source stays readable (``Δ muAP [CI]``)."""
+    out = []
+    for i, char in enumerate(text):
+        if char in _MARKDOWN_ESCAPED or (block and char == "#") or (char == "_" and not (
+                0 < i < len(text) - 1 and text[i - 1].isascii() and text[i - 1].isalnum()
+                and text[i + 1].isascii() and text[i + 1].isalnum())):
+            out.append("\\" + char)
+        else:
+            out.append(char)
+    escaped = _TAG_START.sub("&lt;", _ENTITY_START.sub(r"\\&", _LINK_END.sub(r"\\]", "".join(out))))
+    if block:
+        escaped = _BLOCK_START.sub(lambda m: f"\\{m[1]}" if m[1] else f"{m[2]}\\{m[3]}", escaped)
+    return escaped
 
 
 def _numeric(column: pd.Series) -> bool:
@@ -305,8 +370,8 @@ def render(table: pd.DataFrame, output_format: str, places: int = 4, title: str 
     if output_format == "markdown":
         grid = tabulate([[_markdown(_plain(c)) for c in r] for r in rows], headers=[_markdown(_plain(h)) for h in headers],
                         tablefmt="pipe", colalign=align, disable_numparse=True)
-        return "".join([f"### {_markdown(title)}\n\n" if title else "", grid, "\n",
-                        *(f"\n{_markdown(n)}\n" for n in notes)])
+        return "".join([f"### {_markdown(title, block=True)}\n\n" if title else "", grid, "\n",
+                        *(f"\n{_markdown(n, block=True)}\n" for n in notes)])
     grid = tabulate([[_plain(c) for c in r] for r in rows], headers=[_plain(h) for h in headers], tablefmt="simple",
                     colalign=align, disable_numparse=True)
     return "".join([f"{title}\n" if title else "", grid, "\n", *(f"{n}\n" for n in notes)])

@@ -24,8 +24,9 @@ STRICTER = 5
 
 
 def percent(level: float) -> str:
-    """A level as a percentage with the digits it needs: 95%, 97.5%, 99.9%."""
-    return f"{level * 100:.10g}%"
+    """A confidence level as a percentage with the digits it has: ``95%``, ``99.9%``, ``97.5%`` (never
+    rounded to a whole percent: 99.9% is not 100%)."""
+    return f"{float(level) * 100:.10g}%"
 
 
 @dataclass(frozen=True)

@@ -30,11 +30,7 @@ def columnar_format(stream: IO[bytes], head: bytes) -> str | None:
         return "arrow"
     if head[:4] != b"PAR1":
         return None
-    try:
-        seekable = stream.seekable()
-    except (AttributeError, OSError):
-        seekable = False
-    if not seekable:  # text goes on with a separator or printable ASCII; Parquet with binary page headers
+    if not _seekable(stream):  # text goes on with a separator or printable ASCII; Parquet with binary page headers
         return "parquet" if len(head) > 4 and not (head[4] in b"\t\n\r " or 0x21 <= head[4] <= 0x7e) else None
     at = stream.tell()
     size = stream.seek(0, 2)
@@ -46,6 +42,13 @@ def columnar_format(stream: IO[bytes], head: bytes) -> str | None:
     stream.seek(at)
     footer = int.from_bytes(tail[:4], "little")
     return "parquet" if tail[4:] == b"PAR1" and 0 < footer <= size - 12 else None
+
+
+def _seekable(stream: IO[bytes]) -> bool:
+    try:
+        return bool(stream.seekable())
+    except (AttributeError, OSError, ValueError):
+        return False
 
 
 def columnar_blocks(path: Any, stream: IO[bytes], kind: str, layout: Layout,
@@ -62,11 +65,12 @@ def columnar_blocks(path: Any, stream: IO[bytes], kind: str, layout: Layout,
         raise GradedInputError(f"{layout.kind} file {name}: the column {shared[0][1]!r} is given for "
                                f"{' and '.join(role for role, _ in shared)}; each needs a column of its own")
     try:
+        if kind in ("parquet", "arrow") and not _seekable(stream):
+            # standard input or a pipe: their index is at the end, so the file is read into memory, once
+            stream = pa.BufferReader(stream.read())
         if kind == "parquet":
             import pyarrow.parquet as pq
 
-            if str(path) == "-":
-                raise GradedInputError(f"{name}: Parquet needs a seekable file, not a stream")
             parquet = pq.ParquetFile(stream)
             check_columns(name, layout, parquet.schema_arrow.names, source)
             batches = parquet.iter_batches(columns=source)

@@ -7,7 +7,10 @@ group / record batch (see :mod:`.columnar`); text is parsed by :mod:`.trec`.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
+import io
+import lzma
 import os
 import sys
 import zlib
@@ -68,16 +71,13 @@ def iter_blocks(
     name = display_name(path)
     stream = _open(path, layout)
     try:
-        head = stream.peek(8)[:8] if hasattr(stream, "peek") else b""
-        kind = columnar_format(stream, head)
+        head = stream.peek(16)[:16] if hasattr(stream, "peek") else b""
+        kind = columnar_format(stream, head[:8])
         if kind is not None:
             yield from columnar_blocks(path, stream, kind, layout, columns, progress)
             return
-        text = stream
-        if head[:2] == b"\x1f\x8b":
-            text = gzip.GzipFile(fileobj=stream, mode="rb")
-        yield from text_blocks(text, name, layout, block_size, progress)
-    except (OSError, EOFError, zlib.error) as ex:
+        yield from text_blocks(_decompressed(stream, head, name, layout.kind), name, layout, block_size, progress)
+    except (OSError, EOFError, zlib.error, lzma.LZMAError) as ex:
         raise GradedInputError(f"cannot read {layout.kind} file {name}: {ex}") from None
     finally:
         if stream is not sys.stdin.buffer:
@@ -96,6 +96,19 @@ def is_stream(path: str | os.PathLike) -> bool:
         return False
 
 
+@contextlib.contextmanager
+def open_text(path: str | os.PathLike, kind: str = "input") -> Iterator[IO[bytes]]:
+    """A text file's bytes, decompressed when its first bytes say gzip, bz2, xz or zstd (as the readers
+    read it): for what reads a file's lines itself (a run's tag, the report's line count)."""
+    with open(path, "rb") as stream:
+        text = _decompressed(stream, stream.peek(16)[:16], display_name(path), kind)
+        try:
+            yield text
+        finally:
+            if text is not stream:
+                text.close()
+
+
 # --- opening --------------------------------------------------------------------------------------
 
 def _open(path: str | os.PathLike, layout: Layout) -> IO[bytes]:
@@ -111,6 +124,73 @@ def _open(path: str | os.PathLike, layout: Layout) -> IO[bytes]:
         raise GradedInputError(f"cannot read {layout.kind} file {path}: {ex.strerror or ex}") from None
     return stream
 
+
+
+#: Compressed text by its magic bytes (a TREC line cannot begin with any of them): gzip, bz2 (its block
+#: or end-of-stream magic after "BZh" and the block size), xz, zstd.
+_GZIP, _XZ, _ZSTD = b"\x1f\x8b", b"\xfd7zXZ\x00", b"\x28\xb5\x2f\xfd"
+_BZ2_BLOCKS = (b"1AY&SY", b"\x17\x72\x45\x38\x50\x90")
+
+
+def compression(head: bytes) -> str | None:
+    """``'gzip'``, ``'bz2'``, ``'xz'``, ``'zstd'`` or None (not compressed), from a file's first 10 bytes."""
+    if head[:2] == _GZIP:
+        return "gzip"
+    if head[:3] == b"BZh" and head[3:4].isdigit() and head[4:10] in _BZ2_BLOCKS:
+        return "bz2"
+    if head[:6] == _XZ:
+        return "xz"
+    if head[:4] == _ZSTD:
+        return "zstd"
+    return None
+
+
+def _decompressed(stream: IO[bytes], head: bytes, name: str, kind: str) -> IO[bytes]:
+    """The text of ``stream``: decompressed when its first bytes say gzip, bz2, xz (the standard
+    library) or zstd (pyarrow's codec), as it is otherwise."""
+    method = compression(head)
+    if method == "gzip":
+        return gzip.GzipFile(fileobj=stream, mode="rb")
+    if method == "bz2":
+        import bz2
+
+        return bz2.BZ2File(stream)
+    if method == "xz":
+        return lzma.LZMAFile(stream)
+    if method == "zstd":
+        import pyarrow as pa
+
+        if not pa.Codec.is_available("zstd"):
+            raise GradedInputError(f"{kind} file {name} is compressed with zstd, which this pyarrow cannot "
+                                   "read: decompress it first (zstd -d)")
+        return io.BufferedReader(_ArrowText(pa.CompressedInputStream(pa.PythonFile(stream, mode="r"), "zstd")))
+    return stream
+
+
+class _ArrowText(io.RawIOBase):
+    """A pyarrow input stream as a raw binary file (its errors as OSError, which name the file)."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__()
+        self.stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        import pyarrow as pa
+
+        try:
+            data = self.stream.read(len(buffer))
+        except pa.ArrowException as ex:
+            raise OSError(f"not valid zstd data ({str(ex).splitlines()[0]})") from None
+        buffer[:len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.stream.close()
+        super().close()
 
 
 # --- whole files ----------------------------------------------------------------------------------

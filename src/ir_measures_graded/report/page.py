@@ -89,7 +89,8 @@ def summary_rows(report: Report) -> list[dict[str, Any]]:
                 "low": float(c["ci_low"]), "high": float(c["ci_high"]), "boot_low": float(c["boot_low"]),
                 "boot_high": float(c["boot_high"]), "d_z": float(c["effect_size"]), "p": float(c["p_value"]),
                 "p_adjusted": float(c["p_adjusted"]), "marker": marker,
-                "p_shown": "" if math.isnan(c["p_adjusted"]) else f"p = {tables.format_p(c['p_adjusted'], c['test'])}",
+                "p_shown": "" if math.isnan(c["p_adjusted"]) else
+                f"p = {tables.format_p(c['p_adjusted'], c['test'], levels=(alpha,))}",
                 **{k: None if pd.isna(c[k]) else int(c[k]) for k in ("wins", "ties", "losses")},
             })
         rows.append({"run": name, "baseline": name == report.baseline, "cells": cells})

@@ -59,3 +59,44 @@ def test_parameters_are_checked_and_an_empty_list_is_refused_unless_allowed():
 def test_the_experiment_takes_all():
     table = experiment(QRELS, RUNS, [ALL_NAME]).per_query
     assert set(table["measure"]) == {str(m) for m in all_measures()}
+
+
+@pytest.mark.parametrize("measure", [muMAP, ir_measures.nDCG @ 10])
+def test_a_single_measure_object_is_a_list_of_one_at_every_entry_point(measure):
+    from ir_measures_graded import experiment, report
+    from ir_measures_graded.experiment.measure_lists import parse
+
+    assert parse(measure) == [measure]
+    exp = experiment(QRELS, RUNS, measure)
+    assert exp.measures == [measure]
+    assert exp.aggregates["value"].tolist() == [ir_measures.calc_aggregate([measure], QRELS, RUNS["x"])[measure]]
+    two = {"x": RUNS["x"], "y": RUNS["x"].assign(score=[1.0, 2.0, 1.0])}
+    assert report(QRELS, two, measure, transforms=[]).measures == [measure]
+
+
+#: trec_eval's standard cutoffs, with which it reports P, recall and ndcg_cut.
+STANDARD_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+
+
+@pytest.mark.parametrize("name, measure", [("P", ir_measures.P), ("Precision", ir_measures.P),
+                                           ("R", ir_measures.R), ("Recall", ir_measures.R)])
+def test_p_and_r_without_a_cutoff_expand_to_trec_evals_standard_cutoffs(name, measure, tmp_path, capsys):
+    from ir_measures_graded.experiment.measure_lists import parse
+
+    expanded = [measure @ k for k in STANDARD_CUTOFFS]
+    assert parse([name]) == expanded
+    assert parse(["recall" if measure is ir_measures.R else "P"]) == expanded  # as trec_eval's own name
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text("1 0 a 2\n1 0 b 0\n")
+    run.write_text("1 Q0 a 1 2.0 t\n1 Q0 b 2 1.0 t\n")
+    assert main([str(qrels), str(run), name]) == 0
+    out = capsys.readouterr().out
+    assert [line.split("\t")[0] for line in out.splitlines()] == [str(m) for m in expanded]
+
+
+@pytest.mark.parametrize("name", ["SDCG", "BPM"])
+def test_a_measure_that_needs_a_cutoff_without_one_gets_one_line(name):
+    from ir_measures_graded.experiment.measure_lists import parse
+
+    with pytest.raises(GradedInputError, match=rf"^{name} needs a cutoff: write {name}@k, e\.g\. {name}@10$"):
+        parse([name])

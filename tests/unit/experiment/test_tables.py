@@ -173,8 +173,8 @@ def markdown_tables(text: str) -> list[tuple[list[str], list[list[str]]]]:
             section = token.type
         elif token.type == "tr_open":
             row = []
-        elif token.type == "inline" and row is not None:
-            row.append(token.content)
+        elif token.type == "inline" and row is not None:  # the cell as rendered: its text, not its source
+            row.append("".join(c.content for c in token.children or [] if c.type == "text"))
         elif token.type == "tr_close":
             (found[-1][0].extend(row) if section == "thead_open" else found[-1][1].append(row))
             row = None

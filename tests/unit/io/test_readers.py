@@ -313,7 +313,7 @@ def _stderr_on_a_terminal(args: list[str]) -> tuple[str, str]:
 
 @pytest.mark.slow
 def test_progress_bar_only_on_a_terminal_and_quiet_silences_it(tmp_path):
-    (tmp_path / "qrels").write_text("q1 0 a 1\nq1 0 b 0\n")
+    (tmp_path / "qrels").write_text("q1 0 a 1\nq1 0 b 0\nq1 0 d1 0\n")  # d1 judged: no warning of unjudged ids
     (tmp_path / "run").write_text("".join(f"q1 Q0 d{i} {i} {1 / (i + 1)!r} x\n" for i in range(20_000)))
     args = [*CLI, str(tmp_path / "qrels"), str(tmp_path / "run"), "muMAP"]
     out, err = _stderr_on_a_terminal(args)

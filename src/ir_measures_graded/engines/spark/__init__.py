@@ -115,7 +115,8 @@ def calc_aggregate(measures: Iterable[ir_measures.Measure | str], qrels: DataFra
 def _aggregate(measures: list, qrels: DataFrame, run: DataFrame, columns: tuple[str, str, str, str],
                partitions: int | None, sides: Any) -> tuple[dict[ir_measures.Measure, float], dict[str, int]]:
     """``(values, counts)``: :func:`calc_aggregate`'s values, and the workers' counts (``rows``: the
-    run's rows; ``matched``: its queries the qrels hold); ``sides``: where a duplicate's rows are
+    run's rows; ``matched``: its queries the qrels hold; ``ranked``: its rows of those queries;
+    ``judged``: of those, the rows whose document is judged); ``sides``: where a duplicate's rows are
     counted (:func:`.jobs.clear_errors`)."""
     from ir_measures_graded.engines.spark.jobs import clear_errors, job_settings
     from ir_measures_graded.engines.spark.plan import _evaluated
@@ -125,7 +126,7 @@ def _aggregate(measures: list, qrels: DataFrame, run: DataFrame, columns: tuple[
     with clear_errors(sides), job_settings(parts.sparkSession):
         rows = parts.collect()  # per partition, a few rows per measure: no shuffle to sum them first
     partials: dict[str, list] = {}
-    counts = {"rows": 0, "matched": 0}
+    counts = {"rows": 0, "matched": 0, "ranked": 0, "judged": 0}
     for r in rows:
         if r["measure"].startswith(COUNT):
             counts[r["measure"][len(COUNT):]] += r["n"]
@@ -149,17 +150,16 @@ def _file_sides(spark: SparkSession, qrels: str, run: str) -> dict[str, Any]:
     a duplicate is named ``FILE:LINE`` as the local engine names it; Parquet files' rows."""
     from pyspark.sql import functions as F
 
-    from ir_measures_graded.engines.spark.read import _is_parquet
+    from ir_measures_graded.engines.spark.read import _is_parquet, located
 
     sides = {}
-    for side, path in (("qrels", qrels), ("run", run)):
-        if "://" not in path:
-            path = os.path.abspath(path)
+    for side, given in (("qrels", qrels), ("run", run)):
+        path = located(given)
         if _is_parquet(path):
             sides[side] = (spark.read.parquet(path), "query_id", "doc_id", None)
         else:
             fields = F.split(F.trim(F.col("value")), r"\s+")
-            sides[side] = (spark.read.text(path), fields[0], fields[2], path)
+            sides[side] = (spark.read.text(path), fields[0], fields[2], given)  # named as given
     return sides
 
 
@@ -247,6 +247,7 @@ class SparkEngine:
                 result.summary, counts = _aggregate(measures, qrels, run, ("query_id", "doc_id", "relevance", "score"),
                                                     None, sides)
                 result.rows, result.matched = counts["rows"], counts["matched"]
+                result.ranked_rows, result.judged_rows = counts["ranked"], counts["judged"]
                 if judged and request.warn is not None:
                     check_shared_queries(result, request)
             results.append(result)

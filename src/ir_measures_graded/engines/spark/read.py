@@ -4,6 +4,8 @@ from the schema; the rows are checked and parsed in the workers (:mod:`.workers`
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from ir_measures_graded.engines.spark.jobs import _partition_offsets, clear_errors
@@ -33,28 +35,89 @@ def _is_parquet(path: str) -> bool:
     return path.rstrip("/").endswith(".parquet") or os.path.isdir(path)
 
 
+def located(path: str) -> str:
+    """Where the JVM reads ``path``: a local path made absolute (the JVM's working folder need not be
+    ours); a URL as it is. Messages name the path as given, as the local engine does."""
+    return path if "://" in path else os.path.abspath(path)
+
+
+#: The extension by which Spark (Hadoop's codecs) decompresses a text file, per compression.
+SPARK_SUFFIXES = {"gzip": ".gz", "bz2": ".bz2", "zstd": ".zst"}
+
+
+def _check_local(path: str, layout: Layout) -> None:
+    """A local input the JVM would misread, refused with one line: missing (as the local engine says
+    it), or compressed where Hadoop decompresses by the file's name only (gzip not named ``.gz``, text
+    named ``.gz``, xz)."""
+    from ir_measures_graded.io.readers import compression
+
+    if not os.path.exists(path):
+        if layout is QRELS:
+            from ir_measures_graded.sources import qrels_dataset
+
+            qrels_dataset(path)  # the local engine's message for a name that is neither a file nor an id
+            raise GradedInputError(f"qrels {path!r} is an ir_datasets id: the Spark engine reads files (TREC text "
+                                   "or Parquet); write its qrels to a file first")
+        raise GradedInputError(f"{layout.kind} file not found: {path}")
+    if os.path.isdir(path):
+        return  # a folder of Parquet files
+    with open(path, "rb") as raw:
+        method = compression(raw.read(16))
+    named = next((m for m, suffix in SPARK_SUFFIXES.items() if path.endswith(suffix)), None)
+    if method == named or (method is None and named is None):
+        return
+    if method not in (None, *SPARK_SUFFIXES):
+        raise GradedInputError(f"{layout.kind} file {path} is compressed with {method}, which the Spark engine "
+                               "cannot read: decompress it first, or compress it with gzip (.gz)")
+    if method is None:
+        raise GradedInputError(f"{layout.kind} file {path} is named {SPARK_SUFFIXES[named]} but is not "
+                               f"{named}-compressed: the Spark engine decompresses by the file's name; rename it")
+    raise GradedInputError(f"{layout.kind} file {path} is compressed with {method} but not named "
+                           f"{SPARK_SUFFIXES[method]}: the Spark engine decompresses by the file's name; name it "
+                           f"{os.path.basename(path)}{SPARK_SUFFIXES[method]}")
+
+
+@contextmanager
+def readable(path: str, layout: Layout) -> Iterator[None]:
+    """A file the JVM cannot read (a truncated or corrupt gzip file, ...) as one line naming it and the
+    JVM's cause, not a Java stack."""
+    from py4j.protocol import Py4JJavaError
+
+    try:
+        yield
+    except Py4JJavaError as ex:
+        text = str(ex)
+        if "FAILED_READ_FILE" not in text and "cannotReadFilesError" not in text:
+            raise
+        causes = [line.strip()[len("Caused by: "):] for line in text.splitlines()
+                  if line.strip().startswith("Caused by: ")]
+        why = causes[-1] if causes else "Spark could not read it"
+        raise GradedInputError(f"cannot read {layout.kind} file {path}: {why}") from None
+
+
 def _read(spark: SparkSession, path: str, layout: Layout) -> DataFrame:
     from pyspark.sql import functions as F
 
+    given = path  # as typed: what messages name
     if "://" not in path:
-        if not os.path.exists(path):
-            raise GradedInputError(f"{layout.kind} file not found: {path}")
-        path = os.path.abspath(path)  # the JVM's working folder need not be ours
+        _check_local(path, layout)
+    path = located(path)
     if _is_parquet(path):
-        return _read_parquet(spark, path, layout)
+        return _read_parquet(spark, path, layout, given)
     source = spark.read.text(path)
-    offsets, _ = _partition_offsets(source)  # lines before each partition: messages name the file's line
+    with readable(given, layout):
+        offsets, _ = _partition_offsets(source)  # lines before each partition: messages name the file's line
 
     def parsed(offsets: list[int] | None) -> DataFrame:
-        return source.mapInArrow(_text_parser(path, layout, offsets),
+        return source.mapInArrow(_text_parser(given, layout, offsets),
                                  f"query_id string, doc_id string, {layout.value} double")
 
-    with clear_errors():  # bad input is reported here, naming the file's line, not in a later job
+    with readable(given, layout), clear_errors():  # bad input is reported here, naming the file's line
         parsed(offsets).select(F.count(F.lit(1))).collect()
     return parsed(None)  # later jobs may number partitions otherwise (a union): no line numbers needed there
 
 
-def _read_parquet(spark: SparkSession, path: str, layout: Layout) -> DataFrame:
+def _read_parquet(spark: SparkSession, path: str, layout: Layout, given: str | None = None) -> DataFrame:
     """The file's columns, checked as the reading package checks Parquet, with its messages: the
     columns and their types on the driver, from the schema; the rows by one aggregation in the JVM,
     and only where it finds a null or a non-finite value, by the reading package's checks in the
@@ -65,6 +128,7 @@ def _read_parquet(spark: SparkSession, path: str, layout: Layout) -> DataFrame:
     from ir_measures_graded.io.columnar import check_columns, source_name
 
     source = spark.read.parquet(path)
+    path = path if given is None else given  # messages name the file as given
     cols = ("query_id", "doc_id", layout.value)
     check_columns(path, layout, source.columns, list(cols))
     _check_types(source, layout, cols, source_name(layout, path))

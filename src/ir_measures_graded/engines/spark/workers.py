@@ -72,7 +72,7 @@ def _partition_evaluator(measures: list[GradedMeasure], names: list[str], labels
         computed = {spec: ir_measures.parse_measure(spec) for spec in names_of}
         names_by_measure = {str(m): names_of[spec] for spec, m in computed.items()}
         aggregators = {str(m): m.aggregator() for m in computed.values()} if aggregate else {}
-        counts = {"rows": 0, "matched": 0}
+        counts = {"rows": 0, "matched": 0, "ranked": 0, "judged": 0}
         # Each row holds a whole query, so every batch is evaluated as it comes: the JVM builds the
         # next batch meanwhile, and a worker holds one batch, not its partition.
         for batch in batches:
@@ -85,7 +85,10 @@ def _partition_evaluator(measures: list[GradedMeasure], names: list[str], labels
                 counts["matched"] += _shared_queries(qrels, run)
             with _duplicates_named({_JUDGED: qrels, _RETRIEVED: run}):
                 evaluator = GradedProvider().evaluator(list(computed.values()), _with_labels_query(qrels, labels))
-                metrics = [m for m in evaluator.iter_calc(run) if m.query_id != _LABELS_QUERY]
+                with evaluator.counting() as joined:  # the run's rows of judged queries, and of judged documents
+                    metrics = [m for m in evaluator.iter_calc(run) if m.query_id != _LABELS_QUERY]
+            counts["ranked"] += joined["ranked"]
+            counts["judged"] += joined["judged"]
             if aggregate:
                 for metric in metrics:
                     aggregators[str(metric.measure)].add(metric.value)
