@@ -8,6 +8,7 @@ from typing import Any, TextIO
 
 from ir_measures_graded.cli import writers
 from ir_measures_graded.cli.args import check_options, experiment_of, testing_of
+from ir_measures_graded.cli.figures import figures_of, needs, write_figures
 from ir_measures_graded.experiment.formats import FORMATS
 
 __all__ = ["run"]
@@ -18,8 +19,10 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     check_options(args, runs, measures)
     compared = args.baseline is not None
     testing = testing_of(args) if compared else None
-    exp = experiment_of(args, runs, measures, per_query=args.by_query or compared or args.thresholds,
-                        thresholds=args.thresholds, provider=args.provider)
+    figures = figures_of(args, runs, measures)
+    kept = needs(figures)
+    exp = experiment_of(args, runs, measures, per_query=args.by_query or compared or args.thresholds or kept.per_query,
+                        keep_runs=kept.keep_runs, thresholds=args.thresholds, provider=args.provider)
     machine = FORMATS[args.output_format].machine
     streams = writers.Streams(args, out)
     breakdown = exp.breakdown() if args.thresholds else None
@@ -32,4 +35,5 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     if compared:
         with streams.table("comparison") as stream:
             writers.write_comparison(exp.compare(testing=testing), args, stream)
+    write_figures(args, exp, figures)
     return 0

@@ -96,7 +96,7 @@ def threshold_curve(exp: Any, measure: Any = None) -> Any:
     queries with a label >= t (``exp.breakdown()``'s ``value``, the paper's MAP^t), with the number of
     those queries under each threshold. ``measure``: a label of the experiment's thresholded measures
     (default the first one)."""
-    table = exp.breakdown(None if measure is None else [measure])
+    table = exp.breakdown(None if measure is None else [exp.measure(measure)])
     if not len(table):
         raise GradedInputError("no measure of the experiment is combined over relevance thresholds (muMAP, "
                                "muP@k, ...): a threshold curve shows one")
