@@ -88,6 +88,7 @@ def legend_columns(fig: Any, handles: list[Any], labels: list[str], width: float
 def _run_legend(fig: Any, handles: list[Any], labels: list[str]) -> None:
     """The runs' legend under the axes, never over what they show."""
     ncols = legend_columns(fig, handles, labels, fig.get_figwidth())
+    fig.set_figheight(fig.get_figheight() + 0.15 * (math.ceil(len(labels) / ncols) - 1))  # the axes keep theirs
     fig.legend(handles, labels, loc="outside lower center", ncols=ncols, fontsize=SMALL, frameon=False)
 
 
@@ -121,8 +122,8 @@ def threshold_curve(exp: Any, measure: Any = None) -> Any:
         ax.set_ylim(bottom=0)
     ax.tick_params(labelsize=SMALL)
     ax.grid(axis="y", linewidth=0.4, alpha=0.5)
-    ax.set_xlabel("relevance threshold t (under it: queries with a label ≥ t)", fontsize=FONT)
-    ax.set_ylabel(f"{label}: M^t over those queries", fontsize=FONT)
+    ax.set_xlabel("threshold t, and the queries with a label ≥ t", fontsize=FONT)
+    ax.set_ylabel(f"{label} at threshold t", fontsize=FONT)
     _run_legend(fig, handles, [h.get_label() for h in handles])
     return fig
 
@@ -194,8 +195,10 @@ def scale_axes(ax: Any, table: Any, column: str = "kendall_tau", details: str | 
     grid = table.pivot(index="measure", columns="transform", values=column).reindex(index=measures,
                                                                                     columns=transforms)
     values = grid.to_numpy(dtype=float)
-    image = ax.imshow(np.ma.masked_invalid(values), vmin=-1, vmax=1, cmap="RdYlGn", aspect="auto", alpha=0.8)
-    image.cmap.set_bad("0.85")
+    from matplotlib import colormaps
+
+    image = ax.imshow(np.ma.masked_invalid(values), vmin=-1, vmax=1, aspect="auto", alpha=0.8,
+                      cmap=colormaps["RdYlGn"].with_extremes(bad="0.85"))  # n/a: grey
     extra = None if details is None else table.pivot(index="measure", columns="transform", values=details).reindex(
         index=measures, columns=transforms).to_numpy(dtype=float)
     for (i, j), value in np.ndenumerate(values):
