@@ -50,8 +50,16 @@ def short(name: Any, longest: int = LONGEST) -> str:
 
 
 def new_figure(width: float, height: float) -> Any:
-    """A constrained-layout Figure with its own Agg canvas: not registered with pyplot (a notebook
-    still shows it; nothing to close), whatever backend the session uses."""
+    """A constrained-layout Figure. In a notebook (the inline backend) pyplot's, so that it shows under
+    the cell (which then closes it); elsewhere a Figure with its own Agg canvas, not registered with
+    pyplot: nothing to close, and no window or backend switched in the user's session."""
+    import matplotlib
+
+    # the backend as set, not resolved (resolving it would import pyplot)
+    if "inline" in str(dict.__getitem__(matplotlib.rcParams, "backend")):
+        import matplotlib.pyplot as plt
+
+        return plt.figure(figsize=(width, height), layout="constrained")
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 

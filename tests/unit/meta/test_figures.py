@@ -4,9 +4,6 @@ evaluates, and what it refuses."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 
@@ -136,12 +133,6 @@ def test_figures_save_as_vector_files_with_embedded_fonts(tmp_path, sample):
         figures.save(fig, tmp_path / "f.jpg")
 
 
-def test_importing_the_figures_loads_no_matplotlib():
-    code = "import sys, ir_measures_graded.meta.figures, ir_measures_graded.cli.figures; print('matplotlib' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.split()[-1] == "False"
-
-
 # --- the command line ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("command", "figure", "suffix"), [
@@ -173,3 +164,11 @@ def test_figure_option_refuses_what_it_cannot_draw_before_evaluating(tmp_path, c
     error = error_of(capsys, QRELS, *[a.replace("{tmp}", str(tmp_path)) for a in args])
     assert message in error
     assert list(tmp_path.iterdir()) == []
+
+
+def test_outside_a_notebook_no_figure_is_left_with_pyplot(sample):
+    import matplotlib.pyplot as plt
+
+    before = plt.get_fignums()
+    figures.threshold_curve(sample)
+    assert plt.get_fignums() == before
