@@ -32,8 +32,9 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     if breakdown is not None and args.output_format != "trec":  # trec: under each run's runid line
         with streams.table("thresholds") as stream:
             writers.write_breakdown(exp, breakdown, args, stream)
-    if compared:
+    comparison = exp.compare(testing=testing) if compared else None
+    if comparison is not None:
         with streams.table("comparison") as stream:
-            writers.write_comparison(exp.compare(testing=testing), args, stream)
-    write_figures(args, exp, figures)
+            writers.write_comparison(comparison, args, stream)
+    write_figures(args, exp, figures, comparison=comparison)
     return 0

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ir_measures_graded.cli.args import UsageError
+from ir_measures_graded.cli.args import UsageError, testing_of
 
 __all__ = ["FIGURES", "Figure", "figures_of", "needs", "write_figures"]
 
@@ -20,6 +20,7 @@ FIGURES = {
     "thresholds": "a measure combined over relevance thresholds (muMAP, ...) at each threshold, a line per run",
     "differences": "each run's per-query differences against the baseline, sorted, one panel per run",
     "scale": "the scale check: Kendall tau-b per measure and label transform",
+    "intervals": "each run against the baseline: its mean difference and interval per measure, marked as the tables",
 }
 SUFFIXES = (".pdf", ".svg", ".png")  # meta.figures.FORMATS, written out so that -h loads no numpy
 
@@ -75,12 +76,14 @@ class Needs:
 
 def needs(figures: Sequence[Figure]) -> Needs:
     names = {f.name for f in figures}
-    return Needs(per_query="differences" in names, keep_runs=bool(names & {"thresholds", "scale"}))
+    return Needs(per_query=bool(names & {"differences", "intervals"}), keep_runs=bool(names & {"thresholds", "scale"}))
 
 
-def write_figures(args: argparse.Namespace, exp: Any, figures: Sequence[Figure], scale: Any = None) -> None:
-    """Draw and save each figure of ``exp``; ``scale``: the scale check when the subcommand made it
-    (else it is made here, with the subcommand's ``--transform``)."""
+def write_figures(args: argparse.Namespace, exp: Any, figures: Sequence[Figure], scale: Any = None,
+                  comparison: Any = None) -> None:
+    """Draw and save each figure of ``exp``; ``scale`` and ``comparison``: the scale check and the
+    comparison when the subcommand made them (else they are made here, with its ``--transform`` and
+    testing options)."""
     if not figures:
         return
     from ir_measures_graded.meta import figures as drawn
@@ -91,6 +94,10 @@ def write_figures(args: argparse.Namespace, exp: Any, figures: Sequence[Figure],
             made = drawn.threshold_curve(exp, label)
         elif figure.name == "differences":
             made = drawn.query_differences(exp, measure=label)
+        elif figure.name == "intervals":
+            if comparison is None:
+                comparison = exp.compare(testing=testing_of(args))
+            made = drawn.intervals(comparison, None if label is None else [label])
         else:
             if scale is None:
                 from ir_measures_graded.meta import scale_dependence

@@ -88,7 +88,7 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
             stream.write(tables.render(table, fmt, places, title, legend))
     for note in comparison.notes:
         warn(note)
-    write_figures(args, exp, figures, scale=report.scale)
+    write_figures(args, exp, figures, scale=report.scale, comparison=comparison)
     if args.plot:
         from ir_measures_graded.meta.plots import report_figure
 

@@ -36,5 +36,5 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     out.write(comparison.render(args.output_format, places_of(args)))
     for note in comparison.notes:
         warn(note)
-    write_figures(args, exp, figures, scale=page.scale)
+    write_figures(args, exp, figures, scale=page.scale, comparison=comparison)
     return 0

@@ -8,7 +8,9 @@ tables print) and returned as a matplotlib ``Figure`` one column wide (:data:`WI
 - :func:`query_differences`: each run's per-query differences against the baseline, sorted, one
   panel per run (shared y axis);
 - :func:`scale_grid`: the scale check (``scale_dependence``) as a grid, measures × transforms:
-  Kendall's τ-b as the colour and the number, the largest change of a run's score under it.
+  Kendall's τ-b as the colour and the number, the largest change of a run's score under it;
+- :func:`intervals`: each run against the baseline (``Experiment.compare()``), its mean difference
+  with its interval, per measure, marked as the tables mark it.
 
 :func:`save` writes a figure as its file's suffix says (PDF and SVG are vector; fonts embedded as
 TrueType, not Type 3, as paper submission systems ask). matplotlib is imported inside the functions
@@ -27,7 +29,7 @@ import numpy as np
 from ir_measures_graded import statistics
 from ir_measures_graded.errors import GradedInputError
 
-__all__ = ["WIDTH", "FORMATS", "threshold_curve", "query_differences", "scale_grid", "sorted_differences",
+__all__ = ["WIDTH", "FORMATS", "threshold_curve", "query_differences", "scale_grid", "intervals", "sorted_differences",
            "save"]
 
 #: A one-column figure's width in inches (ACM and IEEE columns are 3.33–3.5 in).
@@ -42,7 +44,11 @@ LONGEST = 34  # characters of a run's name shown (the middle elided beyond)
 
 def short(name: Any, longest: int = LONGEST) -> str:
     """A run's name as a label: its file name, its middle elided when longer than ``longest``."""
-    text = os.path.basename(str(name)) or str(name)
+    return elided(os.path.basename(str(name)) or str(name), longest)
+
+
+def elided(text: str, longest: int) -> str:
+    """``text``, its middle elided when longer than ``longest`` characters."""
     if len(text) <= longest:
         return text
     keep = max(1, longest - 1)
@@ -238,4 +244,62 @@ def scale_grid(exp_or_scale_table: Any) -> Any:
     bar.set_label("Kendall τ-b", fontsize=SMALL)
     bar.ax.tick_params(labelsize=SMALL)
     ax.set_xlabel("label transform (cell: τ-b; under it, max |Δ score|)", fontsize=FONT)
+    return fig
+
+
+def intervals(comparison: Any, measures: Sequence[str] | None = None) -> Any:
+    """Each run against the baseline (a :class:`~ir_measures_graded.experiment.comparison.Comparison`,
+    or an Experiment compared with its defaults): per measure a panel, per run its mean difference Δ
+    with the t interval at ``1 - alpha``, filled where the corrected p-value is below alpha, and the
+    tables' mark (†, ‡) after the run's name; a measure that is not tested shows Δ alone.
+    ``measures``: labels (default every measure, at most 3 panels a row)."""
+    if hasattr(comparison, "breakdown"):  # an Experiment
+        if len(comparison.runs) < 2:
+            raise GradedInputError("intervals compare runs with a baseline: give at least two runs")
+        comparison = comparison.compare()
+    from matplotlib.ticker import MaxNLocator
+
+    from ir_measures_graded.experiment.tables import mark, marks
+
+    table, testing = comparison.table, comparison.testing
+    table = table[table["run"] != comparison.baseline]
+    chosen = list(dict.fromkeys(table["measure"])) if measures is None else list(measures)
+    unknown = [m for m in chosen if m not in set(table["measure"])]
+    if unknown or not chosen:
+        raise GradedInputError(f"no comparison of {', '.join(unknown) or 'any measure'}: the measures are "
+                               f"{', '.join(dict.fromkeys(table['measure']))}")
+    runs = list(dict.fromkeys(table["run"]))
+    columns = min(3, len(chosen))
+    rows = math.ceil(len(chosen) / columns)
+    fig = new_figure(WIDTH, 0.75 + rows * (0.45 + 0.22 * len(runs)))
+    axes = fig.subplots(rows, columns, sharey=True, squeeze=False)
+    y = np.arange(len(runs))
+    names = max(6, int(1.0 * 72 / (0.6 * SMALL)))  # the runs' names take at most about 1 in
+    panel = max(6, int((WIDTH - 1.2) / columns * 72 / (0.6 * SMALL)) - 1)  # characters over a panel
+    for ax, measure in zip(axes.flat, chosen, strict=False):
+        of = table[table["measure"] == measure].set_index("run").reindex(runs)
+        delta = of["delta"].to_numpy(dtype=float)
+        low, high = of["ci_low"].to_numpy(dtype=float), of["ci_high"].to_numpy(dtype=float)
+        p = of["p_adjusted"].to_numpy(dtype=float)
+        tested = ~np.isnan(low)
+        ax.errorbar(delta[tested], y[tested], xerr=[delta[tested] - low[tested], high[tested] - delta[tested]],
+                    fmt="none", ecolor="black", elinewidth=1, capsize=2, gid=f"intervals:{measure}")
+        significant = p < testing.alpha
+        ax.scatter(delta, y, s=16, zorder=3, facecolors=np.where(significant, "black", "white"),
+                   edgecolors="black", linewidths=0.8, gid=f"delta:{measure}")
+        for k in np.flatnonzero(significant):
+            ax.annotate(mark(p[k], testing.levels), (high[k] if tested[k] else delta[k], y[k]), xytext=(2, 0),
+                        textcoords="offset points", va="center", fontsize=SMALL)
+        ax.axvline(0, color="grey", linewidth=0.6)
+        ax.set_title(elided(measure, panel) + ("" if tested.any() else "\n(not tested)"), fontsize=SMALL)
+        ax.tick_params(labelsize=SMALL)
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=3))  # narrow panels: ticks that never touch
+        ax.margins(x=0.15)
+    for ax in axes.flat[len(chosen):]:
+        ax.remove()
+    axes[0, 0].set_yticks(y, [short(run, names) for run in runs])
+    axes[0, 0].invert_yaxis()
+    loose, strict = marks(len(testing.levels))
+    fig.supxlabel(f"Δ against {short(comparison.baseline)}, {testing.level * 100:.10g}% t interval; "
+                  f"filled, {loose}: p < {testing.levels[0]:g}; {strict}: p < {testing.levels[1]:g}", fontsize=SMALL)
     return fig

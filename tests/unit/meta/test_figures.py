@@ -37,8 +37,14 @@ def large():
     return experiment(qrels, runs, ["µMAP", "nDCG@10"], baseline="bm25", keep_runs=True, warn=lambda _: None)
 
 
+def shown_as(label: str, name: str) -> bool:
+    """``label`` is ``name``, or its beginning and end with the middle elided (…)."""
+    head, _, tail = label.partition("…")
+    return label == name or (name.startswith(head) and name.endswith(tail) and len(label) < len(name))
+
+
 DRAW = {"threshold_curve": figures.threshold_curve, "query_differences": figures.query_differences,
-        "scale_grid": figures.scale_grid}
+        "scale_grid": figures.scale_grid, "intervals": lambda exp: figures.intervals(exp.compare(permutations=100))}
 
 
 @pytest.mark.parametrize("collection", ["sample", "large"])
@@ -118,6 +124,43 @@ def test_scale_grid_shows_the_scale_check(sample):
     assert np.array_equal(np.ma.filled(again, np.nan), grid.to_numpy(), equal_nan=True)
 
 
+def test_intervals_draw_the_comparison(large):
+    """Per measure a panel: each run's Δ and its t interval as the comparison has them, filled where
+    the corrected p-value is below alpha, marked as the tables mark it (one alpha for all of it)."""
+    from matplotlib.colors import to_rgba
+
+    from ir_measures_graded.experiment.tables import mark
+
+    comparison = large.compare(permutations=100, alpha=0.2)
+    fig = figures.intervals(comparison)
+    table = comparison.table.set_index(["run", "measure"])
+    runs = NAMES[1:]
+    assert all(shown_as(t.get_text(), run) for t, run in zip(fig.axes[0].get_yticklabels(), runs, strict=True))
+    (caption,) = [text for text, _ in drawn_texts(fig) if "interval" in text]
+    assert "80% t interval" in caption and "p < 0.2" in caption
+    for ax, measure in zip(fig.axes, ["µMAP", "nDCG@10"], strict=True):
+        rows = table.loc[[(run, measure) for run in runs]]
+        (points,) = ax.collections[-1:]
+        assert np.array_equal(points.get_offsets()[:, 0], rows["delta"].to_numpy())
+        (bars,) = ax.containers[0].lines[2]
+        ends = np.array([segment[:, 0] for segment in bars.get_segments()])
+        assert np.allclose(ends, rows[["ci_low", "ci_high"]].to_numpy())
+        filled = [tuple(color) == to_rgba("black") for color in points.get_facecolors()]
+        assert filled == list(rows["p_adjusted"] < 0.2)
+        assert [t.get_text() for t in ax.texts] == [mark(p, (0.2, 0.04)) for p in rows["p_adjusted"] if p < 0.2]
+
+
+def test_intervals_show_an_untested_measure_without_an_interval(sample):
+    exp = experiment(*graded_sample(), ["P@5", 'muAP(levels="collection")'], baseline="random")
+    fig = figures.intervals(exp.compare(permutations=100))
+    titles = [ax.get_title() for ax in fig.axes]
+    assert titles[0] == "P@5" and titles[1].endswith("\n(not tested)")
+    assert shown_as(titles[1].split("\n")[0], 'muAP(levels="collection")')  # elided to fit its panel
+    assert len(fig.axes[1].containers[0].lines[2][0].get_segments()) == 0 and not fig.axes[1].texts
+    with pytest.raises(GradedInputError, match="no comparison of AP"):
+        figures.intervals(exp.compare(permutations=100), ["AP"])
+
+
 def test_figures_save_as_vector_files_with_embedded_fonts(tmp_path, sample):
     fig = figures.threshold_curve(sample)
     for suffix in ("pdf", "svg", "png"):
@@ -139,6 +182,8 @@ def test_figures_save_as_vector_files_with_embedded_fonts(tmp_path, sample):
     (["evaluate"], "thresholds", "pdf"),
     (["judge", "--samples", "5", "--permutations", "100", "--sections", "means"], "differences:P@5", "svg"),
     (["report", "--html", "{tmp}/r.html", "--no-scale"], "scale", "png"),
+    (["report", "--html", "{tmp}/r.html", "--no-scale", "--alpha", "0.01"], "intervals:µMAP", "pdf"),
+    (["evaluate", "--baseline", "weak.run"], "intervals", "svg"),
 ])
 def test_figure_option_writes_the_figure_after_the_same_tables(tmp_path, capsys, command, figure, suffix):
     command = [c.replace("{tmp}", str(tmp_path)) for c in command]
@@ -153,12 +198,13 @@ def test_figure_option_writes_the_figure_after_the_same_tables(tmp_path, capsys,
 
 @pytest.mark.parametrize(("args", "message"), [
     ([STRONG, WEAK, "µMAP", "--figure", "curve", "{tmp}/f.pdf"],
-     "--figure curve: no figure named 'curve'; one of thresholds, differences, scale"),
+     "--figure curve: no figure named 'curve'; one of thresholds, differences, scale, intervals"),
     ([STRONG, WEAK, "µMAP", "--figure", "scale", "{tmp}/f.jpg"], "name a .pdf, .svg or .png file"),
     ([STRONG, WEAK, "µMAP", "--figure", "scale", "{tmp}/no/f.pdf"], "not a file in an existing folder"),
     ([STRONG, WEAK, "µMAP", "--figure", "differences:AP", "{tmp}/f.pdf"], "'AP' is none of the measures given (µMAP)"),
     ([STRONG, WEAK, "P@5", "--figure", "thresholds", "{tmp}/f.pdf"], "combined over relevance thresholds"),
     ([STRONG, "µMAP", "--figure", "differences", "{tmp}/f.pdf"], "compares runs: give at least two"),
+    ([STRONG, "µMAP", "--figure", "intervals", "{tmp}/f.pdf"], "compares runs: give at least two"),
 ])
 def test_figure_option_refuses_what_it_cannot_draw_before_evaluating(tmp_path, capsys, args, message):
     error = error_of(capsys, QRELS, *[a.replace("{tmp}", str(tmp_path)) for a in args])
