@@ -300,6 +300,6 @@ def intervals(comparison: Any, measures: Sequence[str] | None = None) -> Any:
     axes[0, 0].set_yticks(y, [short(run, names) for run in runs])
     axes[0, 0].invert_yaxis()
     loose, strict = marks(len(testing.levels))
-    fig.supxlabel(f"Δ against {short(comparison.baseline)}, {testing.level * 100:.10g}% t interval; "
+    fig.supxlabel(f"Δ against {short(comparison.baseline)}, {testing.level * 100:.10g}% t interval\n"
                   f"filled, {loose}: p < {testing.levels[0]:g}; {strict}: p < {testing.levels[1]:g}", fontsize=SMALL)
     return fig

@@ -218,3 +218,9 @@ def test_outside_a_notebook_no_figure_is_left_with_pyplot(sample):
     before = plt.get_fignums()
     figures.threshold_curve(sample)
     assert plt.get_fignums() == before
+
+
+def test_the_command_line_knows_the_formats_save_writes():
+    from ir_measures_graded.cli import figures as option
+
+    assert option.SUFFIXES == tuple(f".{suffix}" for suffix in figures.FORMATS)
