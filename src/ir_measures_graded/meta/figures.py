@@ -126,7 +126,7 @@ def threshold_curve(exp: Any, measure: Any = None) -> Any:
     for k, (run, rows) in enumerate(table.groupby("run", sort=False)):
         y = rows.set_index("threshold")["value"].reindex(thresholds).to_numpy(dtype=float)
         (line,) = ax.plot(x, y, marker="os^Dvp<>h"[k % 9], markersize=3.5, linewidth=1.2, color=f"C{k % 10}",
-                          label=short(run), gid=f"run:{run}")
+                          linestyle=("-", "--", ":", "-.")[k // 10 % 4], label=short(run), gid=f"run:{run}")
         handles.append(line)
     step = max(1, math.ceil(len(thresholds) / 8))  # at most 8 labelled thresholds: they never touch
     ax.set_xticks(x, [f"{t:g}\n{n}" if i % step == 0 else "" for i, (t, n) in enumerate(zip(thresholds, queries,

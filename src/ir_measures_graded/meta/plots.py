@@ -30,7 +30,8 @@ def difference_lines(ax: Any, per_query: Any, baseline: str, measure: str) -> No
     laid over each other do not)."""
     found = sorted_differences(per_query, baseline, measure)
     for k, (run, d) in enumerate(found.items()):
-        ax.plot(np.arange(1, len(d) + 1), d, color=f"C{k % 10}", linewidth=1.2, label=short(run), gid=f"run:{run}")
+        ax.plot(np.arange(1, len(d) + 1), d, color=f"C{k % 10}", linestyle=("-", "--", ":", "-.")[k // 10 % 4],
+                linewidth=1.2, label=short(run), gid=f"run:{run}")  # past 10 runs the colours repeat: the dashes not
     ax.axhline(0, color="black", linewidth=0.6)
     ax.set_xlabel("queries, sorted by difference", fontsize=FONT)
     ax.set_ylabel(f"Δ {measure} (run − baseline)", fontsize=FONT)
