@@ -356,7 +356,8 @@ def help_text(action: argparse.Action, parser: argparse.ArgumentParser) -> str:
 
 def action_name(action: argparse.Action) -> str:
     if action.option_strings:
-        metavar = "" if action.nargs == 0 else f" {action.metavar or action.dest.upper()}"
+        names = action.metavar if isinstance(action.metavar, tuple) else (action.metavar or action.dest.upper(),)
+        metavar = "" if action.nargs == 0 else "".join(f" {name}" for name in names)
         return ", ".join(f"`{o}{metavar}`" for o in action.option_strings)
     return f"`{action.metavar or action.dest}`"
 

@@ -33,6 +33,8 @@ def test_a_missing_extra_is_named_in_one_line(tmp_path):
                      "run_name='__main__')", "pip install 'ir-measures-graded[datasets]'"),
         "plot": (f"from ir_measures_graded.cli import main; sys.exit(main(['judge', {QRELS!r}, {RUNS[0]!r}, "
                  f"{RUNS[1]!r}, 'muMAP', '--plot', {str(tmp_path / 'p.png')!r}]))", "[meta]"),
+        "figure": (f"from ir_measures_graded.cli import main; sys.exit(main([{QRELS!r}, {RUNS[0]!r}, {RUNS[1]!r}, "
+                   f"'muMAP', '--figure', 'scale', {str(tmp_path / 'f.pdf')!r}]))", "[meta]"),
         "spark": (f"from ir_measures_graded.cli import main; sys.exit(main([{QRELS!r}, {RUNS[0]!r}, 'muMAP', "
                   "'--engine', 'spark']))", "[spark]"),
     }

@@ -77,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
                           help="also print, for each measure combined over relevance thresholds (muMAP, muP@k, ...), "
                           "its value at every relevance level of the qrels with its weight")
     add_comparison(evaluate)
+    add_figures(evaluate)
     add_output(evaluate, "tsv")
     judge = sub.add_parser("judge", help=SUBCOMMANDS["judge"], formatter_class=argparse.RawDescriptionHelpFormatter,
                            description="Does a measure depend on the rating scale, is it stable, is it "
@@ -104,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     judging.add_argument("--power", type=float, default=0.8, help="topic-set size: the power wanted (default 0.8)")
     judging.add_argument("--plot", metavar="FILE", help="draw the judging into FILE (.png, .svg, .pdf; needs "
                          "matplotlib: the 'meta' extra)")
+    add_figures(judge)
     add_output(judge, "text")
     report = sub.add_parser("report", help=SUBCOMMANDS["report"], formatter_class=argparse.RawDescriptionHelpFormatter,
                             description="Evaluate runs and write one self-contained HTML page: the summary with deltas "
@@ -123,6 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     page.add_argument("--title", help="the page's title")
     page.add_argument("--leaderboard", action="store_true", help="add the organiser's leaderboard: runs sorted by "
                       "the first measure with the groups a randomised Tukey HSD cannot separate")
+    add_figures(report)
     add_output(report, "tsv")
     from ir_measures_graded.cli.leaderboard import add_parser as add_leaderboard  # the organiser's view (#43)
 
@@ -178,6 +181,17 @@ def add_comparison(parser: argparse.ArgumentParser) -> None:
                        help="draws of the resampling tests and of the bootstrap interval (exact enumeration when "
                        "there are not more; default 10000)")
     group.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
+
+
+def add_figures(parser: argparse.ArgumentParser) -> None:
+    """``--figure NAME FILE``: a one-column figure of the experiment (:mod:`.figures`), after the tables."""
+    from ir_measures_graded.cli.figures import FIGURES
+
+    group = parser.add_argument_group("figures (one column wide, for a paper; needs matplotlib: the 'meta' extra)")
+    group.add_argument("--figure", nargs=2, action="append", metavar=("NAME", "FILE"),
+                       help="write the figure NAME to FILE (.pdf, .svg, .png), repeatable: "
+                       + "; ".join(f"{name}: {what}" for name, what in FIGURES.items())
+                       + ". NAME:MEASURE draws that measure (default: the first that fits)")
 
 
 def add_output(parser: argparse.ArgumentParser, default: str) -> None:

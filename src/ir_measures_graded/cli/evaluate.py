@@ -8,6 +8,7 @@ from typing import Any, TextIO
 
 from ir_measures_graded.cli import writers
 from ir_measures_graded.cli.args import check_options, experiment_of, testing_of
+from ir_measures_graded.cli.figures import figures_of, needs, write_figures
 from ir_measures_graded.experiment.formats import FORMATS
 
 __all__ = ["run"]
@@ -18,9 +19,11 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     check_options(args, runs, measures)
     compared = args.baseline is not None
     testing = testing_of(args) if compared else None
+    figures = figures_of(args, runs, measures)
+    kept = needs(figures)
     streams = writers.Streams(args, out)  # before evaluating: refuses an --output-dir that holds an input
-    exp = experiment_of(args, runs, measures, per_query=args.by_query or compared or args.thresholds,
-                        thresholds=args.thresholds, provider=args.provider)
+    exp = experiment_of(args, runs, measures, per_query=args.by_query or compared or args.thresholds or kept.per_query,
+                        keep_runs=kept.keep_runs, thresholds=args.thresholds, provider=args.provider)
     machine = FORMATS[args.output_format].machine
     breakdown = exp.breakdown() if args.thresholds else None
     if not (compared and machine and not args.output_dir):  # on stdout the comparison is then the one table
@@ -29,7 +32,9 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     if breakdown is not None and args.output_format != "trec":  # trec: under each run's runid line
         with streams.table("thresholds") as stream:
             writers.write_breakdown(exp, breakdown, args, stream)
-    if compared:
+    comparison = exp.compare(testing=testing) if compared else None
+    if comparison is not None:
         with streams.table("comparison") as stream:
-            writers.write_comparison(exp.compare(testing=testing), args, stream)
+            writers.write_comparison(comparison, args, stream)
+    write_figures(args, exp, figures, comparison=comparison)
     return 0

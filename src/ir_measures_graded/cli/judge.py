@@ -14,6 +14,7 @@ import argparse
 from typing import Any, TextIO
 
 from ir_measures_graded.cli.args import SECTIONS, UsageError, experiment_of, places_of, testing_of
+from ir_measures_graded.cli.figures import figures_of, write_figures
 from ir_measures_graded.experiment.formats import FORMATS
 from ir_measures_graded.experiment.testing import percent
 
@@ -49,6 +50,7 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
         raise UsageError(f"--min-difference must be positive, got {args.min_difference:g}")
     chosen = sections_of(args)
     testing = testing_of(args)
+    figures = figures_of(args, runs, measures)
     if args.plot:
         from ir_measures_graded.cli.writers import input_at
         from ir_measures_graded.lazy import require
@@ -88,6 +90,7 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
             stream.write(tables.render(table, fmt, places, title, legend))
     for note in comparison.notes:
         warn(note)
+    write_figures(args, exp, figures, scale=report.scale, comparison=comparison)
     if args.plot:
         from ir_measures_graded.meta.plots import report_figure
 

@@ -8,6 +8,7 @@ import os
 from typing import Any, TextIO
 
 from ir_measures_graded.cli.args import UsageError, experiment_of, parse_measures, places_of, testing_of
+from ir_measures_graded.cli.figures import figures_of, write_figures
 
 __all__ = ["run"]
 
@@ -27,6 +28,7 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
 
     input_at(args, args.html, f"--html {args.html} would write the page", "give another file")
     testing = testing_of(args)
+    figures = figures_of(args, runs, measures)
     by_level = None if args.by_level is None else [pair for text in args.by_level for pair in parse_measures(text)]
     exp = experiment_of(args, runs, measures, keep_runs=True)
     page = make_report(exp, baseline=args.baseline, testing=testing, transforms=[] if args.no_scale else args.transform,
@@ -37,4 +39,5 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     out.write(comparison.render(args.output_format, places_of(args)))
     for note in comparison.notes:
         warn(note)
+    write_figures(args, exp, figures, scale=page.scale, comparison=comparison)
     return 0

@@ -283,8 +283,12 @@ class Experiment:
         if testing is None:
             testing = Testing.of(test=test, correction=correction, alternative=alternative, family=family,
                                  alpha=alpha, level=level, permutations=permutations, seed=seed)
-        base = (self.baseline or self.runs[0]) if baseline is None else self.find(baseline)
-        return compare(self, base, testing)
+        return compare(self, self.baseline_run(baseline), testing)
+
+    def baseline_run(self, baseline: Any = None) -> str:
+        """The name of the run the others are compared with: ``baseline`` (see :meth:`find`), else the
+        experiment's baseline, else the first run."""
+        return (self.baseline or self.runs[0]) if baseline is None else self.find(baseline)
 
     def find(self, key: Any, option: str = "baseline") -> str:
         """The name of the run ``key`` names (name, position from 0, path, file name or run tag)."""

@@ -2,77 +2,54 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np
 
-
-def _short(name: Any) -> str:
-    """A run's name as a label: its file name."""
-    return os.path.basename(str(name)) or str(name)
-
-
-def _pyplot() -> Any:
-    import matplotlib
-
-    if matplotlib.get_backend().lower() not in ("agg", "module://matplotlib_inline.backend_inline"):
-        matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+from ir_measures_graded.meta.figures import (
+    FONT,
+    SMALL,
+    legend_columns,
+    new_figure,
+    scale_axes,
+    short,
+    sorted_differences,
+)
 
 
-def _heatmap(fig: Any, ax: Any, report: Any, column: str, title: str) -> None:
-    """One value per measure (rows) and transform (columns), -1 … 1."""
-    grid = report.scale.pivot(index="measure", columns="transform", values=column)
-    grid = grid.reindex(index=list(report.scores.columns), columns=list(dict.fromkeys(report.scale["transform"])))
-    image = ax.imshow(grid.to_numpy(dtype=float), vmin=-1, vmax=1, cmap="RdYlGn", aspect="auto")
-    ax.set_xticks(range(grid.shape[1]), grid.columns, rotation=30, ha="right")
-    ax.set_yticks(range(grid.shape[0]), grid.index)
-    for (i, j), value in np.ndenumerate(grid.to_numpy(dtype=float)):
-        ax.text(j, i, "n/a" if np.isnan(value) else f"{value:.2f}", ha="center", va="center", fontsize=8)
-    ax.set_title(title, fontsize=10)
-    fig.colorbar(image, ax=ax, shrink=0.8)
+def _heatmap(ax: Any, report: Any, column: str, title: str) -> Any:
+    """One value per measure (rows) and transform (columns), -1 … 1: the scale grid's cells."""
+    image = scale_axes(ax, report.scale, column, details=None)
+    ax.set_title(title, fontsize=FONT)
+    return image
 
 
-def differences_axes(ax: Any, per_query: Any, baseline: str, measure: str) -> None:
-    """Per-query differences of every run against ``baseline`` on one measure, each run's sorted
-    from largest gain to largest loss (bars side by side)."""
-    from matplotlib.collections import PolyCollection
-
-    of = per_query[per_query["measure"] == measure].pivot(index="query_id", columns="run", values="value")
-    others = [r for r in dict.fromkeys(per_query["run"]) if r != baseline]
-    width = 0.8 / max(1, len(others))
-    for k, run in enumerate(others):
-        d = np.sort((of[run] - of[baseline]).to_numpy(dtype=float))[::-1]
-        # one collection of rectangles per run, as ax.bar draws them (centred on the query's place);
-        # a patch per bar would cost a second per thousand queries
-        left = np.arange(len(d)) + k * width - width / 2
-        zero = np.zeros_like(d)
-        corners = [np.column_stack(c) for c in ((left, zero), (left, d), (left + width, d), (left + width, zero))]
-        ax.add_collection(PolyCollection(np.stack(corners, axis=1), facecolors=f"C{k}", edgecolors="none",
-                                         label=_short(run)))
-    ax.autoscale_view()
-    ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_xlabel("queries, sorted by difference")
-    ax.set_ylabel(f"Δ {measure} (run − baseline)")
-    ax.set_title(f"{measure}: per-query Δ against {_short(baseline)}", fontsize=10)
-    if others:
-        ax.legend(fontsize=7, loc="upper right")  # "best" would test every bar against each place: seconds
+def difference_lines(ax: Any, per_query: Any, baseline: str, measure: str) -> None:
+    """Per-query differences of every run against ``baseline`` on one measure, each run's sorted from
+    its largest gain to its largest loss as one line (lines of several runs stay readable where bars
+    laid over each other do not)."""
+    found = sorted_differences(per_query, baseline, measure)
+    for k, (run, d) in enumerate(found.items()):
+        ax.plot(np.arange(1, len(d) + 1), d, color=f"C{k % 10}", linestyle=("-", "--", ":", "-.")[k // 10 % 4],
+                linewidth=1.2, label=short(run), gid=f"run:{run}")  # past 10 runs the colours repeat: the dashes not
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.set_xlabel("queries, sorted by difference", fontsize=FONT)
+    ax.set_ylabel(f"Δ {measure} (run − baseline)", fontsize=FONT)
+    ax.set_title(f"{measure}: per-query Δ against {short(baseline)}", fontsize=FONT)
+    ax.tick_params(labelsize=SMALL)
 
 
 def report_figure(report: Any, title: str = "") -> Any:
     """Top row: Kendall τ-b and τ_AP,b per transform and measure, the ASL curves, τ across query
-    halves; bottom row: per measure, the per-query differences of every run against the baseline."""
-    plt = _pyplot()
+    halves; bottom row: per measure, the per-query differences of every run against the baseline.
+    Each row fills the width; legends stand beside or under the axes, never over them."""
     measures = list(report.scores.columns)
-    columns = max(4, len(measures))
-    fig = plt.figure(figsize=(4.6 * columns, 9.6), constrained_layout=True)
-    grid = fig.add_gridspec(2, columns)
-    tau_ax, ap_ax, asl_ax, stab_ax = (fig.add_subplot(grid[0, k]) for k in range(4))
-    _heatmap(fig, tau_ax, report, "kendall_tau", "Kendall τ-b, original vs transformed labels")
-    _heatmap(fig, ap_ax, report, "tau_ap_b", "τ_AP,b, original vs transformed labels")
+    fig = new_figure(3.2 * max(4, len(measures)), 7.2)
+    top, bottom = fig.subfigures(2, 1, height_ratios=[1.1, 1])
+    tau_ax, ap_ax, asl_ax, stab_ax = top.subplots(1, 4, gridspec_kw={"width_ratios": [1, 1, 1.2, 1]})
+    _heatmap(tau_ax, report, "kendall_tau", "Kendall τ-b, original vs\ntransformed labels")
+    image = _heatmap(ap_ax, report, "tau_ap_b", "τ_AP,b, original vs\ntransformed labels")
+    top.colorbar(image, ax=[tau_ax, ap_ax], shrink=0.8, aspect=25).ax.tick_params(labelsize=SMALL)
 
     for measure, pairs in report.pairs.groupby("measure", sort=False):
         p = np.sort(pairs["p_value"].to_numpy())
@@ -81,20 +58,31 @@ def report_figure(report: Any, title: str = "") -> Any:
     test = str(report.power["test"].iloc[0]) if len(report.power) else ""
     asl_ax.axhline(alpha, color="grey", linestyle="--", linewidth=1)
     asl_ax.xaxis.get_major_locator().set_params(integer=True)
-    asl_ax.set_xlabel("run pairs sorted by ASL")
-    asl_ax.set_ylabel(f"achieved significance level ({test})")
-    asl_ax.set_title("Discriminative power (Sakai 2006)", fontsize=10)
-    asl_ax.legend(fontsize=7)
+    asl_ax.set_xlabel("run pairs sorted by ASL", fontsize=FONT)
+    asl_ax.set_ylabel(f"achieved significance level ({test})", fontsize=FONT)
+    asl_ax.set_title("Discriminative power\n(Sakai 2006)", fontsize=FONT)
+    asl_ax.tick_params(labelsize=SMALL)
+    if len(report.pairs):
+        asl_ax.legend(fontsize=SMALL, loc="upper center", bbox_to_anchor=(0.5, -0.22), frameon=False,
+                      ncols=min(3, report.pairs["measure"].nunique()))
 
     stab = report.stability
-    stab_ax.barh(stab["measure"], stab["tau_mean"], xerr=stab["tau_sd"], color="tab:blue", alpha=0.7)
+    mean, sd = stab["tau_mean"].to_numpy(dtype=float), stab["tau_sd"].to_numpy(dtype=float)
+    # τ lies in [-1, 1]: the bars of one standard deviation stop there
+    errors = np.vstack([np.minimum(sd, mean + 1), np.minimum(sd, 1 - mean)])
+    stab_ax.barh(stab["measure"], mean, xerr=errors, color="tab:blue", alpha=0.7)
     stab_ax.invert_yaxis()
-    stab_ax.set_xlim(min(0.0, float(np.nanmin(stab["tau_mean"] - stab["tau_sd"])) if len(stab) else 0.0), 1.0)
-    stab_ax.set_title("Kendall τ-b between random query halves", fontsize=10)
+    stab_ax.set_xlim(min(0.0, float(np.nanmin(mean - errors[0], initial=0.0))), 1.0)
+    stab_ax.set_xlabel("τ-b (mean ± sd)", fontsize=FONT)
+    stab_ax.set_title("Kendall τ-b between\nrandom query halves", fontsize=FONT)
+    stab_ax.tick_params(labelsize=SMALL)
 
-    baseline = report.comparison.attrs.get("baseline")
-    for k, measure in enumerate(measures):
-        differences_axes(fig.add_subplot(grid[1, k]), report.per_query, baseline, measure)
+    for ax, measure in zip(bottom.subplots(1, len(measures), squeeze=False)[0], measures, strict=True):
+        difference_lines(ax, report.per_query, report.baseline, measure)
+    handles, labels = fig.axes[-1].get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, labels, loc="outside lower center", fontsize=SMALL, frameon=False,
+                      ncols=legend_columns(fig, handles, labels, fig.get_figwidth()))
     if title:
         fig.suptitle(title)
     return fig
