@@ -402,9 +402,9 @@ def test_an_output_folder_never_overwrites_an_input(collection, output_format, s
         if linked:
             Path(tmp, "link").symlink_to(folder)
         before = {name: (folder / name).read_bytes() for name in names}
-        command = "compare" if compare and output_format != "trec" else "evaluate"
+        command = "judge" if compare and output_format != "trec" else "evaluate"
         args = [command, *given, "muMAP", "-o", output_format, "--output-dir", str(folder)]
-        args += ["--samples", "2", "--permutations", "20"] if command == "compare" else ["--baseline", given[1]]
+        args += ["--samples", "2", "--permutations", "20"] if command == "judge" else ["--baseline", given[1]]
         status, out, err = run_cli(args)
         clash = [n for n in names if n in {f"{t}.{SUFFIXES[output_format]}" for t in TABLES}]
         assert {name: (folder / name).read_bytes() for name in names} == before  # no input ever changes

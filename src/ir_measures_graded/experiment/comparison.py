@@ -103,8 +103,6 @@ def compare(experiment: Any, baseline: str, testing: Testing | None = None) -> C
     b = runs.index(baseline)
     others = [k for k in range(len(runs)) if k != b]
     missing = experiment.missing
-    if not len(experiment.judged):
-        notes.append("no query is judged: nothing is tested")
     rows = []
     for measure in experiment.labels:
         values = matrix(per_query, measure, runs)

@@ -40,8 +40,8 @@ def _inputs_in(folder, *names):
     ("evaluate", "text", ["qrels.txt", "a.run", "results.txt"], [], "results.txt"),
     ("evaluate", "csv", ["comparison.csv", "a.run", "b.run"], ["--baseline", "a.run", "-q"], "comparison.csv"),
     ("evaluate", "markdown", ["qrels.txt", "a.run", "thresholds.md"], ["--thresholds"], "thresholds.md"),
-    ("compare", "tsv", ["qrels.txt", "a.run", "means.tsv"], ["--sections", "means", "baseline"], "means.tsv"),
-    ("compare", "latex", ["qrels.txt", "a.run", "sizes.tex"], [], "sizes.tex"),
+    ("judge", "tsv", ["qrels.txt", "a.run", "means.tsv"], ["--sections", "means", "baseline"], "means.tsv"),
+    ("judge", "latex", ["qrels.txt", "a.run", "sizes.tex"], [], "sizes.tex"),
 ])
 @pytest.mark.parametrize("spelling", ["as typed", "another spelling", "a symbolic link"])
 def test_output_dir_refuses_to_write_over_an_input(tmp_path, capsys, subcommand, fmt, names, extra, written,
@@ -111,7 +111,7 @@ def test_a_parquet_or_arrow_run_through_a_pipe_is_evaluated_as_the_file(tmp_path
         assert run_main(capsys, QRELS, pipe, "muMAP", "nDCG@10")[0] == expected
 
 
-@pytest.mark.parametrize("option", ["report --html", "compare --plot"])
+@pytest.mark.parametrize("option", ["report --html", "judge --plot"])
 def test_no_other_output_file_is_written_over_an_input(tmp_path, capsys, option):
     from support.cli import error_of
 
@@ -119,7 +119,7 @@ def test_no_other_output_file_is_written_over_an_input(tmp_path, capsys, option)
     command, flag = option.split()
     before = [open(p, "rb").read() for p in [qrels, *runs]]
     for target in (runs[1], qrels, str(tmp_path / "in" / "." / "a.run")):
-        extra = ["--samples", "2"] if command == "compare" else []
+        extra = ["--samples", "2"] if command == "judge" else []
         message = error_of(capsys, command, qrels, *runs, "-m", "muMAP", flag, target, *extra)
         assert message.startswith(f"{flag} {target} would ") and " over the input " in message, message
     assert [open(p, "rb").read() for p in [qrels, *runs]] == before

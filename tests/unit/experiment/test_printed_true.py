@@ -77,7 +77,7 @@ def test_the_interval_level_is_printed_with_the_digits_it_has(alpha, shown, caps
     out, _ = run_main(capsys, *common[:4], *common[5:6], "--baseline", WEAK, *common[6:])
     printed = set(re.findall(r"(\d+(?:\.\d+)?)% t confidence interval", out))
     assert printed == {shown[:-1]}, out
-    out, _ = run_main(capsys, "compare", *common, "--sections", "details", "--samples", "2", "--permutations", "50")
+    out, _ = run_main(capsys, "judge", *common, "--sections", "details", "--samples", "2", "--permutations", "50")
     assert f"mean difference, {shown} intervals" in out, out
     page = tmp_path / "r.html"
     run_main(capsys, "report", *common, "--html", str(page), "--no-scale", "--permutations", "50")
