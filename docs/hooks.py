@@ -309,7 +309,8 @@ def parsers(top: argparse.ArgumentParser | None = None) -> list[tuple[str, argpa
     has no subparsers, ``compare`` and ``report`` have parsers of their own (``cli/compare.py``,
     ``cli/report.py``), which are documented instead.
     """
-    from ir_measures_graded.cli.args import PROG, build_parser
+    from ir_measures_graded.cli.args import PROG
+    from ir_measures_graded.cli.parser import build_parser
 
     top = build_parser() if top is None else top
     prog = top.prog or PROG

@@ -27,8 +27,9 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from ir_measures_graded.cli.args import SUBCOMMANDS, UsageError, build_parser, inputs_of
+from ir_measures_graded.cli.args import SUBCOMMANDS, UsageError, inputs_of
 from ir_measures_graded.cli.output import PROG, fail, warn
+from ir_measures_graded.cli.parser import build_parser
 from ir_measures_graded.errors import GradedInputError
 
 __all__ = ["main", "console", "UsageError", "PROG", "COMMANDS", "fail", "warn"]

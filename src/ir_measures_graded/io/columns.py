@@ -16,8 +16,6 @@ the caller's objects.
 
 from __future__ import annotations
 
-import decimal
-import numbers
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +32,7 @@ from ir_measures_graded.io.ids import (
     id_strings,
     id_text,
 )
+from ir_measures_graded.io.values import finite, list_values
 
 INT64_SAFE = 2.0**53  # integral labels below this are exact as int64 and as float64
 
@@ -202,52 +201,6 @@ def _dict_of_dict_columns(obj: Mapping, kind: str) -> tuple[list, list, list]:
 
 # --- values ---------------------------------------------------------------------------------------
 
-def _finite(values: np.ndarray, raw: Any, field: str, where: Any) -> np.ndarray:
-    bad = ~np.isfinite(values)
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        shown = raw[row] if raw is not None else values[row]
-        raise GradedInputError(
-            f"{where(row)}: {field} {_plain(shown)!r} is not a finite number"
-            + (f" ({int(bad.sum())} such rows in all)" if bad.sum() > 1 else "")
-        )
-    return values
-
-
-def _not_a_number(value: Any) -> bool:
-    return isinstance(value, (bool, np.bool_, complex, np.complexfloating)) or not isinstance(
-        value, (numbers.Real, np.number, decimal.Decimal))
-
-
-def list_values(col: list, kind: str, field: str, where: Any) -> np.ndarray:
-    types = set(map(type, col))
-    if not types <= {float, int}:
-        for row, value in enumerate(col):
-            if isinstance(value, (bool, np.bool_, complex, np.complexfloating)):
-                raise GradedInputError(f"{where(row)}: {field} {_plain(value)!r} is a {type(_plain(value)).__name__}, "
-                                       "not a real number")
-            if value is not None and _not_a_number(value):  # '2' or b'2' is text, however it reads: say so
-                kind_of = "str" if isinstance(value, str) else "bytes" if isinstance(value, bytes) else type(value).__name__
-                raise GradedInputError(f"{where(row)}: {field} {_plain(value)!r} is a {kind_of}, "
-                                       "not a number")  # numpy's str_ (older pandas) is a str to the user
-    try:
-        values = np.asarray([np.nan if v is None else v for v in col] if type(None) in types else col,
-                            dtype=np.float64)
-    except OverflowError:  # a Python int beyond float64
-        row = next(i for i, v in enumerate(col) if isinstance(v, numbers.Integral) and _beyond_float(v))
-        raise GradedInputError(f"{where(row)}: {field} (an integer of {int(col[row]).bit_length()} bits) is not a "
-                               "finite number: beyond float64's range") from None
-    return _finite(values, col, field, where)
-
-
-def _beyond_float(value: numbers.Integral) -> bool:
-    try:
-        float(value)
-    except OverflowError:
-        return True
-    return False
-
-
 def _pandas_values(col: Any, kind: str, field: str, where: Any) -> np.ndarray:
     import pandas as pd
 
@@ -255,11 +208,11 @@ def _pandas_values(col: Any, kind: str, field: str, where: Any) -> np.ndarray:
     if dtype.kind in "bc" or isinstance(dtype, pd.BooleanDtype) or str(dtype).startswith("bool"):
         raise GradedInputError(f"{kind} column {field} has dtype {dtype}; {field} must be real numbers")
     if dtype.kind in "iuf":
-        return _finite(col.to_numpy(dtype=np.float64), None, field, where)
+        return finite(col.to_numpy(dtype=np.float64), None, field, where)
     raw = col.to_numpy(dtype=object)
     if pd.api.types.infer_dtype(raw, skipna=True) in ("integer", "floating", "mixed-integer-float", "decimal", "empty"):
         values = pd.to_numeric(pd.Series(raw, dtype=object), errors="coerce").to_numpy(dtype=np.float64)
-        return _finite(values, raw, field, where)
+        return finite(values, raw, field, where)
     return list_values(raw.tolist(), kind, field, where)
 
 
@@ -277,7 +230,7 @@ def arrow_values(col: Any, what: str, field: str, where: Any) -> np.ndarray:
         row = int(np.flatnonzero(to_numpy(col.is_null()))[0])
         raise GradedInputError(f"{where(row)}: {field} is missing (null)")
     values = to_numpy(col.cast(pa.float64()))
-    return _finite(np.asarray(values, dtype=np.float64), None, field, where)
+    return finite(np.asarray(values, dtype=np.float64), None, field, where)
 
 
 def integral_labels(values: Any) -> bool:
@@ -305,8 +258,3 @@ def _reject_duplicates(columns: Columns, kind: str) -> None:
 def _arrow_indices(codes: np.ndarray) -> Any:
 
     return from_numpy(codes)
-
-
-def _plain(value: Any) -> Any:
-    """numpy scalars as Python values, so messages read ``nan``, not ``np.float64(nan)``."""
-    return value.item() if isinstance(value, np.generic) else value

@@ -3,7 +3,7 @@ user's generator or list) as Arrow columns, converted a small chunk at a time.
 
 No Python object per row outlives its chunk: each chunk of :data:`CHUNK` tuples becomes three
 columns (ids as Arrow strings, values as float64), checked exactly as every in-memory input is
-(:func:`.ids.id_strings`, :func:`.columns.list_values`: the same messages, rows numbered from 0 over
+(:func:`.ids.id_strings`, :func:`.values.list_values`: the same messages, rows numbered from 0 over
 the whole iterable), and the chunks are joined into blocks of about :data:`BLOCK` rows. A one-shot
 iterator is read once, front to back; nothing looks inside it (no frame, no file path).
 """
@@ -20,9 +20,9 @@ import numpy as np
 
 from ir_measures_graded.arrow import from_numpy
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.io.columns import list_values
 from ir_measures_graded.io.ids import id_strings
 from ir_measures_graded.io.trec import Block
+from ir_measures_graded.io.values import list_values
 
 #: Named tuples converted at a time: a chunk's tuples and their strings stay in the CPU's cache
 #: (over 2M ScoredDocs, 1,024 at a time cost twice what 256 cost above the loop alone).

@@ -242,7 +242,9 @@ def test_command_line_choices_are_the_statistics_lists():
     assert cli_args.COMPARE_TESTS == statistics.PAIRED_TESTS
     assert set(cli_args.PAIRS_TESTS) == set(meta.TESTS)
     assert cli_args.ALTERNATIVES == statistics.ALTERNATIVES and cli_args.CORRECTIONS == statistics.CORRECTIONS
-    parser = cli_args.build_parser()
+    from ir_measures_graded.cli.parser import build_parser
+
+    parser = build_parser()
     subparsers = next(a for a in parser._actions if a.dest == "command").choices
     for name in ("evaluate", "judge", "report"):
         choices = {a.dest: a.choices for a in subparsers[name]._actions}
