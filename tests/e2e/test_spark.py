@@ -612,7 +612,8 @@ print(sum(b.num_rows for b in evaluate(iter([batch]))))
 print(" ".join(sorted(m for m in sys.modules if m.startswith("ir_measures_graded.engines"))))
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
-    assert int(out[0]) == 2 + 2  # the partial aggregates of both measures, the run's rows and shared queries
+    # the partial aggregates of both measures, the run's rows and shared queries, its ranked and judged rows
+    assert int(out[0]) == 2 + 2 + 2
     assert out[1].split() == ["ir_measures_graded.engines", "ir_measures_graded.engines.spark",
                               "ir_measures_graded.engines.spark.workers"]
 

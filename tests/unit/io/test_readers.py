@@ -265,7 +265,7 @@ def test_integer_ids_are_their_decimal_strings():
 def test_run_from_standard_input_and_pipes(tmp_path):
     (tmp_path / "qrels").write_text("q1 0 a 1\nq1 0 b 0\n")
     (tmp_path / "run").write_text("q1 Q0 b 1 2 x\nq1 Q0 a 2 1 x\n")
-    expected = "muAP\t0.5000\n"
+    expected = "muMAP\t0.5000\n"
     for run in ("-", "/dev/stdin"):
         with open(tmp_path / "run", "rb") as stdin:
             done = subprocess.run([*CLI, str(tmp_path / "qrels"), run, "muMAP"], stdin=stdin, capture_output=True,
@@ -317,7 +317,7 @@ def test_progress_bar_only_on_a_terminal_and_quiet_silences_it(tmp_path):
     (tmp_path / "run").write_text("".join(f"q1 Q0 d{i} {i} {1 / (i + 1)!r} x\n" for i in range(20_000)))
     args = [*CLI, str(tmp_path / "qrels"), str(tmp_path / "run"), "muMAP"]
     out, err = _stderr_on_a_terminal(args)
-    assert out == "muAP\t0.0000\n" and "run:" in err and "B/s" in err  # tqdm's bar, named after the file
+    assert out == "muMAP\t0.0000\n" and "run:" in err and "B/s" in err  # tqdm's bar, named after the file
     quiet_out, quiet_err = _stderr_on_a_terminal([*args, "--quiet"])
     assert quiet_out == out and quiet_err == ""
     piped = subprocess.run(args, capture_output=True, text=True)
