@@ -127,15 +127,6 @@ def mean_aggregated(measure: Any) -> bool:
     return isinstance(measure.aggregator(), MeanAgg)
 
 
-def _missing_cutoff(item: Any) -> str:
-    name = str(item)
-    measure = ir_measures.measures.registry.get(name) if isinstance(item, str) else None
-    cutoff = None if measure is None else measure.SUPPORTED_PARAMS.get("cutoff")
-    if cutoff is not None and cutoff.required and "@" not in name:
-        return f"{name} needs a cutoff: write {name}@k, e.g. {name}@10"
-    return f"cannot use measure {name}: a required parameter is missing"
-
-
 def untested(measures: Sequence[Any]) -> list[str]:
     """The measures (their ``str``) whose aggregate is not the mean of their per-query values
     (collection-level µMAP, sums such as NumRet): no per-query test, interval or effect size."""
