@@ -4,13 +4,12 @@ p-values of the test that drew them at once, for the same seed (the generator's 
 
 from __future__ import annotations
 
-import tracemalloc
-
 import numpy as np
 import pytest
 
 from ir_measures_graded import statistics
 from ir_measures_graded.statistics import _beyond, _check_alternative, _p_value, _untested
+from support.memory import MB, peak_bytes
 
 
 def randomization_all_at_once(differences, permutations=10_000, seed=0, alternative="two-sided"):
@@ -52,12 +51,7 @@ def test_sign_chunks_are_the_sign_matrix_in_order():
 
 
 def peak_mib(call) -> float:
-    tracemalloc.start()
-    try:
-        call()
-        return tracemalloc.get_traced_memory()[1] / 2**20
-    finally:
-        tracemalloc.stop()
+    return peak_bytes(call) / MB
 
 
 def test_memory_is_bounded_whatever_the_permutations_and_queries():

@@ -4,8 +4,6 @@ resampling tests, and the documented variants (Wilcoxon, Benjamini-Hochberg, p-v
 
 from __future__ import annotations
 
-import tracemalloc
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -14,6 +12,7 @@ from scipy import stats as sp
 
 from ir_measures_graded import statistics
 from support.examples import examples
+from support.memory import MB, peak_bytes
 
 
 def _values(rows: int, queries: int, seed: int = 0) -> np.ndarray:
@@ -208,12 +207,7 @@ def test_randomized_tukey_hsd_draws_are_those_of_one_argsort():
 
 
 def _peak_mib(call) -> float:
-    tracemalloc.start()
-    try:
-        call()
-        return tracemalloc.get_traced_memory()[1] / 2**20
-    finally:
-        tracemalloc.stop()
+    return peak_bytes(call) / MB
 
 
 def test_randomized_tukey_hsd_memory_does_not_grow_with_the_draws():
