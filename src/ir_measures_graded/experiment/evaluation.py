@@ -93,12 +93,17 @@ class Experiment:
         """Each measure's label (its name as given), by measure."""
         return dict(zip(self.measures, self.labels, strict=True))
 
-    def measure(self, label: str) -> Any:
-        """The measure a label (or its ``str``) names."""
+    def measure(self, given: Any, strict: bool = True) -> Any:
+        """The experiment's measure that ``given`` names (its label or its ``str``); a measure object as it
+        is. Not the experiment's: an error, or with ``strict=False`` ``given`` itself (to be parsed)."""
+        if not isinstance(given, str):
+            return given
         for m, name in self.label.items():
-            if label in (name, str(m)):
+            if given in (name, str(m)):
                 return m
-        raise GradedInputError(f"measure {label!r} is none of the experiment's ({', '.join(self.labels)})")
+        if not strict:
+            return given
+        raise GradedInputError(f"measure {given!r} is none of the experiment's ({', '.join(self.labels)})")
 
     @cached_property
     def judged(self) -> list[str]:
@@ -245,19 +250,12 @@ class Experiment:
         from ir_measures_graded.per_level import threshold_table
 
         chosen = measure_lists.broken_down(self.measures, None if measures is None else
-                                           [self._known(m) for m in measures])
+                                           [self.measure(m, strict=False) for m in measures])
         labels = {m: self.label.get(m, str(m)) for m in chosen}
         frames = [threshold_table(chosen, self.judgments, self.run_input(name), labels).assign(run=name)
                   for name in self.runs]
         table = pd.concat(frames, ignore_index=True)
         return table[["run", *[c for c in table.columns if c != "run"]]]
-
-    def _known(self, given: Any) -> Any:
-        if isinstance(given, str):
-            for m, name in self.label.items():
-                if given == name:
-                    return m
-        return given
 
     def with_qrels(self, qrels: Any, measures: Sequence[Any] | None = None, labels: Sequence[str] | None = None) -> Experiment:
         """The same runs, as read, evaluated on other qrels in memory (relabelled for the scale check)."""

@@ -133,7 +133,7 @@ def report(
         if runs is None or measures is None:
             raise GradedInputError("report: give an experiment, or qrels, runs and measures")
         exp = experiment(qrels, runs, measures, baseline=baseline, names=names, engine=engine, keep_runs=True)
-    chosen = broken_down(exp.measures, None if thresholds is None else [exp._known(m) for m in thresholds],
+    chosen = broken_down(exp.measures, None if thresholds is None else [exp.measure(m, strict=False) for m in thresholds],
                          defaults=True)
     comparison = exp.compare(baseline, testing=testing)
     scale = None
