@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ir_measures_graded.cli.args import DEFAULT_PLACES, SECTIONS, STANDARD_INPUT, UsageError
+from ir_measures_graded.cli.args import SECTIONS, STANDARD_INPUT, UsageError, places_of
 from ir_measures_graded.experiment.formats import FORMATS
 
 if TYPE_CHECKING:  # pandas is imported where a table is written: --help and argument errors never load it
@@ -35,7 +35,7 @@ def write_results(exp: Any, args: argparse.Namespace, out: TextIO, breakdown: pd
     trec_eval's lines (trec; with a breakdown, its lines under each run's), JSON lines, or a table (csv,
     several runs, text, markdown, latex). Measures are named by their labels (as given)."""
     results, measures, label = exp.results, exp.measures, exp.label
-    places = DEFAULT_PLACES if args.places is None else args.places
+    places = places_of(args)  # jsonl: None (every digit) unless -p is given
     several = len(results) > 1
     summary = not args.no_summary
     shown = args.by_query
@@ -47,10 +47,10 @@ def write_results(exp: Any, args: argparse.Namespace, out: TextIO, breakdown: pd
         for result in results:
             for metric in result.per_query if shown else []:
                 write_json(out, result.name if several else None, metric.query_id, named(metric), metric.value,
-                           args.places, extra_fields(metric))
+                           places, extra_fields(metric))
             for measure in measures if summary else []:
                 write_json(out, result.name if several else None, SUMMARY_QID if shown else None,
-                           label[measure], result.summary[measure], args.places)
+                           label[measure], result.summary[measure], places)
     elif args.output_format == "trec":
         for result, tag in zip(results, exp.tags, strict=True):
             out.write(f"{'runid':<22}\t{SUMMARY_QID}\t{tag}\n")
@@ -139,12 +139,10 @@ def write_comparison(comparison: Any, args: argparse.Namespace, out: TextIO) -> 
     """The comparison against the baseline: tidy in a machine format (tsv, csv, jsonl; tsv after trec's
     lines), the paper's view in text and markdown, the one LaTeX table in latex. What was not tested,
     and why, goes to stderr."""
-    from ir_measures_graded.cli.args import places_of
     from ir_measures_graded.cli.output import warn
 
     fmt = "tsv" if args.output_format == "trec" else args.output_format
-    places = places_of(args) if fmt == "jsonl" else DEFAULT_PLACES if args.places is None else args.places
-    out.write(comparison.render(fmt, places, title=f"Against the baseline {comparison.baseline}"))
+    out.write(comparison.render(fmt, places_of(args), title=f"Against the baseline {comparison.baseline}"))
     for note in comparison.notes:
         warn(note)
 
@@ -165,14 +163,12 @@ def write_breakdown(exp: Any, table: pd.DataFrame, args: argparse.Namespace, out
     trec`` its lines are part of each run's: :func:`write_results`.)"""
     import pandas as pd
 
-    from ir_measures_graded.cli.args import places_of
     from ir_measures_graded.experiment import tables
 
-    fmt = args.output_format
+    fmt, places = args.output_format, places_of(args)
     if FORMATS[fmt].machine:
-        out.write(tables.machine(table, fmt, places_of(args)))
+        out.write(tables.machine(table, fmt, places))
         return
-    places = places_of(args)
     values = exp.aggregates.set_index(["run", "measure"])["value"]
     parts = []
     for (run, of), rows in table.groupby(["run", "of"], sort=False):

@@ -228,12 +228,9 @@ class Experiment:
     def tags(self) -> list[str]:
         """Each run's own tag (column 6 of a TREC run, a frame's ``name``), else its path or name; runs
         whose tags collide are told apart by their paths (read only when asked: trec's ``runid`` lines)."""
-        found = []
-        for name, spec, result in zip(self.runs, self.specs, self.results, strict=True):
-            if isinstance(spec, str) and spec != STDIN:
-                found.append(engines.run_tag(spec) or spec)
-            else:
-                found.append(engines.run_tag(spec if not isinstance(spec, str) else "", result.table) or name)
+        found = [engines.run_tag(spec) if isinstance(spec, str) and spec != STDIN  # a file: its path by default
+                 else engines.run_tag(spec if not isinstance(spec, str) else "", result.table) or name
+                 for name, spec, result in zip(self.runs, self.specs, self.results, strict=True)]
         return [t if found.count(t) == 1 else (s if isinstance(s, str) else n)
                 for t, s, n in zip(found, self.specs, self.runs, strict=True)]
 
@@ -261,11 +258,8 @@ class Experiment:
         """The same runs, as read, evaluated on other qrels in memory (relabelled for the scale check)."""
         runs = {name: self.run_input(name) for name in self.runs}
         measures = list(self.measures if measures is None else measures)
-        done = experiment(qrels, runs, measures, keep_runs=True, warn=lambda _: None)
-        if labels is not None:
-            done.labels = list(labels)
-            done.__dict__.pop("label", None)
-        return done
+        named = measures if labels is None else list(zip(measures, labels, strict=True))  # (measure, label)
+        return experiment(qrels, runs, named, keep_runs=True, warn=lambda _: None)
 
     def compare(self, baseline: Any = None, test: str = "t", correction: str = "holm",
                 alternative: str = "two-sided", family: str = "runs", level: float | None = None,

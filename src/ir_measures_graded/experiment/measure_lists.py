@@ -13,7 +13,7 @@ from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.measures import base
 from ir_measures_graded.measures.thresholded import ThresholdedMeasure
 
-__all__ = ["parse", "parse_named", "mean_aggregated", "untested", "UNTESTED_WHY", "broken_down", "breakdown_names"]
+__all__ = ["parse", "parse_named", "mean_aggregated", "UNTESTED_WHY", "broken_down", "breakdown_names"]
 
 #: The one line said of a measure whose aggregate is not the mean of its per-query values.
 UNTESTED_WHY = ("no p-value, interval or effect size: its aggregate is not the mean of its per-query values, "
@@ -125,12 +125,6 @@ def mean_aggregated(measure: Any) -> bool:
     from ir_measures.measures.base import MeanAgg
 
     return isinstance(measure.aggregator(), MeanAgg)
-
-
-def untested(measures: Sequence[Any]) -> list[str]:
-    """The measures (their ``str``) whose aggregate is not the mean of their per-query values
-    (collection-level µMAP, sums such as NumRet): no per-query test, interval or effect size."""
-    return [str(m) for m in measures if not mean_aggregated(m)]
 
 
 def broken_down(measures: Sequence[Any], given: Iterable[Any] | None = None, defaults: bool = False) -> list[Any]:
