@@ -49,11 +49,11 @@ def resolve(exp: Any, measure: Any) -> str:
 
 
 def values(exp: Any, measure: str) -> np.ndarray:
-    """One measure's per-query values: the experiment's runs (in order) × its judged queries."""
-    pq = exp.per_query
-    of = pq[pq["measure"] == measure]
-    wide = of.pivot(index="run", columns="query_id", values="value")
-    return wide.reindex(index=list(exp.runs), columns=list(exp.judged)).to_numpy(dtype=np.float64)
+    """One measure's per-query values: the experiment's runs (in order) × its judged queries (in the qrels'
+    order): the comparison's :func:`~ir_measures_graded.experiment.comparison.matrix`."""
+    from ir_measures_graded.experiment.comparison import matrix
+
+    return matrix(exp.per_query, measure, list(exp.runs))
 
 
 def aggregate(exp: Any, measure: str) -> np.ndarray:
