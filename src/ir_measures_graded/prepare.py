@@ -116,12 +116,14 @@ class Judgments:
         return len(label), int(np.count_nonzero(~np.isnan(label)))
 
     def labels_of(self, query: np.ndarray, doc_codes: np.ndarray | None, doc_ids: Any,
-                  ids_sorted: bool = False, doc_keys: np.ndarray | None = None) -> np.ndarray:
+                  ids_sorted: bool = False, doc_keys: np.ndarray | None = None,
+                  doc_hashes: np.ndarray | None = None) -> np.ndarray:
         """Label of each (query code, doc) pair; NaN where the document is not judged for that query.
 
         ``doc_ids[doc_codes[i]]`` is row ``i``'s doc id (``doc_ids`` a pyarrow string or int64 array,
         or distinct sorted bytes when the judgments hold theirs so; ``doc_codes`` None: ``doc_ids``
-        has one entry per row). ``doc_keys``: per row, its doc id's :func:`.io.ids.id_keys`, if known.
+        has one entry per row). ``doc_keys``: per row, its doc id's :func:`.io.ids.id_keys`, if known;
+        ``doc_hashes``: per entry of ``doc_ids`` (bytes), its :func:`.io.ids.id_hash`, if known.
         """
         label = np.full(len(query), np.nan)
         if not len(query) or not len(self.query):
@@ -129,7 +131,7 @@ class Judgments:
         if isinstance(self.doc_ids, np.ndarray) != isinstance(doc_ids, np.ndarray):
             raise TypeError("judgments and run read by different readers: doc ids as bytes meet Arrow strings")
         if isinstance(self.doc_ids, np.ndarray):  # both sorted bytes: exact codes, numpy only
-            return self._exact_labels(label, query, doc_codes, doc_ids, ids_sorted)
+            return self._exact_labels(label, query, doc_codes, doc_ids, ids_sorted, doc_hashes)
         import pyarrow as pa
 
         from ir_measures_graded.io.ids import as_strings, is_integer
@@ -197,7 +199,7 @@ class Judgments:
         return kernels.segment_rows(ptr, np.flatnonzero(asked) + lo)
 
     def _exact_labels(self, label: np.ndarray, query: np.ndarray, doc_codes: np.ndarray | None,
-                      doc_ids: np.ndarray, ids_sorted: bool) -> np.ndarray:
+                      doc_ids: np.ndarray, ids_sorted: bool, hashes: np.ndarray | None = None) -> np.ndarray:
         """:meth:`labels_of` for judgments holding their distinct doc ids as sorted bytes and a run
         holding its ids as bytes too (one per row, or distinct with ``doc_codes``; ``ids_sorted``:
         distinct and sorted)."""
@@ -208,7 +210,7 @@ class Judgments:
                 hit = np.flatnonzero(doc_ids[np.minimum(at, len(doc_ids) - 1)] == self.doc_ids)
                 judged[at[hit]] = hit
         else:
-            judged = self._judged_codes(doc_ids)  # per entry of doc_ids: its judged doc code, -1 if none
+            judged = self._judged_codes(doc_ids, hashes)  # per entry of doc_ids: its judged doc code, -1 if none
         judged = judged if doc_codes is None else judged[doc_codes]
         rows = np.flatnonzero(judged >= 0)
         keys = (query[rows].astype(np.uint64) << np.uint64(32)) | judged[rows].astype(np.uint64)
@@ -217,9 +219,9 @@ class Judgments:
         label[rows[found]] = self.label[self._key_rows[pos[found]]]
         return label
 
-    def _judged_codes(self, ids: np.ndarray) -> np.ndarray:
+    def _judged_codes(self, ids: np.ndarray, hashed: np.ndarray | None = None) -> np.ndarray:
         """The judged doc code of each id (bytes), -1 for ids not judged: by a 64-bit hash of the
-        ids (:func:`.io.ids.id_hash`), each match confirmed on the bytes; by a search of the sorted
+        ids (:func:`.io.ids.id_hash`; ``hashed``: theirs, if known), each match confirmed on the bytes; by a search of the sorted
         judged ids when two of them share a hash."""
         def index() -> tuple[np.ndarray, np.ndarray] | None:
             hashed = id_hash(self.doc_ids)
@@ -235,7 +237,7 @@ class Judgments:
             at = np.minimum(np.searchsorted(self.doc_ids, ids), len(self.doc_ids) - 1)
             return np.where(self.doc_ids[at] == ids, at, -1)
         ranked, order = by_hash
-        hashed = id_hash(ids)
+        hashed = id_hash(ids) if hashed is None else hashed
         by_value = np.argsort(hashed)  # sorted needles: a few times faster than a search per random one
         at = np.empty(len(ids), dtype=np.int64)
         at[by_value] = np.minimum(np.searchsorted(ranked, hashed[by_value]), len(ranked) - 1)
@@ -270,18 +272,20 @@ class Ranking:
     def from_run(cls, run: Any, judgments: Judgments) -> Ranking:
         cols = run_columns(run, encode_docs=False)
         return cls.from_codes(cols.query_codes, cols.query_ids, cols.doc_codes, cols.doc_ids, cols.values, judgments,
-                              codes_in_id_order=cols.doc_ids_sorted)
+                              codes_in_id_order=cols.doc_ids_sorted, doc_hashes=cols.doc_hashes)
 
     @classmethod
     def from_codes(cls, query_codes: np.ndarray, query_ids: Any, doc_codes: np.ndarray | None, doc_ids: Any,
                    score: np.ndarray, judgments: Judgments, codes_in_id_order: bool = False,
-                   doc_keys: np.ndarray | None = None) -> Ranking:
+                   doc_keys: np.ndarray | None = None, doc_hashes: np.ndarray | None = None) -> Ranking:
         """Rows ``(query_ids[query_codes[i]], doc_ids[doc_codes[i]], score[i])`` ranked: one sort.
 
         ``doc_codes`` None: ``doc_ids`` holds one doc id per row (no dictionary needed).
         ``codes_in_id_order``: ``doc_ids`` is sorted by its bytes, so ties are broken on the codes.
         ``doc_keys``: per row, its doc id's :func:`.io.ids.id_keys` (a streamed batch has them from
-        its duplicate check): the join then hashes integers instead of strings.
+        its duplicate check): the join then hashes integers instead of strings. ``doc_hashes``: per
+        entry of ``doc_ids`` (bytes), its :func:`.io.ids.id_hash` (the small-file reader's, from its
+        duplicate check): the join hashes no id again.
         """
         # Queries the qrels do not know are skipped, as trec_eval does.
         query = judgments.codes_of(query_ids)[query_codes]
@@ -291,7 +295,8 @@ class Ranking:
             doc_keys = None if doc_keys is None else doc_keys[keep]
             doc_codes = keep if doc_codes is None else doc_codes[keep]
         # joined in the input's row order, before the sort: per-row doc ids are then read as they are
-        label = judgments.labels_of(query, doc_codes, doc_ids, ids_sorted=codes_in_id_order, doc_keys=doc_keys)
+        label = judgments.labels_of(query, doc_codes, doc_ids, ids_sorted=codes_in_id_order, doc_keys=doc_keys,
+                                    doc_hashes=doc_hashes)
         if doc_codes is None:
             doc_codes = np.arange(len(query), dtype=np.int64)
         score_key = kernels.descending_score_key(score)

@@ -63,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv[0] == "demo" and len(argv) > 1 and argv[1] not in ("-h", "--help"):
             raise UsageError(f"'demo' takes no arguments (got {' '.join(argv[1:])}); to evaluate files: "
                              f"{PROG} QRELS RUN [RUN ...] MEASURE [MEASURE ...]")
-        args = build_parser().parse_args(argv)
+        args = build_parser(argv[0] if argv[0] in SUBCOMMANDS else None).parse_args(argv)
         if args.command == "demo":
             from ir_measures_graded.cli.writers import print_demo
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import ir_measures
 
@@ -35,8 +37,12 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The command line: one parser, a subparser per subcommand, the option groups they share."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line: one parser, a subparser per subcommand, the option groups they share.
+
+    ``command``: the subcommand about to be parsed; only its options are built (the others are
+    listed by name and help, as the top-level ``--help`` shows them). None: every subcommand's.
+    """
     parser = argparse.ArgumentParser(
         prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Evaluate TREC run files with µMAP, NDCNG and every ir_measures measure, compare runs "
@@ -44,6 +50,15 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=f"'{PROG} SUBCOMMAND -h' for each one's options.\n\n" + evaluate_epilog())
     parser.add_argument("--version", action=_Version, nargs=0, help="show the versions and exit")
     sub = parser.add_subparsers(dest="command", metavar="SUBCOMMAND", title="subcommands")
+    for name, add in _BUILDERS.items():
+        if command is None or name == command:
+            add(sub)
+        else:
+            sub.add_parser(name, help=SUBCOMMANDS[name])
+    return parser
+
+
+def _evaluate(sub: Any) -> None:
     evaluate = sub.add_parser("evaluate", help=SUBCOMMANDS["evaluate"], formatter_class=argparse.RawDescriptionHelpFormatter,
                               description="Evaluate runs: a line per measure (tsv, as ir_measures), trec_eval's "
                               "lines, or a table per run; with --baseline, every run against it.",
@@ -60,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_comparison(evaluate)
     add_figures(evaluate)
     add_output(evaluate, "tsv")
+
+
+def _judge(sub: Any) -> None:
     judge = sub.add_parser("judge", help=SUBCOMMANDS["judge"], formatter_class=argparse.RawDescriptionHelpFormatter,
                            description="Does a measure depend on the rating scale, is it stable, is it "
                            "discriminative? Every run with every measure on the original and transformed labels, "
@@ -88,6 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "matplotlib: the 'meta' extra)")
     add_figures(judge)
     add_output(judge, "text")
+
+
+def _report(sub: Any) -> None:
     report = sub.add_parser("report", help=SUBCOMMANDS["report"], formatter_class=argparse.RawDescriptionHelpFormatter,
                             description="Evaluate runs and write one self-contained HTML page: the summary with deltas "
                             "to the baseline, intervals, corrected significance and win/tie/loss, measures per relevance "
@@ -109,9 +130,14 @@ def build_parser() -> argparse.ArgumentParser:
     add_figures(report)
     add_output(report, "tsv")
 
-    add_leaderboard(sub)
+
+def _demo(sub: Any) -> None:
     sub.add_parser("demo", help=SUBCOMMANDS["demo"], description=SUBCOMMANDS["demo"])
-    return parser
+
+
+#: Each subcommand's parser, added to the subparsers (in the order --help lists them).
+_BUILDERS: dict[str, Callable[[Any], object]] = {"evaluate": _evaluate, "judge": _judge, "report": _report,
+                                                 "leaderboard": add_leaderboard, "demo": _demo}
 
 
 def add_figures(parser: argparse.ArgumentParser) -> None:

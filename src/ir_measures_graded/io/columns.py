@@ -67,6 +67,7 @@ class Columns:
     doc_ids: Any
     values: np.ndarray  # float64: relevance labels (qrels) or scores (run)
     doc_ids_sorted: bool = False  # doc_ids distinct and sorted by their bytes: codes compare as the ids do
+    doc_hashes: np.ndarray | None = None  # io.small, one id per row: io.ids.id_hash of each (hashed once)
 
     def __len__(self) -> int:
         return len(self.values)

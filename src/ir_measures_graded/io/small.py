@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -43,6 +43,7 @@ PADDING = 4096  # zero bytes read after a file: a field's window (see windows) n
 #: otherwise cost hundreds of MiB; the Arrow reader stores each id in its own length.
 MATRIX_SLACK = 4 << 20
 PLAIN_CHARS = 17  # the longest plain decimal: a sign, 15 digits and a dot
+SCAN_BLOCK = 1 << 17  # bytes scanned for separators at a time: its masks stay in the cache
 CHUNK = 1 << 16  # values parsed at a time: bounds the parser's (characters x fields) matrices
 _POW10 = 10.0 ** np.arange(23)  # exact doubles: a mantissa below 2**53 over one of them is correctly rounded
 
@@ -67,9 +68,12 @@ def read_small(path: str | os.PathLike, layout: Layout) -> Columns | None:
         return None
     if not stat.S_ISREG(info.st_mode) or not 0 < info.st_size <= limit():
         return None
-    data = bytearray(info.st_size + PADDING)  # zeros after the data: see split_fields
+    # Read straight into numpy memory, zeros after it (see split_fields): no bytes object to copy and
+    # no page written twice (a zero-filled buffer, then the file over it).
+    data = np.empty(info.st_size + PADDING, dtype=np.uint8)
+    data[info.st_size:] = 0
     with open(path, "rb") as handle:
-        if handle.readinto(memoryview(data)[:info.st_size]) != info.st_size or handle.read(1):
+        if handle.readinto(data[:info.st_size]) != info.st_size or handle.read(1):
             return None  # the file changed size while it was read: leave it to the large-file reader
     fields = split_fields(data, info.st_size, layout.n_fields)
     if fields is None:
@@ -86,17 +90,18 @@ def read_small(path: str | os.PathLike, layout: Layout) -> Columns | None:
     # (one integer sort); a run of longer ids keeps an id per row: joined by hash (prepare), its
     # ties ordered among the tied rows only, no sort of all its ids.
     sort = layout.kind == "qrels" or doc_ids.dtype.itemsize <= 8
+    hashes = None
     if sort:
         doc_ids, doc_codes = distinct(doc_ids)
         repeated = repeated_pair(query_codes, len(query_ids), doc_codes, len(doc_ids))
-    else:
-        doc_codes = np.arange(len(doc_ids), dtype=np.int64)
-        repeated = repeated_ids(query_codes, doc_ids)
+    else:  # each id hashed once: for the duplicate check here and the join (prepare)
+        doc_codes, hashes = np.arange(len(doc_ids), dtype=np.int64), id_hash(doc_ids)
+        repeated = repeated_ids(query_codes, doc_ids, hashes)
     if repeated:
         return None  # a (query, doc) given twice: the large-file reader names the lines
     values.flags.writeable = False  # as every Columns' values
     return Columns(query_codes, np.array([q.decode() for q in query_ids.tolist()], dtype=object), doc_codes,
-                   doc_ids, values, doc_ids_sorted=sort)
+                   doc_ids, values, doc_ids_sorted=sort, doc_hashes=hashes)
 
 
 def fits(lengths: np.ndarray, size: int) -> bool:
@@ -118,13 +123,14 @@ def repeated_pair(query_codes: np.ndarray, n_queries: int, doc_codes: np.ndarray
     return bool((keys[1:] == keys[:-1]).any())
 
 
-def repeated_ids(query_codes: np.ndarray, ids: np.ndarray) -> bool:
-    """Does a (query, id) pair occur twice, ``ids`` one per row? One sort of (query, hash of the
-    id) keys; equal keys are confirmed on the bytes, and if two different ids share a hash (never
-    seen, but possible), :func:`distinct` decides exactly."""
+def repeated_ids(query_codes: np.ndarray, ids: np.ndarray, hashes: np.ndarray | None = None) -> bool:
+    """Does a (query, id) pair occur twice, ``ids`` one per row (``hashes``: their
+    :func:`~.ids.id_hash`, if known)? One sort of (query, hash of the id) keys; equal keys are
+    confirmed on the bytes, and if two different ids share a hash (never seen, but possible),
+    :func:`distinct` decides exactly."""
     if len(ids) < 2:
         return False
-    keys = id_hash(ids) ^ (query_codes.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
+    keys = (id_hash(ids) if hashes is None else hashes) ^ (query_codes.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
     order = np.argsort(keys)
     same = np.flatnonzero(keys[order[1:]] == keys[order[:-1]])
     if not len(same):
@@ -136,32 +142,53 @@ def repeated_ids(query_codes: np.ndarray, ids: np.ndarray) -> bool:
     return repeated_pair(query_codes, int(query_codes.max()) + 1, codes, int(codes.max()) + 1)
 
 
-def split_fields(data: bytearray, size: int, n_fields: int) -> tuple[np.ndarray, np.ndarray] | None:
+def split_fields(data: Any, size: int, n_fields: int) -> tuple[np.ndarray, np.ndarray] | None:
     """``(bytes, ends)``: the file's bytes as numpy (``data[:size]``, followed by :data:`PADDING`
-    zeros) and the position of the separator after every field, a ``(lines, n_fields)`` array; None
-    unless the file is in the common layout (or a field is longer than the padding)."""
-    if not size or data[size - 1] != 10 or b"\r" in data or data.startswith(b"\xef\xbb\xbf"):
-        return None
-    has_space, has_tab = b" " in data, b"\t" in data
-    if has_space == has_tab:  # both (mixed spacing) or neither (one field per line)
-        return None
+    zeros; ``data`` any buffer) and the position of the separator after every field, a
+    ``(lines, n_fields)`` array; None unless the file is in the common layout (or a field is longer
+    than the padding)."""
     raw = np.frombuffer(data, dtype=np.uint8)
-    # One pass finds separators (space, tab, newline, other control bytes: below 33) and bytes that
-    # are not printable ASCII (127 and above, which wrap to 94 and above): neither is inside a field.
-    separator = np.flatnonzero((raw[:size] - np.uint8(33)) >= np.uint8(94))
+    if not size or raw[size - 1] != 10 or bytes(raw[:3]) == b"\xef\xbb\xbf":
+        return None
+    separator = _separators(raw, size)
+    if separator is None:
+        return None
     kinds = raw[separator]
     n_lines = int(np.count_nonzero(kinds == 10))  # every line ends with one (checked above for the last)
     if len(separator) != n_lines * n_fields:
         return None
     kinds = kinds.reshape(n_lines, n_fields)
-    if not ((kinds[:, -1] == 10).all() and (kinds[:, :-1] == (32 if has_space else 9)).all()):
-        return None  # also: DEL or a non-ASCII byte (UTF-8 is checked by the large-file reader)
+    spacing = kinds[0, 0]  # one space or one tab between the fields of every line, never both
+    if spacing not in (32, 9) or not ((kinds[:, -1] == 10).all() and (kinds[:, :-1] == spacing).all()):
+        return None  # also: CR, NUL, DEL or a non-ASCII byte (UTF-8 is checked by the large-file reader)
     gaps = np.diff(separator)
     if not (gaps > 1).all() or separator[0] == 0:  # an empty field: two separators in a row
         return None
     if max(int(gaps.max(initial=0)), int(separator[0])) > PADDING:
         return None
     return raw, separator.reshape(n_lines, n_fields)
+
+
+def _separators(raw: np.ndarray, size: int) -> np.ndarray | None:
+    """The positions (int32) of the separators of ``raw[:size]`` (space, tab, newline and the other
+    control bytes: none is inside a field); None for a byte that is not printable ASCII (DEL and
+    above) or more separators than fields of at least one byte allow. One pass over the bytes a block
+    at a time: the block's mask stays in the cache, no file-sized temporary."""
+    if int(raw[:size].max()) >= 127:
+        return None
+    capacity = size // 2 + 1  # a separator follows at least one byte of a field (else: empty fields, refused)
+    found = np.empty(capacity, dtype=np.int32)  # pages are touched only as far as it is filled
+    below = np.empty(min(size, SCAN_BLOCK), dtype=bool)
+    count = 0
+    for first in range(0, size, SCAN_BLOCK):
+        n = min(SCAN_BLOCK, size - first)
+        np.less(raw[first:first + n], np.uint8(33), out=below[:n])
+        at = np.flatnonzero(below[:n])
+        if count + len(at) > capacity:
+            return None
+        np.add(at, first, out=found[count:count + len(at)], casting="unsafe")
+        count += len(at)
+    return found[:count]
 
 
 def field(ends: np.ndarray, index: int) -> tuple[np.ndarray, np.ndarray]:

@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ir_measures_graded import cli
+from ir_measures_graded.io import small as small_reader
 from ir_measures_graded.io.small import (
     ENV,
     PADDING,
@@ -127,7 +128,8 @@ def test_real_valued_labels_agree(tmp_path, capsys, monkeypatch):
 
 @pytest.mark.parametrize("line", ["q1 Q0 d9 1 1.5\n", "q1 Q0 d9 1 nan tag\n", "q1 Q0 d9 1 1e999 tag\n",
                                   "q1 Q0 d9 1 0x10 tag\n", "q1  Q0 d9 1 1.5 tag\n", "q1 Q0 d1 1 2.0 tag\n",
-                                  "q1 Q0 d9 1 1.5 tag\r\n", "q1 Q0 dé 1 1.5 tag\n"])
+                                  "q1 Q0 d9 1 1.5 tag\r\n", "q1 Q0 dé 1 1.5 tag\n", "q1\tQ0\td9\t1\t1.5\ttag\n",
+                                  "q1 Q0 d9\t1 1.5 tag\n"])
 def test_inputs_the_small_path_leaves_to_the_large_file_reader(line, tmp_path, capsys, monkeypatch):
     """Malformed lines, other spacing, non-ASCII ids, a doc given twice: same output or message."""
     qrels = tmp_path / "qrels.txt"
@@ -339,3 +341,27 @@ def test_hash_collisions_fall_back_to_the_bytes(case, tmp_path, capsys, monkeypa
     lines = run.read_text().splitlines(keepends=True)
     run.write_text("".join(lines + [lines[len(lines) // 2]]))
     assert read_small(run, RUN) is None
+
+
+# --- the separators: one pass a block at a time ---------------------------------------------------
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(min_size=1, max_size=200).map(lambda b: bytes(c % 128 for c in b))
+       | st.binary(min_size=1, max_size=50), st.integers(1, 9))
+def test_separators_are_those_of_a_whole_file_scan(data, block):
+    """Read a block at a time (any block size), the separators are every byte below 33, as one scan
+    of the whole file finds them; DEL and bytes above refuse the file; more separators than fields
+    of one byte allow (two in a row) may be refused early."""
+    raw = np.frombuffer(bytearray(data) + bytearray(PADDING), dtype=np.uint8)
+    saved, small_reader.SCAN_BLOCK = small_reader.SCAN_BLOCK, block
+    try:
+        found = small_reader._separators(raw, len(data))
+    finally:
+        small_reader.SCAN_BLOCK = saved
+    whole = np.flatnonzero(raw[:len(data)] < 33)
+    if max(data) >= 127:
+        assert found is None
+    elif len(whole) <= len(data) // 2 + 1:
+        assert found is not None and found.tolist() == whole.tolist()
+    else:
+        assert found is None or found.tolist() == whole.tolist()
