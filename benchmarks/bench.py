@@ -705,7 +705,7 @@ def main(argv: list[str] | None = None) -> int:
                         "the large file against trec_eval) on every shape; with --many-runs, both")
     parser.add_argument("--shapes", nargs="+", choices=list(SHAPES), default=list(DEFAULT_SHAPES),
                         help="shapes of data for issue 36's targets (default: all): " + "; ".join(
-                            f"{k}: {v[4]}" for k, v in SHAPES.items()))
+                            f"{k}: {v[4]}" for k, v in SHAPES.items()).replace("%", "%%"))
     parser.add_argument("--many-repeats", type=int, default=3, help="pairs per many-runs ratio (default 3)")
     parser.add_argument("--many-count", type=int, default=MANY_RUNS, help=argparse.SUPPRESS)  # tests: fewer runs
     parser.add_argument("--many-queries", type=int, default=MANY_QUERIES, help=argparse.SUPPRESS)
