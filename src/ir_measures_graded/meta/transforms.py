@@ -123,6 +123,8 @@ def _parse(spec: str | Transform, labels: np.ndarray | None) -> Transform:
 
         def mapping(x: np.ndarray) -> np.ndarray:
             out = x.copy()
+            if not len(positive):  # no relevant label in the qrels: nothing to draw a real number for
+                return out
             pos = np.searchsorted(positive, x)
             hit = (pos < len(positive)) & (positive[np.minimum(pos, len(positive) - 1)] == x) & (x > 0)
             out[hit] = values[pos[hit]]

@@ -94,3 +94,18 @@ def test_relabelled_thresholds_norm_and_merged_probabilities_by_hand():
     assert str(nDCNG(norm=2, floor=1).relabelled(square)) == str(nDCNG(norm=8, floor=1))
     merged = parse_transform("merge:2,3").threshold
     assert str(GAP(probs={1: 1, 2: 1, 3: 2}).relabelled(merged)) == str(GAP(probs={1: 1, 2: 3}))
+
+
+def test_real_labels_of_qrels_without_a_relevant_label_are_left_as_they_are(tmp_path, capsys):
+    """``real`` draws a number per positive label: with none (every judgment 0 or below), it maps
+    nothing, and ``judge`` runs its scale check rather than failing inside numpy."""
+    transform = parse_transform("real", np.array([0.0, 0.0, -1.0]))
+    assert transform.apply(np.array([0.0, -1.0, 0.0])).tolist() == [0.0, -1.0, 0.0]
+    qrels, run1, run2 = tmp_path / "q.txt", tmp_path / "r1.txt", tmp_path / "r2.txt"
+    qrels.write_text("10 0 d3 0\n")
+    run1.write_text("x Q0 d3 1 1.0 r\n10 Q0 D5 1 0.5 r\n")
+    run2.write_text("10 Q0 d3 1 3.5 r\n10 Q0 d4 2 0.5 r\n")
+    out, err = run_main(capsys, "judge", str(qrels), str(run1), str(run2), "muMAP", "--samples", "2",
+                        "--permutations", "20", "--sections", "scale")
+    assert "error" not in err, err
+    assert "real" in out
