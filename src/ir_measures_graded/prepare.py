@@ -112,7 +112,8 @@ class Judgments:
         query = self.codes_of(cols.query_ids)[cols.query_codes]
         keep = np.flatnonzero(query >= 0)
         doc_codes = keep if cols.doc_codes is None else cols.doc_codes[keep]
-        label = self.labels_of(query[keep], doc_codes, cols.doc_ids, ids_sorted=cols.doc_ids_sorted)
+        label = self.labels_of(query[keep], doc_codes, cols.doc_ids, ids_sorted=cols.doc_ids_sorted,
+                               doc_hashes=cols.doc_hashes)
         return len(label), int(np.count_nonzero(~np.isnan(label)))
 
     def labels_of(self, query: np.ndarray, doc_codes: np.ndarray | None, doc_ids: Any,
@@ -219,10 +220,10 @@ class Judgments:
         label[rows[found]] = self.label[self._key_rows[pos[found]]]
         return label
 
-    def _judged_codes(self, ids: np.ndarray, hashed: np.ndarray | None = None) -> np.ndarray:
+    def _judged_codes(self, ids: np.ndarray, hashes: np.ndarray | None = None) -> np.ndarray:
         """The judged doc code of each id (bytes), -1 for ids not judged: by a 64-bit hash of the
-        ids (:func:`.io.ids.id_hash`; ``hashed``: theirs, if known), each match confirmed on the bytes; by a search of the sorted
-        judged ids when two of them share a hash."""
+        ids (:func:`.io.ids.id_hash`; ``hashes``: theirs, if known), each match confirmed on the
+        bytes; by a search of the sorted judged ids when two of them share a hash."""
         def index() -> tuple[np.ndarray, np.ndarray] | None:
             hashed = id_hash(self.doc_ids)
             order = np.argsort(hashed)
@@ -237,7 +238,7 @@ class Judgments:
             at = np.minimum(np.searchsorted(self.doc_ids, ids), len(self.doc_ids) - 1)
             return np.where(self.doc_ids[at] == ids, at, -1)
         ranked, order = by_hash
-        hashed = id_hash(ids) if hashed is None else hashed
+        hashed = id_hash(ids) if hashes is None else hashes
         by_value = np.argsort(hashed)  # sorted needles: a few times faster than a search per random one
         at = np.empty(len(ids), dtype=np.int64)
         at[by_value] = np.minimum(np.searchsorted(ranked, hashed[by_value]), len(ranked) - 1)

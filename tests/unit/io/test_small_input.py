@@ -365,3 +365,20 @@ def test_separators_are_those_of_a_whole_file_scan(data, block):
         assert found is not None and found.tolist() == whole.tolist()
     else:
         assert found is None or found.tolist() == whole.tolist()
+
+
+def test_judged_rows_of_a_run_of_long_ids_counted_on_its_own_hashes(tmp_path, capsys, monkeypatch):
+    """A run of ids longer than 8 bytes evaluated by other providers only: its judged rows are counted
+    by the join alone (``Judgments.judged_rows``), on the hashes its reader computed. Every document
+    of the first run is judged, none of the second's: one warning, for the second run only, the same on
+    both paths."""
+    qrels, judged, unjudged = tmp_path / "qrels.txt", tmp_path / "judged.run", tmp_path / "unjudged.run"
+    docs = [f"clueweb09-en0000-00-{i:05d}" for i in range(30)]
+    qrels.write_text("".join(f"q{q} 0 {d} {i % 3}\n" for q in range(3) for i, d in enumerate(docs)))
+    judged.write_text("".join(f"q{q} Q0 {d} {i + 1} {30 - i} t\n" for q in range(3) for i, d in enumerate(docs)))
+    unjudged.write_text("".join(f"q{q} Q0 other-{d} {i + 1} {30 - i} t\n" for q in range(3) for i, d in enumerate(docs)))
+    assert read_small(judged, RUN).doc_hashes is not None  # one id per row, hashed by the reader
+    argv = [str(qrels), str(judged), str(unjudged), "AP", "nDCG@10"]
+    small = output(argv, capsys, monkeypatch, large=False)
+    assert small == output(argv, capsys, monkeypatch, large=True)
+    assert "run unjudged.run: none of its 90 retrieved documents" in small[2] and "run judged.run:" not in small[2]
