@@ -290,8 +290,9 @@ class Measured:
         self.stdout = stdout
 
 
-def once(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
-    """Wall seconds, peak RSS (MiB) and standard output of one fresh run of ``cmd``.
+def process(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float, float, str]:
+    """Wall seconds, CPU seconds (user + system), peak RSS (MiB) and standard output of one fresh
+    run of ``cmd``.
 
     Python may cache compiled modules (``PYTHONDONTWRITEBYTECODE`` is dropped), as after any
     install: else a checkout's modules would be compiled anew in every run, and the installed
@@ -308,7 +309,14 @@ def once(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, floa
         stderr.seek(0)
         if os.waitstatus_to_exitcode(status) != 0:
             raise RuntimeError(f"{' '.join(cmd)} failed: {stderr.read().decode()[-2000:]}")
-        return seconds, usage.ru_maxrss / 1024, stdout.read().decode()  # ru_maxrss: KiB on Linux
+        # ru_maxrss: KiB on Linux
+        return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, stdout.read().decode()
+
+
+def once(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
+    """Wall seconds, peak RSS (MiB) and standard output of one fresh run of ``cmd`` (:func:`process`)."""
+    seconds, _, peak_mib, stdout = process(cmd, env)
+    return seconds, peak_mib, stdout
 
 
 def measure(cmd: list[str], repeats: int = 1, env: dict[str, str] | None = None) -> Measured:

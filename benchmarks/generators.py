@@ -16,9 +16,7 @@ documents per query, 150 judgments per query), written when missing.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -35,19 +33,9 @@ TARGET_WALL, TARGET_MIB = 1.5, 1024.0
 
 
 def child(code: str, qrels: Path, run: Path) -> tuple[float, float, float, str]:
-    """Wall seconds, CPU seconds, peak RSS (MiB) and standard output of one fresh process."""
-    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)  # modules compiled once, as installed
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-c", code, str(qrels), str(run)], stdout=out, stderr=err, env=env)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
-        out.seek(0)
-        err.seek(0)
-        if os.waitstatus_to_exitcode(status) != 0:
-            raise RuntimeError(f"the child failed: {err.read().decode()[-2000:]}")
-        return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out.read().decode().strip()
+    """Wall seconds, CPU seconds, peak RSS (MiB) and standard output of one fresh process running ``code``."""
+    wall, cpu, peak_mib, stdout = bench.process([sys.executable, "-c", code, str(qrels), str(run)])
+    return wall, cpu, peak_mib, stdout.strip()
 
 
 def main(argv: list[str] | None = None) -> int:
