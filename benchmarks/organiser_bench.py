@@ -42,7 +42,7 @@ def phase(name: str, runs: int, queries: int, permutations: int) -> dict:
 
     qrels, run_frames = shared_task(n_runs=runs, n_queries=queries, depth=10, retrieved=100)
     start = time.perf_counter()
-    exp = img.experiment(qrels, run_frames, MEASURES, keep_runs=True)
+    exp = img.experiment(qrels, run_frames, MEASURES)
     evaluated = time.perf_counter() - start
     start = time.perf_counter()
     if name == "board":

@@ -9,22 +9,35 @@ from collections.abc import Mapping
 from typing import Any
 
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.io.inputs import Input
 
-__all__ = ["load_qrels"]
+__all__ = ["load_qrels", "read_qrels"]
 
 
 def load_qrels(spec: str | os.PathLike, columns: Mapping[str, str] | None = None) -> Any:
     """The qrels ``spec`` names: an Arrow table from a file, a DataFrame from an ir_datasets id."""
+    return read_qrels(spec, columns).data
+
+
+def read_qrels(spec: str | os.PathLike, columns: Mapping[str, str] | None = None) -> Input:
+    """The qrels ``spec`` names, read once: an :class:`~.io.inputs.Input` holding an Arrow table from a
+    file (with the SHA-256 of its bytes, computed while they were read) or a DataFrame from an
+    ir_datasets id."""
     from ir_measures_graded.io import readers
+    from ir_measures_graded.io.inputs import Meter
 
     spec = os.fspath(spec)
+    columns = dict(columns or {})
     if os.path.isdir(spec):
         raise GradedInputError(f"qrels {spec} is a directory, not a file")
     if spec == "-" or os.path.exists(spec):
-        return readers.read_qrels_table(spec, columns)
+        meter = Meter()
+        table = readers.read_qrels_table(spec, columns, meter)
+        return Input("qrels", spec, table, meter.hexdigest(), table.num_rows, meter.size, columns=columns)
     import pandas as pd
 
-    return pd.DataFrame(qrels_dataset(spec).qrels_iter())
+    frame = pd.DataFrame(qrels_dataset(spec).qrels_iter())
+    return Input("qrels", spec, frame, rows=len(frame), columns=columns)
 
 
 def qrels_dataset(spec: str) -> Any:

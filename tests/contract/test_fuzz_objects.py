@@ -400,9 +400,11 @@ def test_generators_and_readers_through_every_entry_point(collection, run_form, 
                            for m in ir_measures.iter_calc(ONE_SHOT_MEASURES, qrels_obj, run_obj)}
                 else:
                     exp = ir_measures_graded.experiment(qrels_obj, {"r": run_obj}, ONE_SHOT_MEASURES,
-                                                        keep_runs=entry == "experiment kept", warn=lambda _: None)
+                                                        warn=lambda _: None)
                     got = {(q, m): v for q, m, v in exp.per_query[["query_id", "measure", "value"]].itertuples(
                         index=False)}
+                    if entry == "experiment kept":  # what every view takes: the inputs as read, once
+                        assert all(i.kept for i in [exp.qrels, *exp.inputs])
         except GradedInputError as ex:
             message = str(ex)
             assert defective, f"clean input refused: {message}"

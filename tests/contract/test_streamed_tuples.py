@@ -98,8 +98,8 @@ def test_experiment_on_generators_equals_experiment_on_lists(data, chunk, block)
     qrels_rows, run_rows = data
     names = ["muMAP", "nDCNG@5", "AP"]  # with a measure of another provider: the run is read once, kept
 
-    def table(qrels, run, keep_runs=False):
-        exp = ir_measures_graded.experiment(qrels, {"r": run}, names, keep_runs=keep_runs, warn=lambda _: None)
+    def table(qrels, run):
+        exp = ir_measures_graded.experiment(qrels, {"r": run}, names, warn=lambda _: None)
         exact = {"value": lambda v: repr(float(v))}  # every digit, and nan equal to nan
         return ({c: [exact.get(c, str)(v) for v in exp.per_query[c]] for c in exp.per_query.columns},
                 {c: [exact.get(c, str)(v) for v in exp.aggregates[c]] for c in exp.aggregates.columns})
@@ -107,10 +107,8 @@ def test_experiment_on_generators_equals_experiment_on_lists(data, chunk, block)
     with pytest.MonkeyPatch.context() as monkeypatch:
         _tiny_batches(monkeypatch, chunk, block)
         held = _outcome(lambda: table([Qrel(*r) for r in qrels_rows], [ScoredDoc(*r) for r in run_rows]))
-        for keep_runs in (False, True):
-            got = _outcome(lambda keep=keep_runs: table((Qrel(*r) for r in qrels_rows), (ScoredDoc(*r) for r in run_rows),
-                                                        keep))
-            assert got == held
+        got = _outcome(lambda: table((Qrel(*r) for r in qrels_rows), (ScoredDoc(*r) for r in run_rows)))
+        assert got == held
 
 
 def test_a_duplicate_in_a_streamed_run_gets_the_message_of_the_held_path():

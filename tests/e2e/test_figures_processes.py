@@ -24,7 +24,7 @@ def test_a_figure_shows_under_its_notebook_cell():
     notebook.cells = [nbformat.v4.new_code_cell(
         "from ir_measures_graded.experiment import experiment\nfrom ir_measures_graded.meta import figures\n"
         "from ir_measures_graded.sample import graded_sample\n"
-        "exp = experiment(*graded_sample(), ['µMAP'], keep_runs=True)\nfig = figures.threshold_curve(exp)")]
+        "exp = experiment(*graded_sample(), ['µMAP'])\nfig = figures.threshold_curve(exp)")]
     nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
     assert [o.output_type for o in notebook.cells[0].outputs] == ["display_data"]
     assert "image/png" in notebook.cells[0].outputs[0]["data"]

@@ -17,7 +17,7 @@ def opened(browser, tmp_path_factory):
     from e2e.test_report_browser import Opened
 
     qrels, runs = shared_task(n_runs=8, n_queries=20)
-    exp = img.experiment(qrels, runs, ["nDCNG@10", "AP"], keep_runs=True)
+    exp = img.experiment(qrels, runs, ["nDCNG@10", "AP"])
     report = img.report(exp, leaderboard=True, transforms=[], permutations=2000)
     page = Opened(browser, report.save(tmp_path_factory.mktemp("leaderboard") / "report.html"))
     yield page, img.leaderboard(exp, permutations=2000)
@@ -54,7 +54,7 @@ def test_no_section_unless_asked(browser, tmp_path):
     from e2e.test_report_browser import Opened
 
     qrels, runs = shared_task(n_runs=3, n_queries=5)
-    report = img.report(qrels, runs, ["AP"], transforms=[])
+    report = img.report(img.experiment(qrels, runs, ["AP"]), transforms=[])
     page = Opened(browser, report.save(tmp_path / "report.html"))
     try:
         assert page.page.locator("#leaderboard").count() == 0 and page.errors == []

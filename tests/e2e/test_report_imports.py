@@ -9,7 +9,7 @@ import sys
 def test_the_package_attribute_is_callable_whatever_was_imported_first():
     code = ("import ir_measures_graded.report.build, ir_measures_graded as g; "
             "from ir_measures_graded.sample import graded_sample; q, r = graded_sample(); "
-            "print(type(g.report(q, r, ['muMAP'], transforms=[])).__name__)")
+            "print(type(g.report(g.experiment(q, r, ['muMAP']), transforms=[])).__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "Report"
 
@@ -26,7 +26,7 @@ def test_the_report_page_asks_for_no_extra_the_report_does_not_use():
 
     code = ("import sys, json, importlib.metadata as md, ir_measures_graded as g; "
             "from ir_measures_graded.sample import graded_sample; q, r = graded_sample(); "
-            "g.report(q, r, ['muMAP', 'nDCG@10'], baseline='weak').html(); "
+            "g.report(g.experiment(q, r, ['muMAP', 'nDCG@10']), baseline='weak').html(); "
             "found = md.packages_distributions(); "
             "print(json.dumps(sorted({d for m in list(sys.modules) for d in found.get(m.split('.')[0], [])})))")
     imported = {name.lower().replace("_", "-") for name in

@@ -304,15 +304,17 @@ def column_names(args: argparse.Namespace, value: str) -> dict[str, str]:
     return {k: v for k, v in given if v}
 
 
-def experiment_of(args: argparse.Namespace, runs: list[str], measures: list[Named], keep_runs: bool = False,
-                  per_query: bool = True, thresholds: bool = False, provider: str | None = None) -> Any:
+def experiment_of(args: argparse.Namespace, runs: list[str], measures: list[Named], per_query: bool = True,
+                  provider: str | None = None) -> Any:
     """The experiment every subcommand evaluates, from its options (one place): the inputs read once,
-    with their column options, the measures with their labels."""
+    with their column options, the measures with their labels. ``per_query``: keep per-query values and
+    the inputs as read (every view); False streams each run for its aggregates alone."""
+    from ir_measures_graded import engines
     from ir_measures_graded.cli.output import warn
     from ir_measures_graded.experiment import experiment
+    from ir_measures_graded.experiment.evaluation import Reading
 
-    return experiment(
-        args.qrels, runs, measures, baseline=args.baseline, names=args.names, engine=args.engine,
-        provider=provider, qrels_columns=column_names(args, "relevance"), run_columns=column_names(args, "score"),
-        thresholds=thresholds, master=args.master, per_query=per_query, keep_runs=keep_runs,
-        progress=not args.quiet, warn=warn)
+    reading = Reading(column_names(args, "relevance"), column_names(args, "score"), progress=not args.quiet)
+    return experiment(args.qrels, runs, measures, baseline=args.baseline, names=args.names,
+                      engine=engines.engine(args.engine, args.master), provider=provider, reading=reading,
+                      per_query=per_query, warn=warn)

@@ -20,10 +20,9 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     compared = args.baseline is not None
     testing = testing_of(args) if compared else None
     figures = figures_of(args, runs, measures)
-    kept = needs(figures)
     streams = writers.Streams(args, out)  # before evaluating: refuses an --output-dir that holds an input
-    exp = experiment_of(args, runs, measures, per_query=args.by_query or compared or args.thresholds or kept.per_query,
-                        keep_runs=kept.keep_runs, thresholds=args.thresholds, provider=args.provider)
+    exp = experiment_of(args, runs, measures, per_query=args.by_query or compared or args.thresholds or needs(figures),
+                        provider=args.provider)
     machine = FORMATS[args.output_format].machine
     breakdown = exp.breakdown() if args.thresholds else None
     if not (compared and machine and not args.output_dir):  # on stdout the comparison is then the one table

@@ -66,17 +66,10 @@ def figures_of(args: argparse.Namespace, runs: Sequence[str], measures: Sequence
     return found
 
 
-@dataclass(frozen=True)
-class Needs:
-    """What the experiment must keep for the figures asked for."""
-
-    per_query: bool  # per-query values (differences)
-    keep_runs: bool  # the runs as read (the breakdown and the scale check use them again)
-
-
-def needs(figures: Sequence[Figure]) -> Needs:
-    names = {f.name for f in figures}
-    return Needs(per_query=bool(names & {"differences", "intervals"}), keep_runs=bool(names & {"thresholds", "scale"}))
+def needs(figures: Sequence[Figure]) -> bool:
+    """Whether the figures asked for need per-query values and the inputs as read (``per_query``): every one
+    does (the differences and intervals test per query; the breakdown and the scale check take the runs)."""
+    return bool(figures)
 
 
 def write_figures(args: argparse.Namespace, exp: Any, figures: Sequence[Figure], scale: Any = None,

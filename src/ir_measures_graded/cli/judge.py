@@ -58,7 +58,7 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
         require("matplotlib", "meta", "--plot")
         input_at(args, args.plot, f"--plot {args.plot} would draw the figure", "give another file")
     streams = Streams(args, out)  # before evaluating: refuses an --output-dir that holds an input
-    exp = experiment_of(args, runs, measures, keep_runs=True)
+    exp = experiment_of(args, runs, measures)
     report = meta.meta_evaluate(exp, transforms=args.transform, samples=args.samples, test=args.pairs_test,
                                 min_difference=args.min_difference, power=args.power, testing=testing)
     comparison = report.comparison_view()

@@ -95,7 +95,7 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
                          "--output-dir DIR for a file per table")
     if len(runs) < 2:
         raise UsageError(f"leaderboard needs at least two runs; got {len(runs)}")
-    exp = experiment_of(args, runs, measures, keep_runs="pool" in sections or "bounds" in sections)
+    exp = experiment_of(args, runs, measures)
     places = places_of(args)
     testing = dict(test=args.test, alpha=args.alpha, correction=args.correction, permutations=args.permutations,
                    seed=args.seed)

@@ -30,7 +30,7 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     testing = testing_of(args)
     figures = figures_of(args, runs, measures)
     by_level = None if args.by_level is None else [pair for text in args.by_level for pair in parse_measures(text)]
-    exp = experiment_of(args, runs, measures, keep_runs=True)
+    exp = experiment_of(args, runs, measures)
     page = make_report(exp, baseline=args.baseline, testing=testing, transforms=[] if args.no_scale else args.transform,
                        thresholds=None if by_level is None else [m for m, _ in by_level], title=args.title,
                        command=getattr(args, "command_line", None), leaderboard=args.leaderboard)

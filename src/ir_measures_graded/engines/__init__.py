@@ -7,12 +7,11 @@ the command line (:mod:`ir_measures_graded.cli`) writes what it returns.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ir_measures_graded.io.trec import RUN
+from ir_measures_graded.io.inputs import Input
 
 STDIN = "-"
 
@@ -30,8 +29,7 @@ class Request:
     qrels_columns: Mapping[str, str] = field(default_factory=dict)  # Parquet / Arrow column names
     run_columns: Mapping[str, str] = field(default_factory=dict)
     progress: bool = True  # a progress bar on stderr when it is a terminal (local engine)
-    keep_runs: bool = False  # keep each run read as an Arrow table (RunResult.table)
-    master: str | None = None  # the Spark master URL (Spark engine)
+    keep: bool = False  # keep each run as read, hashed while read (RunResult.input); else runs are streamed
     warn: Callable[[str], None] | None = None  # told what is suspicious but not wrong (an empty run, ...)
     names: list[str] | None = None  # the runs' names, as messages name them (default: their paths, or run k)
     qrels_name: str | None = None  # the qrels' path or id, as messages name them, when given as read
@@ -47,7 +45,7 @@ class RunResult:
     summary: dict[Any, float]  # measure -> the measure's aggregate
     rows: int = 0  # rows read (0: the engine does not count them)
     matched: int = -1  # queries of the run the qrels know (-1: not counted)
-    table: Any = None  # the run as read (an Arrow table), with Request.keep_runs
+    input: Input | None = None  # the run as read (its table with Request.keep; its tag, rows, digest)
     judged: list[str] | None = None  # the query ids of the qrels (None: the engine does not list them)
     ranked_rows: int = -1  # rows of the judged queries (-1: not counted)
     judged_rows: int = -1  # of those, rows whose document is judged for the query (-1: not counted)
@@ -56,37 +54,9 @@ class RunResult:
 class Engine(Protocol):
     """Evaluates a :class:`Request`; raises GradedInputError for bad input (never prints)."""
 
+    name: str  # "local" or "spark"
+
     def evaluate(self, request: Request) -> list[RunResult]: ...
-
-
-def run_tag(path: str, frame: object = None) -> str:
-    """The run's own tag: column 6 of its first line (from the file, else the frame), else its path."""
-    tag = None
-    if not isinstance(path, str):
-        path, frame = "", path
-    if path and path != STDIN and os.path.isfile(path):
-        from ir_measures_graded.io.columnar import columnar_format
-
-        with open(path, "rb") as raw:
-            head = raw.read(8)
-            raw.seek(0)
-            if columnar_format(raw, head) is not None:  # columnar files carry no tag
-                return path
-        import lzma
-
-        from ir_measures_graded.errors import GradedInputError
-        from ir_measures_graded.io.readers import open_text
-
-        try:
-            with open_text(path, "run") as raw:
-                first = next((line for line in raw if line.strip()), b"").decode("utf-8", errors="replace")
-        except (OSError, EOFError, ValueError, GradedInputError, lzma.LZMAError):  # the reader reports them
-            first = ""
-        fields = first.split()
-        tag = fields[RUN.index("name")] if len(fields) == RUN.n_fields else None
-    elif type(frame).__module__.startswith("pandas") and "name" in frame.columns and len(frame):
-        tag = str(frame["name"].iloc[0])
-    return tag if tag and tag.strip() else path
 
 
 def run_name(request: Request, k: int) -> str:
@@ -97,8 +67,8 @@ def run_name(request: Request, k: int) -> str:
     return run if isinstance(run, str) else f"run {k + 1}"
 
 
-def engine(name: str) -> Engine:
-    """The engine called ``name``: ``local`` or ``spark``."""
+def engine(name: str, master: str | None = None) -> Engine:
+    """The engine called ``name``: ``local`` or ``spark`` (on the Spark ``master``, default ``local[*]``)."""
     if name == "local":
         from ir_measures_graded.engines.local import LocalEngine
 
@@ -106,7 +76,7 @@ def engine(name: str) -> Engine:
     if name == "spark":
         from ir_measures_graded.engines.spark import SparkEngine
 
-        return SparkEngine()
+        return SparkEngine(master)
     raise ValueError(f"unknown engine {name!r}; expected local or spark")
 
 

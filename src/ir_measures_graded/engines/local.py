@@ -26,6 +26,7 @@ from ir_measures_graded.arrow import from_numpy
 from ir_measures_graded.engines import Request, RunResult, check_judged, check_shared_queries, run_name
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.columns import Columns
+from ir_measures_graded.io.inputs import Input, Meter, frame_tag
 from ir_measures_graded.io.small import read_small
 from ir_measures_graded.io.trec import QRELS, RUN
 from ir_measures_graded.lazy import lazy_module
@@ -43,6 +44,8 @@ __all__ = ["LocalEngine", "load_qrels", "evaluate_runs", "Scored", "dict_of_dict
 
 class LocalEngine:
     """Evaluates a :class:`~ir_measures_graded.engines.Request` in this process."""
+
+    name = "local"
 
     def evaluate(self, request: Request) -> list[RunResult]:
         measures = request.measures
@@ -62,7 +65,7 @@ class LocalEngine:
         judged_ids = _query_ids(qrels, "qrels")
         scored = evaluate_runs(qrels, [_source(run) for run in request.runs], measures, request.provider,
                                columns=request.run_columns, progress=request.progress,
-                               keep=request.keep_runs, small=small,
+                               keep=request.keep, small=small,
                                arrow_qrels=(lambda: load_qrels(request.qrels, request.qrels_columns)) if small else None,
                                workers=request.workers)
         for result, one in zip(results, scored, strict=True):
@@ -75,7 +78,7 @@ class LocalEngine:
                 result.summary = {m: aggregators[m].result() for m in measures}
             if request.by_query:
                 result.per_query = one.metrics
-            result.table = one.table if request.keep_runs else None
+            result.input = one.input
             if judged and request.warn is not None:
                 check_shared_queries(result, request)
         return results
@@ -90,7 +93,7 @@ def small_qrels(request: Request) -> Columns | None:
     """The qrels read by the numpy-only small-file reader (:mod:`..io.small`), when they and every
     run are files that reader may take (runs kept as tables need the Arrow reader); else None, and
     every input goes through the Arrow reader."""
-    if request.keep_runs or not all(isinstance(s, str) for s in [request.qrels, *request.runs]):
+    if request.keep or not all(isinstance(s, str) for s in [request.qrels, *request.runs]):
         return None
     return read_small(request.qrels, QRELS)
 
@@ -144,12 +147,12 @@ def check_supported(measures: list[ir_measures.Measure], provider: str | None) -
 @dataclass
 class Scored:
     """One run evaluated: its values (``ir_measures.Metric``, measure by measure as the evaluators
-    yield them), rows read, queries the qrels know, and the run as read (with ``keep``)."""
+    yield them), rows read, queries the qrels know, and the run as read (its table with ``keep``)."""
 
     metrics: list[Any]
     rows: int
     matched: int
-    table: Any = None
+    input: Input
     ranked_rows: int = -1  # rows of the judged queries
     judged_rows: int = -1  # of those, rows whose document is judged
 
@@ -284,7 +287,9 @@ class _Scorer:
     def score(self, source: Any) -> Scored:
         from ir_measures_graded.io.tuples import hold, is_one_shot
 
-        table = None
+        # what reading sees: the tag always, the bytes' SHA-256 where the run is kept (hashed as it is read)
+        meter = Meter(digest=self.keep)
+        origin = source if isinstance(source, str) else None
         with progress_bar(source, self.progress and isinstance(source, str)) as bar:
             if is_one_shot(source) and self.other is None and not self.keep:
                 # an iterator of named tuples or a record batch reader: read once, by query batches
@@ -293,22 +298,24 @@ class _Scorer:
                 stream = RunStream(source)
                 with ARROW_JOINS:
                     metrics = list(self._graded_evaluator(False).iter_calc(stream))
-                return Scored(metrics, stream.rows, stream.matched)
+                return Scored(metrics, stream.rows, stream.matched, Input("run", None, None, rows=stream.rows))
             if not isinstance(source, str):  # a run in memory (one-shot: read once, into the table kept)
                 table = hold(source, "run")
-            elif self.small and (table := read_small(source, RUN)) is not None:
+            elif self.small and (table := read_small(source, RUN, meter)) is not None:
                 if bar is not None:  # read already: the bar shows the file done
                     bar.update(os.path.getsize(source))
             elif self.other is None and not self.keep:
                 from ir_measures_graded.io.stream import RunScan
 
-                scan = RunScan(source, columns=self.columns, progress=bar)
+                scan = RunScan(source, columns=self.columns, progress=bar, meter=meter)
                 graded = self._graded_evaluator(False)
                 with ARROW_JOINS, graded.counting() as counts:
                     metrics = list(graded.iter_calc(scan))
-                return Scored(metrics, scan.rows, scan.matched, None, counts["ranked"], counts["judged"])
+                read = Input("run", origin, None, rows=scan.rows, size=meter.size or None, tag=meter.tag,
+                             columns=dict(self.columns or {}))
+                return Scored(metrics, scan.rows, scan.matched, read, counts["ranked"], counts["judged"])
             else:
-                table = readers.read_run_table(source, self.columns, progress=bar)
+                table = readers.read_run_table(source, self.columns, progress=bar, meter=meter)
         numpy_only = isinstance(table, Columns) and isinstance(table.doc_ids, np.ndarray)
         graded = self._graded_evaluator(numpy_only)
         # without our measures, an evaluator of none joins the run to the judgments to count judged rows
@@ -320,7 +327,10 @@ class _Scorer:
             metrics += counter.iter_calc(table)
         rows = sum(len(docs) for docs in table.values()) if isinstance(table, Mapping) else len(table)
         matched = len(self.judged.intersection(_query_ids(table, "run")))
-        return Scored(metrics, rows, matched, table if self.keep else None, counts["ranked"], counts["judged"])
+        read = Input("run", origin, table if self.keep else None, digest=meter.hexdigest() if origin else None,
+                     rows=rows, size=meter.size if origin else None,
+                     tag=meter.tag if origin else frame_tag(source), columns=dict(self.columns or {}))
+        return Scored(metrics, rows, matched, read, counts["ranked"], counts["judged"])
 
 
 def _query_ids(obj: Any, kind: str) -> list[str]:

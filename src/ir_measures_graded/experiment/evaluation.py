@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +23,7 @@ from ir_measures_graded import engines
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiment import measure_lists
 from ir_measures_graded.experiment.naming import STDIN, display, find_baseline, run_names
+from ir_measures_graded.io.inputs import Input
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -58,29 +59,30 @@ def _spec(given: Any) -> Any:
 
 @dataclass(frozen=True)
 class Reading:
-    """How the inputs were read: the column names of Parquet / Arrow inputs (``{'query_id': ...}``)."""
+    """How the inputs are read: the column names of Parquet / Arrow inputs (``{'query_id': 'qid', ...}``,
+    for the qrels and for the runs) and whether a progress bar shows on stderr (when it is a terminal)."""
 
     qrels_columns: Mapping[str, str] = field(default_factory=dict)
     run_columns: Mapping[str, str] = field(default_factory=dict)
+    progress: bool = False
 
 
 @dataclass
 class Experiment:
     """Runs evaluated on one set of qrels; see :func:`experiment`. Every table is tidy, and names each
-    measure by its label: the name the user gave it (``µMAP``, ``map``, ``ndcg_cut.10``)."""
+    measure by its label: the name the user gave it (``µMAP``, ``map``, ``ndcg_cut.10``). Its inputs are
+    values read once (:class:`~ir_measures_graded.io.inputs.Input`): every view takes them, none reads."""
 
-    qrels: Any  # as given: a path, '-', an ir_datasets id or qrels in memory
+    qrels: Input  # the qrels as read (or as given in memory)
     runs: list[str]  # the runs' names, in the order given
     measures: list[Any]
     baseline: str | None
-    specs: list[Any]  # each run as given (path or in memory)
+    inputs: list[Input]  # each run as read, aligned with runs
     results: list[engines.RunResult]
     engine: str = "local"
     warnings: list[str] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)  # each measure's name as given, aligned with measures
-    reading: Reading = field(default_factory=Reading)
-    by_query: bool = True  # per-query values were kept
-    read_qrels: Any = field(default=None, repr=False)  # the qrels as read, when read for the views
+    by_query: bool = True  # per-query values were kept (and the inputs with them)
 
     def __post_init__(self) -> None:
         if not self.labels:
@@ -179,19 +181,15 @@ class Experiment:
 
     # --- its inputs, read once --------------------------------------------------------------------
 
+    @property
+    def specs(self) -> list[str | None]:
+        """Each run's path (or ``-``) as given; None for a run given in memory."""
+        return [i.origin for i in self.inputs]
+
     @cached_property
     def qrels_table(self) -> Any:
         """The qrels as read (an Arrow table from a file, a DataFrame from an ir_datasets id), or as given."""
-        if self.read_qrels is not None:
-            return self.read_qrels
-        if isinstance(self.qrels, str):
-            from ir_measures_graded.sources import load_qrels
-
-            if self.qrels == STDIN:
-                raise GradedInputError("the qrels came from standard input and were not kept: evaluate with "
-                                       "keep_runs=True to use them again")
-            return load_qrels(self.qrels, self.reading.qrels_columns)
-        return self.qrels
+        return self.qrels.held(display(self.qrels.origin or "in memory"), "this view")
 
     @cached_property
     def qrels_frame(self) -> pd.DataFrame:
@@ -208,31 +206,17 @@ class Experiment:
         return Judgments.from_qrels(self.qrels_table)
 
     def run_input(self, name: str) -> Any:
-        """The run ``name`` as read (an Arrow table, kept with ``keep_runs``) or as given in memory; a run
-        file that was not kept is read again (standard input cannot be)."""
-        k = self.runs.index(name)
-        result, spec = self.results[k], self.specs[k]
-        if result.table is not None:
-            return result.table
-        if isinstance(spec, str):
-            if spec == STDIN:
-                raise GradedInputError(f"run {display(name)} came from standard input and was not kept: "
-                                       "evaluate with keep_runs=True to use it again")
-            from ir_measures_graded.io.readers import read_run_table
-
-            result.table = read_run_table(spec, self.reading.run_columns)
-            return result.table
-        return spec
+        """The run ``name`` as read (its table) or as given in memory; one line if it was streamed and not kept."""
+        return self.inputs[self.runs.index(name)].held(display(name), "this view")
 
     @cached_property
     def tags(self) -> list[str]:
-        """Each run's own tag (column 6 of a TREC run, a frame's ``name``), else its path or name; runs
-        whose tags collide are told apart by their paths (read only when asked: trec's ``runid`` lines)."""
-        found = [engines.run_tag(spec) if isinstance(spec, str) and spec != STDIN  # a file: its path by default
-                 else engines.run_tag(spec if not isinstance(spec, str) else "", result.table) or name
-                 for name, spec, result in zip(self.runs, self.specs, self.results, strict=True)]
-        return [t if found.count(t) == 1 else (s if isinstance(s, str) else n)
-                for t, s, n in zip(found, self.specs, self.runs, strict=True)]
+        """Each run's own tag (column 6 of its first line, a frame's ``name``, taken while reading), else its
+        path or name; runs whose tags collide are told apart by their paths."""
+        found = [i.tag or (i.origin if i.origin not in (None, STDIN) else name)
+                 for name, i in zip(self.runs, self.inputs, strict=True)]
+        return [t if found.count(t) == 1 else (i.origin if i.origin is not None else n)
+                for t, i, n in zip(found, self.inputs, self.runs, strict=True)]
 
     # --- views derived from it -------------------------------------------------------------------
 
@@ -259,7 +243,7 @@ class Experiment:
         runs = {name: self.run_input(name) for name in self.runs}
         measures = list(self.measures if measures is None else measures)
         named = measures if labels is None else list(zip(measures, labels, strict=True))  # (measure, label)
-        return experiment(qrels, runs, named, keep_runs=True, warn=lambda _: None)
+        return experiment(qrels, runs, named, warn=lambda _: None)
 
     def compare(self, baseline: Any = None, test: str = "t", correction: str = "holm",
                 alternative: str = "two-sided", family: str = "runs", level: float | None = None,
@@ -284,28 +268,29 @@ class Experiment:
 
     def find(self, key: Any, option: str = "baseline") -> str:
         """The name of the run ``key`` names (name, position from 0, path, file name or run tag)."""
-        return _find(key, self.runs, self.specs, option)
+        return _find(key, self.runs, self.specs, option, [i.tag or "" for i in self.inputs])
 
 
-def _find(key: Any, names: Sequence[str], specs: Sequence[Any], option: str) -> str:
+def _find(key: Any, names: Sequence[str], specs: Sequence[Any], option: str, tags: Sequence[str] | None) -> str | None:
+    """The run ``key`` names; with ``tags`` None (not read yet), None when only a run tag could name it."""
     try:
         return find_baseline(key, names, specs, option=option)
     except GradedInputError:
         if isinstance(key, int):
             raise
-        tags = [engines.run_tag(s) if isinstance(s, str) and s != STDIN else "" for s in specs]
-        paths = {s for s in specs if isinstance(s, str)}
-        return find_baseline(key, names, specs, tags=[t if t not in paths else "" for t in tags], option=option)
+        if tags is None:
+            if any(isinstance(s, str) for s in specs):  # a file's tag, known once it is read
+                return None
+            raise
+        return find_baseline(key, names, specs, tags=tags, option=option)
 
 
 def experiment(
-    qrels: Any, runs: Any, measures: Iterable[Any] | str, baseline: Any = None, names: Sequence[str] | None = None,
-    engine: str = "local", *, provider: str | None = None, qrels_columns: Mapping[str, str] | None = None,
-    run_columns: Mapping[str, str] | None = None, thresholds: bool = False, master: str | None = None,
-    per_query: bool = True, keep_runs: bool = False, progress: bool = False,
-    warn: Callable[[str], None] | None = None,
+    qrels: Any, runs: Any, measures: Iterable[Any] | str, baseline: Any = None, *, names: Sequence[str] | None = None,
+    engine: str | engines.Engine = "local", provider: str | None = None, reading: Reading | None = None,
+    per_query: bool = True, warn: Callable[[str], None] | None = None,
 ) -> Experiment:
-    """Evaluate ``runs`` on ``qrels`` with ``measures``.
+    """Evaluate ``runs`` on ``qrels`` with ``measures``; each input is read once, into a value every view takes.
 
     - ``qrels``: a path (TREC text, gzip, Parquet, Arrow IPC), ``-``, an ir_datasets id, or qrels in memory
       (pandas, polars, Arrow, a dict of dicts, ir_measures' named tuples).
@@ -314,22 +299,22 @@ def experiment(
     - ``measures``: objects or names: ours, ir_measures' (``AP``, ``nDCG@10``) or trec_eval's (``map``);
       every table names a measure as it was given (its label).
     - ``baseline``: the run the others are compared with: name, position (from 0), path, file name or
-      run tag; refused before anything is evaluated when it names none of the runs.
+      run tag; refused when it names none of the runs (before anything is evaluated, unless only a run
+      tag, known once the files are read, could name it).
     - ``names``: the runs' names, one per run (instead of the file names).
-    - ``engine``: ``local`` (this process) or ``spark`` (files only).
+    - ``engine``: ``local`` (this process), ``spark`` (files only), or an engine
+      (``engines.engine('spark', master='local[2]')``).
     - ``provider``: one ir_measures provider computing every measure (default: ours for our measures,
       ir_measures' default pipeline for the others).
-    - ``qrels_columns``, ``run_columns``: column names of Parquet / Arrow inputs, e.g.
-      ``{'query_id': 'qid', 'doc_id': 'docno', 'relevance': 'label'}``.
-    - ``thresholds``: keep what :meth:`Experiment.breakdown` needs (the runs as read).
-    - ``master``: the Spark master URL (``engine='spark'``).
-    - ``per_query``: keep per-query values (needed to test, compare or break down runs).
-    - ``keep_runs``: keep each run as read, so that every view (the report, the scale check, the
-      breakdown) reads no input again; the qrels are then read here, once.
-    - ``progress``: a progress bar on stderr while reading (when it is a terminal).
+    - ``reading``: how inputs are read (:class:`Reading`: column names of Parquet / Arrow inputs, a progress bar).
+    - ``per_query``: keep per-query values and every input as read, so that every view (tests, the breakdown,
+      the report, the organiser's view) reads nothing again. ``False`` keeps each measure's aggregate only
+      and streams each run in bounded memory: a view that needs more says so.
     - ``warn``: told what is suspicious but not wrong (a run that misses judged queries, ...); by default
       Python warnings.
     """
+    from ir_measures_graded.io.tuples import hold
+
     named = measure_lists.parse_named(measures)
     measures, labels = [m for m, _ in named], [label for _, label in named]
     specs, given = run_specs(runs)
@@ -337,23 +322,20 @@ def experiment(
     if not specs:
         raise GradedInputError("no run given")
     names = run_names(specs, names if names is not None else given)
-    base = None if baseline is None else _find(baseline, names, specs, "baseline")
-    qrels = _spec(qrels)
-    reading = Reading(dict(qrels_columns or {}), dict(run_columns or {}))
-    keep_runs = keep_runs or thresholds
-    if engine == "spark":
-        if not all(isinstance(s, str) for s in [qrels, *specs]):
+    reading = reading or Reading()
+    runner = engines.engine(engine) if isinstance(engine, str) else engine
+    spark = getattr(runner, "name", "local") == "spark"
+    if spark:
+        if not all(isinstance(s, str) for s in [_spec(qrels), *specs]):
             raise GradedInputError("the Spark engine reads files: give the qrels and the runs as paths")
         if reading.qrels_columns or reading.run_columns:
             raise GradedInputError("the Spark engine reads the columns query_id, doc_id, relevance and score: "
                                    "it takes no column names (--query-column, ...); rename the columns or use "
                                    "the local engine")
-        if thresholds or keep_runs:
-            raise GradedInputError("the Spark engine returns values only: the per-threshold breakdown and the "
-                                   "views that need the runs as read (report, judge) use the local engine")
-    from ir_measures_graded.io.tuples import hold
-
-    qrels = hold(qrels, "qrels")  # an iterator or record batch reader: read once, kept for what reads the qrels again
+    keep = per_query and not spark  # the Spark engine returns values only: views that need the inputs say so
+    # A baseline named by its run tag is found once the files are read (they carry the tags).
+    base = None if baseline is None else _find(baseline, names, specs, "baseline", None)
+    qrels = hold(_spec(qrels), "qrels")  # an iterator or record batch reader: read once, kept
     said: list[str] = []
 
     def tell(message: str) -> None:
@@ -365,21 +347,30 @@ def experiment(
         else:
             warn(message)
 
-    # The views above need the qrels again: read them here, once (standard input included).
-    read = None
-    if keep_runs and isinstance(qrels, str):
-        from ir_measures_graded.sources import load_qrels
+    read = None  # the qrels read here, once, where every view needs them again
+    if keep and isinstance(qrels, str):
+        from ir_measures_graded.sources import read_qrels
 
-        read = load_qrels(qrels, reading.qrels_columns)
+        read = read_qrels(qrels, reading.qrels_columns)
     request = engines.Request(
-        qrels=qrels if read is None else read, runs=specs, measures=measures, provider=provider,
+        qrels=qrels if read is None else read.data, runs=specs, measures=measures, provider=provider,
         by_query=per_query, summary=True, qrels_columns=dict(reading.qrels_columns),
-        run_columns=dict(reading.run_columns), progress=progress, keep_runs=keep_runs, master=master, warn=tell,
+        run_columns=dict(reading.run_columns), progress=reading.progress, keep=keep, warn=tell,
         names=names, qrels_name=qrels if isinstance(qrels, str) else None)
-    results = engines.engine(engine).evaluate(request)
-    for result, name in zip(results, names, strict=True):
+    results = runner.evaluate(request)
+    inputs = []
+    for result, name, spec in zip(results, names, specs, strict=True):
         result.name = name
-    done = Experiment(qrels, names, measures, base, specs, results, engine, said, labels, reading, per_query, read)
+        got = result.input or Input("run", None, None, rows=result.rows)
+        inputs.append(replace(got, origin=spec if isinstance(spec, str) else None,
+                              data=got.data if keep else None, columns=dict(reading.run_columns)))
+    if read is None:  # given in memory (kept as given), or read by the engine and not kept
+        read = Input("qrels", qrels if isinstance(qrels, str) else None, None if isinstance(qrels, str) else qrels,
+                     rows=_rows(qrels), columns=dict(reading.qrels_columns))
+    if baseline is not None and base is None:
+        base = _find(baseline, names, specs, "baseline", [i.tag or "" for i in inputs])
+    done = Experiment(read, names, measures, base, inputs, results, getattr(runner, "name", "local"), said, labels,
+                      per_query)
     for name, result in zip(names, results, strict=True):
         missed = done.missing[name] if per_query or result.matched >= 0 else 0
         if 0 < missed < len(done.judged) and result.rows:
@@ -387,3 +378,12 @@ def experiment(
                  "they score 0")
     engines.check_judged_documents(results, [display(n) for n in names], tell)
     return done
+
+
+def _rows(qrels: Any) -> int:
+    """Judgments of qrels in memory (a dict of dicts: its judgments); 0 for a path not read here."""
+    if isinstance(qrels, str):
+        return 0
+    if isinstance(qrels, Mapping):
+        return sum(len(docs) for docs in qrels.values())
+    return len(qrels) if hasattr(qrels, "__len__") else 0

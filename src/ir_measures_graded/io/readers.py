@@ -24,6 +24,7 @@ from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.columnar import columnar_blocks, columnar_format
 from ir_measures_graded.io.columns import CHECKED_KEY, UNIQUE_KEY, fingerprint, integral_labels
 from ir_measures_graded.io.ids import duplicate_error, first_duplicate_ids
+from ir_measures_graded.io.inputs import Meter
 from ir_measures_graded.io.trec import BLOCK_SIZE, QRELS, RUN, Block, Layout, display_name, text_blocks
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -46,9 +47,11 @@ def read_run(path: str | os.PathLike, columns: Mapping[str, str] | None = None) 
     return _to_pandas(read_run_table(path, columns))
 
 
-def read_qrels_table(path: str | os.PathLike, columns: Mapping[str, str] | None = None) -> pa.Table:
-    """Qrels as an Arrow table: ``query_id`` (dictionary-encoded), ``doc_id`` (strings), ``relevance``."""
-    table = _read_whole(path, QRELS, columns)
+def read_qrels_table(path: str | os.PathLike, columns: Mapping[str, str] | None = None,
+                     meter: Meter | None = None) -> pa.Table:
+    """Qrels as an Arrow table: ``query_id`` (dictionary-encoded), ``doc_id`` (strings), ``relevance``.
+    ``meter``: told the file's bytes and SHA-256 as they are read."""
+    table = _read_whole(path, QRELS, columns, meter=meter)
     values = to_numpy(table.column("relevance"))
     if len(values) and integral_labels(values):
 
@@ -58,29 +61,36 @@ def read_qrels_table(path: str | os.PathLike, columns: Mapping[str, str] | None 
 
 
 def read_run_table(path: str | os.PathLike, columns: Mapping[str, str] | None = None,
-                   progress: Any = None) -> pa.Table:
-    """A run as an Arrow table: ``query_id`` (dictionary-encoded), ``doc_id`` (strings), ``score``."""
-    return _read_whole(path, RUN, columns, progress)
+                   progress: Any = None, meter: Meter | None = None) -> pa.Table:
+    """A run as an Arrow table: ``query_id`` (dictionary-encoded), ``doc_id`` (strings), ``score``.
+    ``meter``: told the file's bytes, SHA-256 and tag as they are read."""
+    return _read_whole(path, RUN, columns, progress, meter)
 
 
 def iter_blocks(
     path: str | os.PathLike, layout: Layout, columns: Mapping[str, str] | None = None,
-    block_size: int = BLOCK_SIZE, progress: Any = None,
+    block_size: int = BLOCK_SIZE, progress: Any = None, meter: Meter | None = None,
 ) -> Iterator[Block]:
-    """The rows of a file, a block at a time, in file order. ``progress.update(n_bytes)`` if given."""
+    """The rows of a file, a block at a time, in file order. ``progress.update(n_bytes)`` if given;
+    ``meter`` (:class:`~.inputs.Meter`) sees every byte read (its hash) and a run's first line (its tag)."""
     name = display_name(path)
-    stream = _open(path, layout)
+    opened = _open(path, layout)
+    # hashed as read where a digest is asked (the tag alone needs no wrapping: text_blocks takes it)
+    stream = meter.wrap(opened, owns=opened is not sys.stdin.buffer) if meter is not None and meter.digest else opened
     try:
         head = stream.peek(16)[:16] if hasattr(stream, "peek") else b""
         kind = columnar_format(stream, head[:8])
         if kind is not None:
             yield from columnar_blocks(path, stream, kind, layout, columns, progress)
-            return
-        yield from text_blocks(_decompressed(stream, head, name, layout.kind), name, layout, block_size, progress)
+        else:
+            yield from text_blocks(_decompressed(stream, head, name, layout.kind), name, layout, block_size,
+                                   progress, meter)
+        if meter is not None:
+            meter.finish(stream)
     except (OSError, EOFError, zlib.error, lzma.LZMAError) as ex:
         raise GradedInputError(f"cannot read {layout.kind} file {name}: {ex}") from None
     finally:
-        if stream is not sys.stdin.buffer:
+        if opened is not sys.stdin.buffer:
             stream.close()
 
 
@@ -196,11 +206,11 @@ class _ArrowText(io.RawIOBase):
 # --- whole files ----------------------------------------------------------------------------------
 
 def _read_whole(path: str | os.PathLike, layout: Layout, columns: Mapping[str, str] | None,
-                progress: Any = None) -> pa.Table:
+                progress: Any = None, meter: Meter | None = None) -> pa.Table:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    blocks = list(iter_blocks(path, layout, columns, progress=progress))
+    blocks = list(iter_blocks(path, layout, columns, progress=progress, meter=meter))
     if not blocks:
         return pa.table({"query_id": empty(pa.string()).dictionary_encode(),
                          "doc_id": empty(pa.string()),

@@ -54,7 +54,7 @@ def limit() -> int:
     return int(given) if given and given.strip().lstrip("-").isdigit() else SMALL_FILE_BYTES
 
 
-def read_small(path: str | os.PathLike, layout: Layout) -> Columns | None:
+def read_small(path: str | os.PathLike, layout: Layout, meter: Any = None) -> Columns | None:
     """The rows of a small TREC file in the common layout, in file order: query ids in the order
     they first appear (as the Arrow reader's dictionary); doc ids as bytes (``S<width>``), a qrels
     file's and a run's of ids up to 8 bytes distinct and sorted (a doc code's order is its id's:
@@ -100,6 +100,10 @@ def read_small(path: str | os.PathLike, layout: Layout) -> Columns | None:
     if repeated:
         return None  # a (query, doc) given twice: the large-file reader names the lines
     values.flags.writeable = False  # as every Columns' values
+    if meter is not None:  # told only of a file read here (else the large-file reader tells it)
+        meter.update(data[:info.st_size])
+        if layout.kind == "run":
+            meter.see_first(data[:min(info.st_size, 1 << 16)].tobytes())
     return Columns(query_codes, np.array([q.decode() for q in query_ids.tolist()], dtype=object), doc_codes,
                    doc_ids, values, doc_ids_sorted=sort, doc_hashes=hashes)
 

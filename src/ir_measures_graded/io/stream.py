@@ -43,11 +43,12 @@ class RunScan:
     """
 
     def __init__(self, path: str | os.PathLike, columns: Mapping[str, str] | None = None,
-                 block_size: int = BLOCK_SIZE, progress: Any = None):
+                 block_size: int = BLOCK_SIZE, progress: Any = None, meter: Any = None):
         self.path = path
         self.columns = dict(columns) if columns else None
         self.block_size = block_size
         self.progress = progress
+        self.meter = meter  # an inputs.Meter: the run's tag, bytes read (and hash) as it is read
         self.rereadable = not is_stream(path)
         self._used = False
         self.rows = 0  # after an evaluation: rows read, and how many queries the qrels know
@@ -61,7 +62,7 @@ class RunScan:
             if self._used:
                 raise GradedInputError(f"run {self.path} is a stream and was already read")
             self._used = True
-        return iter_blocks(self.path, RUN, self.columns, self.block_size, self.progress)
+        return iter_blocks(self.path, RUN, self.columns, self.block_size, self.progress, self.meter)
 
     def __iter__(self) -> Iterator[Any]:
         from ir_measures import ScoredDoc

@@ -66,7 +66,9 @@ def display_name(path: str | os.PathLike) -> str:
     return "<stdin>" if str(path) == "-" else str(path)
 
 
-def text_blocks(stream: IO[bytes], name: str, layout: Layout, block_size: int, progress: Any) -> Iterator[Block]:
+def text_blocks(stream: IO[bytes], name: str, layout: Layout, block_size: int, progress: Any,
+                meter: Any = None) -> Iterator[Block]:
+    """The rows of TREC text, a block at a time; ``meter`` (an :class:`~.inputs.Meter`) takes a run's tag."""
     line = 1
     carry = b""  # the start of a line whose end is not read yet
     first = True
@@ -78,6 +80,8 @@ def text_blocks(stream: IO[bytes], name: str, layout: Layout, block_size: int, p
             first = False
             if chunk.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte order mark is not part of the first id
                 chunk = chunk[3:]
+            if meter is not None and layout.kind == "run":
+                meter.see_first(chunk)
         if not chunk:
             if carry:
                 block, n_lines = parse_block(carry, name, layout, line)

@@ -1,8 +1,7 @@
 """Judging measures on your own judgments and runs: does a measure depend on the rating scale, is it
 stable, is it discriminative, how many queries does it need?
 
-Each function takes an :class:`~ir_measures_graded.experiment.Experiment` (or, as before, qrels, runs
-and measures) and returns a tidy DataFrame; any ir_measures measure works, ours and the standard ones:
+Each function takes an :class:`~ir_measures_graded.experiment.Experiment` and returns a tidy DataFrame; any ir_measures measure works, ours and the standard ones:
 
 - :func:`scale_dependence` (:mod:`.scale`): relabel the qrels and compare the system rankings;
 - :func:`stability`, :func:`discriminative_power`, :func:`topic_set_sizes` (:mod:`.judging`);

@@ -53,7 +53,7 @@ def meta_evaluate(
     ``correction``, ``alternative``, ``family`` at ``alpha``) and the topic-set size. ``experiment``: an
     :class:`~ir_measures_graded.experiment.Experiment`, or qrels with ``runs`` and ``measures``. Every
     check ranks runs by their measures' aggregates and tests only the measures the comparison tests."""
-    exp = as_experiment(experiment, runs, measures, keep_runs=True)
+    exp = as_experiment(experiment, "meta-evaluation")
     if len(exp.runs) < 2:
         raise GradedInputError(f"meta-evaluation compares runs: give at least two (got {len(exp.runs)})")
     testing = testing or Testing(test=compare_test, correction=correction, alternative=alternative, family=family,

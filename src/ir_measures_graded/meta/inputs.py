@@ -1,5 +1,5 @@
-"""What the judging of measures takes: an :class:`~ir_measures_graded.experiment.Experiment`, or (as
-before) qrels, runs and measures, which become one; and the per-query table of either."""
+"""What the judging of measures takes: an :class:`~ir_measures_graded.experiment.Experiment` (its inputs
+read once), or for the per-query checks its per-query table."""
 
 from __future__ import annotations
 
@@ -7,16 +7,18 @@ from typing import Any
 
 import pandas as pd
 
-from ir_measures_graded.experiment import Experiment, experiment
+from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.experiment import Experiment
 
 __all__ = ["as_experiment", "per_query_table", "scores"]
 
 
-def as_experiment(given: Any, runs: Any = None, measures: Any = None, keep_runs: bool = False) -> Experiment:
-    """``given`` if it is an Experiment, else ``experiment(given, runs, measures)``."""
-    if isinstance(given, Experiment):
-        return given
-    return experiment(given, runs, measures, keep_runs=keep_runs, warn=lambda _: None)
+def as_experiment(given: Any, what: str) -> Experiment:
+    """``given``, an Experiment; else one line saying how to make one (``what`` needs it)."""
+    if not isinstance(given, Experiment):
+        raise GradedInputError(f"{what} takes an experiment: ir_measures_graded.experiment(qrels, runs, measures), "
+                               f"not a {type(given).__name__}")
+    return given
 
 
 def per_query_table(given: Any) -> pd.DataFrame:

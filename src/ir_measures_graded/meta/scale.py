@@ -61,17 +61,15 @@ def _transformed(frame: pd.DataFrame, transform: Transform) -> pd.DataFrame:
     return frame.assign(relevance=labels)
 
 
-def scale_dependence(experiment: Any, runs: Any = None, measures: Any = None,
-                     transforms: Sequence[str | Transform] | None = None) -> pd.DataFrame:
+def scale_dependence(experiment: Any, transforms: Sequence[str | Transform] | None = None) -> pd.DataFrame:
     """Does the system ranking change when the labels are transformed?
 
-    ``experiment``: an :class:`~ir_measures_graded.experiment.Experiment` (or, as before, qrels with
-    ``runs`` and ``measures``). One row per transform and measure: ``kendall_tau`` and ``tau_ap_b``
+    ``experiment``: an :class:`~ir_measures_graded.experiment.Experiment`. One row per transform and measure: ``kendall_tau`` and ``tau_ap_b``
     between the ranking of the runs on the original and on the transformed labels (1 = same order),
     ``max_abs_delta`` (the largest change of a run's score), ``same_ranking`` and ``note`` (why a value
     is missing: "n/a" when the measure is undefined on the original labels).
     """
-    exp = as_experiment(experiment, runs, measures, keep_runs=True)
+    exp = as_experiment(experiment, "the scale check")
     frame = exp.qrels_frame
     transforms = default_transforms(frame) if transforms is None else transforms
     labels = frame["relevance"].to_numpy(dtype=np.float64)

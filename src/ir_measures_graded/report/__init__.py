@@ -1,8 +1,9 @@
 """An evaluation report to look at: one self-contained HTML page per experiment.
 
     import ir_measures_graded
-    report = ir_measures_graded.report(qrels, {"bm25": bm25, "mine": mine}, ["muMAP", "nDCNG@10", "nDCG@10"],
-                                       baseline="bm25")
+    exp = ir_measures_graded.experiment(qrels, {"bm25": bm25, "mine": mine}, ["muMAP", "nDCNG@10", "nDCG@10"],
+                                        baseline="bm25")
+    report = ir_measures_graded.report(exp)
     report.save("report.html")      # or display it in a notebook: the report is its own HTML
 
 The page (no network access when opened: styles, script and SVG figures inline) has a header saying
@@ -94,45 +95,36 @@ class Report:
 
 
 def report(
-    qrels: Any, runs: Any = None, measures: Iterable[Any] | None = None, baseline: Any = None, *,
-    names: Sequence[str] | None = None, test: str = "t", correction: str = "holm", alpha: float = 0.05,
-    alternative: str = "two-sided", family: str = "runs",
-    transforms: Sequence[str] | None = None, thresholds: Iterable[Any] | None = None,
-    permutations: int | None = 10_000, seed: int = 0, title: str | None = None, command: str | None = None,
-    engine: str = "local", testing: Testing | None = None, leaderboard: bool = False,
+    experiment: Any, baseline: Any = None, *, testing: Testing | None = None,
+    transforms: Sequence[str] | None = None, thresholds: Iterable[Any] | None = None, title: str | None = None,
+    command: str | None = None, leaderboard: bool = False,
 ) -> Report:
-    """Evaluate ``runs`` on ``qrels`` with ``measures`` and gather what the page shows.
+    """Gather what the page shows of ``experiment`` (an :class:`~ir_measures_graded.experiment.Experiment`:
+    ``ir_measures_graded.experiment(qrels, runs, measures)``, its inputs read once; the page reads nothing again).
 
-    - ``qrels``: an :class:`~ir_measures_graded.experiment.Experiment` (then ``runs`` and ``measures``
-      are its own), or anything :func:`ir_measures_graded.experiment` takes: ``qrels``, ``runs`` (a list
-      named by file name, or ``{name: run}``), ``measures``, ``names``, ``engine``.
-    - ``baseline``: the run (name, position, path or file name) the others are compared with; default:
-      the experiment's, else the first.
-    - ``test``, ``correction``, ``alpha``, ``alternative``, ``family``, ``permutations``, ``seed``: as
-      ``Experiment.compare`` (or all of them as one ``testing``); the intervals of the deltas are at
-      ``1 - alpha``, ▲/▼ mark p < alpha.
+    - ``baseline``: the run (name, position, path, file name or run tag) the others are compared with;
+      default: the experiment's, else the first.
+    - ``testing``: how runs are tested against the baseline
+      (:class:`~ir_measures_graded.experiment.testing.Testing`, default ``Testing()``: paired t-test, Holm,
+      alpha 0.05); the intervals of the deltas are at ``1 - alpha``, ▲/▼ mark p < alpha.
     - ``transforms``: label transforms of the scale check (``meta`` syntax, e.g. ``["scale:2", "real"]``);
       None: :func:`meta.default_transforms`; ``[]``: no scale check.
-    - ``thresholds``: measures broken down per threshold (µAP / µP@k, ...); None: those among ``measures``,
+    - ``thresholds``: measures broken down per threshold (µAP / µP@k, ...); None: those among the measures,
       with µMAP and µP@10 added when none of their kind is given.
+    - ``title``, ``command``: the page's title and the command line it shows (the command line's own).
     - ``leaderboard``: add the organiser's leaderboard (runs sorted by the first measure, groups by the
-      randomised Tukey HSD at ``alpha`` with ``permutations`` and ``seed``; at least two runs).
+      randomised Tukey HSD at the testing's alpha, permutations and seed; at least two runs).
     """
     from ir_measures_graded import meta
-    from ir_measures_graded.experiment import Experiment, experiment
+    from ir_measures_graded.experiment import Experiment
     from ir_measures_graded.experiment.measure_lists import broken_down
     from ir_measures_graded.lazy import require
 
     require("jinja2", "report", "the report")
-    if testing is None:
-        testing = Testing(test=test, correction=correction, alternative=alternative, family=family, alpha=alpha,
-                          permutations=permutations, seed=seed)
-    if isinstance(qrels, Experiment):
-        exp = qrels
-    else:
-        if runs is None or measures is None:
-            raise GradedInputError("report: give an experiment, or qrels, runs and measures")
-        exp = experiment(qrels, runs, measures, baseline=baseline, names=names, engine=engine, keep_runs=True)
+    if not isinstance(experiment, Experiment):
+        raise GradedInputError("report takes an experiment: report(ir_measures_graded.experiment(qrels, runs, "
+                               f"measures)), not a {type(experiment).__name__}")
+    exp, testing = experiment, testing or Testing()
     chosen = broken_down(exp.measures, None if thresholds is None else [exp.measure(m, strict=False) for m in thresholds],
                          defaults=True)
     comparison = exp.compare(baseline, testing=testing)

@@ -3,18 +3,19 @@
 Nothing is averaged here: the summary values, per-query values, the comparison (tests, intervals,
 effect sizes, win/tie/loss) and the per-threshold breakdown are the
 :class:`~ir_measures_graded.experiment.Experiment`'s, the scale check
-:func:`ir_measures_graded.meta.scale_dependence`'s. Here: where the inputs came from (hashes).
+:func:`ir_measures_graded.meta.scale_dependence`'s, the inputs' hashes the experiment's reading's.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass
 from typing import Any
 
 import ir_measures
 import pandas as pd
+
+from ir_measures_graded.io.inputs import Input
 
 
 @dataclass(frozen=True)
@@ -30,14 +31,6 @@ class Source:
     size: int | None  # bytes of the file, None in memory
 
 
-def file_sha256(path: str | os.PathLike) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as stream:
-        for chunk in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def frame_sha256(frame: pd.DataFrame) -> str:
     """A hash of a frame's rows (values and order, not the index): pandas' row hashes, then SHA-256."""
     rows = pd.util.hash_pandas_object(frame.reset_index(drop=True), index=False).to_numpy()
@@ -45,28 +38,20 @@ def frame_sha256(frame: pd.DataFrame) -> str:
 
 
 def sources(exp: Any) -> list[Source]:
-    """The qrels and each run of an experiment as the header shows them: files hashed by their bytes
-    (the one more time each is opened), inputs in memory by their rows; rows counted as read."""
-    found = [_source("qrels", "qrels", exp.qrels, "qrels", _rows(exp.qrels_table))]
-    return found + [_source("run", name, spec, "run", r.rows)
-                    for name, spec, r in zip(exp.runs, exp.specs, exp.results, strict=True)]
+    """The qrels and each run of an experiment as the header shows them, from the inputs as read: files by
+    the SHA-256 of their bytes (computed while they were read), inputs in memory by their rows."""
+    return [_source("qrels", "qrels", exp.qrels)] + [_source("run", name, given)
+                                                      for name, given in zip(exp.runs, exp.inputs, strict=True)]
 
 
-def _rows(table: Any) -> int:
-    """Rows of qrels as read or given (a dict of dicts: its judgments)."""
-    if isinstance(table, dict):
-        return sum(len(docs) for docs in table.values())
-    return len(table) if hasattr(table, "__len__") else 0
-
-
-def _source(role: str, name: str, given: Any, kind: str, rows: int) -> Source:
+def _source(role: str, name: str, given: Input) -> Source:
     from ir_measures_graded.experiment.naming import display
 
-    if isinstance(given, str) and os.path.isfile(given):
-        return Source(role, name, display(given), file_sha256(given), "file bytes", rows, os.path.getsize(given))
-    if isinstance(given, str):  # an ir_datasets id, or standard input
-        return Source(role, name, display(given), "", "not hashed (not a file)", rows, None)
-    frame = _frame(given, kind)
+    if given.digest is not None:
+        return Source(role, name, display(given.origin or ""), given.digest, "file bytes", given.rows, given.size)
+    if given.origin is not None:  # an ir_datasets id, or a stream not kept
+        return Source(role, name, display(given.origin), "", "not hashed (not a file)", given.rows, None)
+    frame = _frame(given.held(name, "the report's header"), given.kind)
     return Source(role, name, "in memory", frame_sha256(frame), "rows (pandas row hashes)", len(frame), None)
 
 

@@ -78,6 +78,6 @@ def test_every_entry_point_tells_and_runs_in_memory_too(tmp_path):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         experiment(QRELS, runs, ["AP"])
-        report(QRELS, runs, ["muMAP"], transforms=[])
+        report(experiment(QRELS, runs, ["muMAP"]), transforms=[])
     told = [str(w.message) for w in caught if CAUSE in str(w.message)]
     assert len(told) == 2 and all("run passages" in t for t in told), told

@@ -43,7 +43,7 @@ def command_tables(capsys, tmp_path) -> dict[str, pd.DataFrame]:
 def test_every_entry_point_names_compares_and_values_alike(capsys, tmp_path):
     exp = experiment(QRELS, RUNS, MEASURES, baseline="strong")
     python = exp.compare().to_dataframe()
-    page = g.report(QRELS, RUNS, MEASURES, baseline="strong", transforms=[]).comparison
+    page = g.report(g.experiment(QRELS, RUNS, MEASURES), baseline="strong", transforms=[]).comparison
     tables = {**command_tables(capsys, tmp_path), "experiment": python, "report()": page}
     assert exp.runs == NAMES and exp.baseline == "strong.run"
     for where, table in tables.items():
@@ -65,7 +65,7 @@ def test_a_baseline_that_is_none_of_the_runs_gets_one_message_everywhere(capsys,
     message = str(raised.value)
     assert message == "baseline 'bm25' is none of the runs (weak.run, strong.run, random.run)"
     with pytest.raises(GradedInputError, match="^" + message.replace("(", r"\(").replace(")", r"\)") + "$"):
-        g.report(QRELS, RUNS, MEASURES, baseline="bm25")
+        g.report(g.experiment(QRELS, RUNS, MEASURES, baseline="bm25"))
     for args in ([QRELS, *RUNS, *MEASURES, "--baseline", "bm25"],
                  ["judge", QRELS, *RUNS, "-m", *MEASURES, "--baseline", "bm25"],
                  ["report", QRELS, *RUNS, "-m", *MEASURES, "--baseline", "bm25", "--html", str(tmp_path / "r.html")]):
@@ -137,7 +137,10 @@ def test_every_entry_point_tests_with_the_alternative_and_family_asked_for(capsy
     options = ["--alternative", alternative, "--family", family, "-o", "jsonl"]
     expected = experiment(QRELS, RUNS, ["muMAP", "P@5"], baseline=0).compare(alternative=alternative, family=family)
     want = expected.to_dataframe().set_index(["run", "measure"])["p_adjusted"].dropna().sort_index()
-    page = g.report(QRELS, RUNS, ["muMAP", "P@5"], baseline=0, transforms=[], alternative=alternative, family=family)
+    from ir_measures_graded.experiment.testing import Testing
+
+    page = g.report(experiment(QRELS, RUNS, ["muMAP", "P@5"]), baseline=0, transforms=[],
+                    testing=Testing(alternative=alternative, family=family))
     tables = {"report()": page.comparison}
     for name, args in {
         "evaluate": [QRELS, *RUNS, "muMAP", "P@5", "--baseline", "0", *options],

@@ -71,7 +71,7 @@ def test_a_single_measure_object_is_a_list_of_one_at_every_entry_point(measure):
     assert exp.measures == [measure]
     assert exp.aggregates["value"].tolist() == [ir_measures.calc_aggregate([measure], QRELS, RUNS["x"])[measure]]
     two = {"x": RUNS["x"], "y": RUNS["x"].assign(score=[1.0, 2.0, 1.0])}
-    assert report(QRELS, two, measure, transforms=[]).measures == [measure]
+    assert report(experiment(QRELS, two, measure), transforms=[]).measures == [measure]
 
 
 #: trec_eval's standard cutoffs, with which it reports P, recall and ndcg_cut.

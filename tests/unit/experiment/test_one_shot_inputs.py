@@ -47,27 +47,31 @@ def _reader(path: str) -> pa.RecordBatchReader:
     return pa.RecordBatchReader.from_batches(table.schema, table.to_batches(max_chunksize=100))
 
 
-@pytest.mark.parametrize("keep_runs", [False, True])
-def test_experiment_takes_the_readers_of_ir_measures(files, keep_runs):
+@pytest.mark.parametrize("per_query", [False, True])
+def test_experiment_takes_the_readers_of_ir_measures(files, per_query):
     """Before: ``TypeError: object of type 'generator' has no len()``."""
     qrels, runs = files
     expected = ir_measures_graded.experiment(qrels, runs, MEASURES)
     got = ir_measures_graded.experiment(ir_measures.read_trec_qrels(qrels),
-                                        [ir_measures.read_trec_run(r) for r in runs], MEASURES, keep_runs=keep_runs)
-    pd.testing.assert_frame_equal(_values(got), _values(expected))
+                                        [ir_measures.read_trec_run(r) for r in runs], MEASURES, per_query=per_query)
     assert got.aggregates["value"].tolist() == expected.aggregates["value"].tolist()
-    assert got.missing == {"run 1": expected.missing["a.run"], "run 2": expected.missing["b.run"]}
     assert [r.rows for r in got.results] == [r.rows for r in expected.results]
-    if keep_runs:  # the run as read, kept: what the report and the meta layer read again
-        assert [r.table.num_rows for r in got.results] == [r.rows for r in expected.results]
+    if per_query:  # the run as read, kept: what the report and the meta layer take
+        pd.testing.assert_frame_equal(_values(got), _values(expected))
+        assert got.missing == {"run 1": expected.missing["a.run"], "run 2": expected.missing["b.run"]}
+        assert [i.data.num_rows for i in got.inputs] == [r.rows for r in expected.results]
+    else:  # streamed: nothing kept
+        assert not any(i.kept for i in got.inputs)
 
 
 def test_experiment_takes_a_record_batch_reader(files):
     qrels, runs = files
     expected = ir_measures_graded.experiment(qrels, runs, MEASURES)
-    for keep_runs in (False, True):
-        got = ir_measures_graded.experiment(qrels, [_reader(r) for r in runs], MEASURES, keep_runs=keep_runs)
-        pd.testing.assert_frame_equal(_values(got), _values(expected))
+    for per_query in (False, True):
+        got = ir_measures_graded.experiment(qrels, [_reader(r) for r in runs], MEASURES, per_query=per_query)
+        assert got.aggregates["value"].tolist() == expected.aggregates["value"].tolist()
+        if per_query:
+            pd.testing.assert_frame_equal(_values(got), _values(expected))
 
 
 def test_a_run_as_a_list_of_scored_docs_is_one_run(files):
@@ -88,9 +92,10 @@ def test_report_takes_generators_and_record_batch_readers(files):
     """The report reads the runs again (per threshold, the scale check): the experiment keeps what it read."""
     pytest.importorskip("jinja2")
     qrels, runs = files
-    expected = ir_measures_graded.report(qrels, runs, ["muMAP", "nDCG@10"])
+    expected = ir_measures_graded.report(ir_measures_graded.experiment(qrels, runs, ["muMAP", "nDCG@10"]))
     for given in ([ir_measures.read_trec_run(runs[0]), _reader(runs[1])], [list(ir_measures.read_trec_run(runs[0]))]):
-        got = ir_measures_graded.report(ir_measures.read_trec_qrels(qrels), given, ["muMAP", "nDCG@10"])
+        got = ir_measures_graded.report(ir_measures_graded.experiment(ir_measures.read_trec_qrels(qrels), given,
+                                                                      ["muMAP", "nDCG@10"]))
         n = len(given)
         assert got.summary["value"].tolist() == expected.summary["value"].tolist()[: 2 * n]
         assert got.levels["value"].tolist() == expected.levels[expected.levels["run"].isin(
@@ -99,10 +104,10 @@ def test_report_takes_generators_and_record_batch_readers(files):
 
 
 def test_a_generator_read_by_an_experiment_is_not_read_again_in_silence(files):
-    """Without keep_runs the run is streamed and gone: reusing it is an error, not a run scoring 0."""
+    """With per_query=False the run is streamed and gone: a view that needs it says so, not a run scoring 0."""
     qrels, runs = files
-    exp = ir_measures_graded.experiment(qrels, [ir_measures.read_trec_run(runs[0])], ["muMAP"])
-    with pytest.raises(GradedInputError, match="read already"):
+    exp = ir_measures_graded.experiment(qrels, [ir_measures.read_trec_run(runs[0])], ["muMAP"], per_query=False)
+    with pytest.raises(GradedInputError, match="not kept"):
         ir_measures_graded.meta.scale_dependence(exp)
-    kept = ir_measures_graded.experiment(qrels, [ir_measures.read_trec_run(runs[0])], ["muMAP"], keep_runs=True)
+    kept = ir_measures_graded.experiment(qrels, [ir_measures.read_trec_run(runs[0])], ["muMAP"])
     assert len(ir_measures_graded.meta.scale_dependence(kept))

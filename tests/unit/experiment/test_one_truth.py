@@ -25,6 +25,7 @@ from ir_measures_graded import meta
 from ir_measures_graded.cli import main
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiment import experiment
+from ir_measures_graded.experiment.evaluation import Reading
 from ir_measures_graded.per_level import by_level
 from ir_measures_graded.sample import graded_sample
 from support.cli import error_of, run_main
@@ -118,7 +119,7 @@ def test_report_and_judge_take_the_column_options_of_parquet_inputs(capsys, tmp_
 
 def test_the_spark_engine_refuses_the_column_options_in_one_line():
     with pytest.raises(GradedInputError, match="takes no column names"):
-        experiment(QRELS, RUNS, ["muMAP"], engine="spark", run_columns={"query_id": "qid"})
+        experiment(QRELS, RUNS, ["muMAP"], engine="spark", reading=Reading(run_columns={"query_id": "qid"}))
 
 
 # --- one definition per number -------------------------------------------------------------------------
@@ -151,7 +152,7 @@ def test_every_view_scores_a_run_by_its_measures_aggregate():
     """Scale check, stability's inputs and judge's means used per-query means: collection µMAP is 0.5142 as
     its aggregate and 0.5126 as its per-query mean."""
     collection = "muAP(levels='collection')"
-    exp = experiment(QRELS, RUNS, ["muMAP", collection], keep_runs=True)
+    exp = experiment(QRELS, RUNS, ["muMAP", collection])
     assert meta.scores(exp).loc["strong.run", collection] == pytest.approx(0.514206, abs=1e-6)
     scale = meta.scale_dependence(exp, transforms=["scale:2"]).set_index("measure")
     assert scale.loc[collection, "max_abs_delta"] == pytest.approx(0.0, abs=1e-12)
@@ -214,7 +215,7 @@ def test_the_command_lines_breakdown_and_the_reports_add_up_to_the_headline(caps
     assert len(sums) == 4
     for cells in sums:
         assert float(cells[-1]) == headline[(cells[0], "muMAP" if cells[1] == "muMAP" else "collection")]
-    exp = experiment(QRELS, [STRONG, WEAK], ["muMAP", "muAP(levels='collection')"], keep_runs=True)
+    exp = experiment(QRELS, [STRONG, WEAK], ["muMAP", "muAP(levels='collection')"])
     table = exp.breakdown()
     totals = table.groupby(["run", "of"], sort=False)["contribution"].sum()
     values = exp.aggregates.set_index(["run", "measure"])["value"]

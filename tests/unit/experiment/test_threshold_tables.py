@@ -65,7 +65,7 @@ def test_the_report_draws_each_measures_own_curve():
     measures = [muRR, muR @ 3, muRprec]
     from ir_measures_graded.experiment import experiment
 
-    table = experiment(qrels, {"r": run}, measures, keep_runs=True).breakdown().drop(columns="measure").rename(
+    table = experiment(qrels, {"r": run}, measures).breakdown().drop(columns="measure").rename(
         columns={"of": "measure"})
     for measure, caption in zip(measures, ("RR^t", "R^t@3", "Rprec^t"), strict=True):
         figure = threshold_figure(table, str(measure), ["r"], None)

@@ -71,8 +71,10 @@ def test_parquet_and_arrow_through_a_pipe_read_as_the_file(tmp_path, kind, reade
 
 @pytest.mark.parametrize("suffix", list(COMPRESS))
 def test_a_compressed_runs_tag_is_read_from_its_text(tmp_path, suffix):
-    from ir_measures_graded.engines import run_tag
+    from ir_measures_graded import experiment
 
     path = tmp_path / f"run.{suffix}"
     path.write_bytes(COMPRESS[suffix](Path(STRONG).read_bytes()))
-    assert run_tag(str(path)) == run_tag(STRONG) == "strong"
+    for per_query in (True, False):  # read whole (hashed), or streamed: the tag is taken while reading
+        exp = experiment(QRELS, [str(path), STRONG], ["muMAP"], per_query=per_query, warn=lambda _: None)
+        assert [i.tag for i in exp.inputs] == ["strong", "strong"]

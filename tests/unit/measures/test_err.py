@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ir_measures import ERR
 
+import ir_measures_graded
 from ir_measures_graded import GradedInputError, gERR, meta
 from ir_measures_graded.meta.transforms import parse_transform
 from ir_measures_graded.sample import graded_sample
@@ -112,8 +113,8 @@ def test_g_max_is_the_scale_top_and_moves_with_the_labels():
     assert str(gERR(norm="query").relabelled(scale)) == str(gERR(norm="query"))
     assert str(gERR(norm=4, g_max=5).relabelled(scale)) == str(gERR(norm=8, g_max=5))
     qrels, runs = graded_sample()
-    table = meta.scale_dependence(qrels, runs, [gERR @ 10], ["shift:1", "scale:2"]).set_index("transform")
-    scale_free = meta.scale_dependence(qrels, runs, [gERR(norm="query") @ 10], ["scale:2", "scale:0.5"])
+    table = meta.scale_dependence(ir_measures_graded.experiment(qrels, runs, [gERR @ 10]), ["shift:1", "scale:2"]).set_index("transform")
+    scale_free = meta.scale_dependence(ir_measures_graded.experiment(qrels, runs, [gERR(norm="query") @ 10]), ["scale:2", "scale:0.5"])
     assert (scale_free["max_abs_delta"] < 1e-12).all() and scale_free["same_ranking"].all()
     assert table.loc["shift:1", "max_abs_delta"] == 0 and table.loc["shift:1", "note"] == "computed as gERR(floor=1)@10"
     assert table.loc["scale:2", "max_abs_delta"] > 0 and table.loc["scale:2", "note"] == "computed as gERR(g_max=8)@10"

@@ -26,7 +26,7 @@ NAMES = ["bm25", "bm25+rm3_expansion_k10_terms20.run", "monoT5-rerank-top100-cas
 @pytest.fixture(scope="module")
 def sample():
     qrels, runs = graded_sample()
-    return experiment(qrels, runs, ["µMAP", "nDCNG@10", "P@5"], keep_runs=True)
+    return experiment(qrels, runs, ["µMAP", "nDCNG@10", "P@5"])
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +34,7 @@ def large():
     """158 queries (as TREC CAsT 2021), 4 runs with long names, the first the baseline."""
     qrels, _ = random_collection(1, n_queries=158)
     runs = {name: random_collection(20 + k, n_queries=158)[1] for k, name in enumerate(NAMES)}
-    return experiment(qrels, runs, ["µMAP", "nDCG@10"], baseline="bm25", keep_runs=True, warn=lambda _: None)
+    return experiment(qrels, runs, ["µMAP", "nDCG@10"], baseline="bm25", warn=lambda _: None)
 
 
 def shown_as(label: str, name: str) -> bool:
@@ -76,7 +76,7 @@ def test_threshold_curve_draws_the_breakdown(sample):
 
 def test_threshold_curve_needs_a_thresholded_measure(sample):
     with pytest.raises(GradedInputError, match="combined over relevance thresholds"):
-        figures.threshold_curve(experiment(*graded_sample(), ["P@5"], keep_runs=True))
+        figures.threshold_curve(experiment(*graded_sample(), ["P@5"]))
 
 
 def test_query_differences_draws_each_runs_sorted_differences(large):

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import ir_measures_graded
 from ir_measures_graded import meta, muMAP, nDCNG
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiment import experiment
@@ -59,7 +60,7 @@ def test_per_query_scores_missing_queries_zero_and_matches_ir_measures(sample):
 def test_scale_dependence_shows_the_papers_claim(sample):
     qrels, runs = sample
     measures = [muMAP, nDCNG @ 10, "meanNDCG", "AP", "nDCG@10"]
-    table = meta.scale_dependence(qrels, runs, measures, ["scale:2", "shift:1"]).set_index(["transform", "measure"])
+    table = meta.scale_dependence(ir_measures_graded.experiment(qrels, runs, measures), ["scale:2", "shift:1"]).set_index(["transform", "measure"])
     for name in ("muAP", "nDCNG@10"):
         assert table.loc[("scale:2", name), "max_abs_delta"] == pytest.approx(0, abs=1e-12)
         assert table.loc[("shift:1", name), "max_abs_delta"] == pytest.approx(0, abs=1e-12)
@@ -67,7 +68,7 @@ def test_scale_dependence_shows_the_papers_claim(sample):
     assert table.loc[("shift:1", "nDCG@10"), "max_abs_delta"] > 0.01  # linear gain too, under a shift
     assert table.loc[("shift:1", "AP"), "note"] == "computed as AP(rel=2)"
     assert table.loc[("shift:1", "AP"), "max_abs_delta"] == pytest.approx(0, abs=1e-12)
-    real = meta.scale_dependence(qrels, runs, ["AP", muMAP], ["real"]).set_index("measure")
+    real = meta.scale_dependence(ir_measures_graded.experiment(qrels, runs, ["AP", muMAP]), ["real"]).set_index("measure")
     assert np.isnan(real.loc["AP", "kendall_tau"]) and real.loc["AP", "note"]
     assert real.loc["muAP", "kendall_tau"] == 1.0
 
@@ -97,7 +98,7 @@ def test_discriminative_power_on_few_queries_is_exact():
 def test_meta_evaluate_needs_two_runs(sample):
     qrels, runs = sample
     with pytest.raises(GradedInputError, match="at least two"):
-        meta.meta_evaluate(qrels, {"strong": runs["strong"]}, [muMAP])
+        meta.meta_evaluate(ir_measures_graded.experiment(qrels, {"strong": runs["strong"]}, [muMAP]))
 
 
 def test_the_layer_before_the_experiment_is_gone():

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import ir_measures_graded
 from ir_measures_graded import meta
 
 
@@ -67,6 +68,6 @@ def test_scale_dependence_reports_tau_ap_b():
     from ir_measures_graded.sample import graded_sample
 
     qrels, runs = graded_sample()
-    table = meta.scale_dependence(qrels, runs, ["muMAP"], ["scale:2"])
+    table = meta.scale_dependence(ir_measures_graded.experiment(qrels, runs, ["muMAP"]), ["scale:2"])
     assert "tau_ap_b" in table.columns and "tau_ap" not in table.columns
     assert table["tau_ap_b"].iloc[0] == 1.0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+import ir_measures_graded
 from ir_measures_graded import meta
 from ir_measures_graded.meta.plots import report_figure
 from ir_measures_graded.sample import graded_sample
@@ -12,7 +13,7 @@ from ir_measures_graded.sample import graded_sample
 
 def test_plot_shows_tau_ap_and_per_query_differences(tmp_path):
     qrels, runs = graded_sample()
-    report = meta.meta_evaluate(qrels, runs, ["muMAP", "P@5"], transforms=["scale:2"], samples=5,
+    report = meta.meta_evaluate(ir_measures_graded.experiment(qrels, runs, ["muMAP", "P@5"]), transforms=["scale:2"], samples=5,
                                 permutations=200, baseline="random")
     figure = report_figure(report)
     titles = [ax.get_title() for ax in figure.axes]
@@ -42,7 +43,7 @@ def test_plot_is_laid_out_so_nothing_overlaps():
     qrels, _ = random_collection(1, n_queries=158)
     names = ["bm25", "bm25+rm3_expansion_k10_terms20.run", "monoT5-rerank-top100-cast21-official", "splade"]
     runs = {name: random_collection(20 + k, n_queries=158)[1] for k, name in enumerate(names)}
-    exp = experiment(qrels, runs, ["µMAP", "nDCG@10"], baseline="bm25", keep_runs=True, warn=lambda _: None)
+    exp = experiment(qrels, runs, ["µMAP", "nDCG@10"], baseline="bm25", warn=lambda _: None)
     report = meta.meta_evaluate(exp, transforms=["scale:2", "real"], samples=20, permutations=100)
     figure = report_figure(report)
     assert overlapping_texts(figure) == []

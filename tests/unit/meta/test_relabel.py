@@ -11,6 +11,7 @@ import ir_measures
 import numpy as np
 import pytest
 
+import ir_measures_graded
 from ir_measures_graded import GAP, meta, nDCNG
 from ir_measures_graded.measures import MEASURES
 from ir_measures_graded.measures.params import LABEL, NEITHER, THRESHOLD
@@ -30,7 +31,7 @@ def sample():
                          ids=str)
 def test_scale_free_measures_with_explicit_labels_are_unchanged_by_scaling(sample, measure):
     qrels, runs = sample
-    table = meta.scale_dependence(qrels, runs, [measure], ["scale:3", "shift:2"]).set_index("transform")
+    table = meta.scale_dependence(ir_measures_graded.experiment(qrels, runs, [measure]), ["scale:3", "shift:2"]).set_index("transform")
     for transform in ("scale:3", "shift:2"):
         assert table.loc[transform, "max_abs_delta"] == pytest.approx(0, abs=1e-12), table.loc[transform, "note"]
         assert table.loc[transform, "same_ranking"]
@@ -64,7 +65,7 @@ def test_a_map_that_breaks_the_order_of_grades_is_refused(sample):
         parse_transform("map:1=5", np.array([0, 1, 2, 3]))
     assert parse_transform("map:1=2,2=5,3=7", np.array([0, 1, 2, 3])).apply(np.array([3.0]))[0] == 7
     with pytest.raises(ValueError, match="order of the grades"):
-        meta.scale_dependence(qrels, runs, ["AP"], ["map:1=9"])
+        meta.scale_dependence(ir_measures_graded.experiment(qrels, runs, ["AP"]), ["map:1=9"])
 
 
 def test_compare_table_values_are_the_measures_aggregates(tmp_path, capsys):

@@ -42,7 +42,7 @@ def task():
 @pytest.fixture(scope="module")
 def exp(task):
     qrels, runs = task
-    return img.experiment(qrels, runs, MEASURES, keep_runs=True)
+    return img.experiment(qrels, runs, MEASURES)
 
 
 # --- compact letter display -------------------------------------------------------------------------------
@@ -150,7 +150,7 @@ def test_leaderboard_ties_untested_measures_and_views(task):
 
 def test_one_run_is_refused_in_one_line(task):
     qrels, runs = task
-    exp = img.experiment(qrels, {"only": next(iter(runs.values()))}, ["AP"], keep_runs=True)
+    exp = img.experiment(qrels, {"only": next(iter(runs.values()))}, ["AP"])
     for function in (leaderboard, agreement, topics, pool, bounds):
         with pytest.raises(GradedInputError, match="at least two runs") as error:
             function(exp)
@@ -234,7 +234,7 @@ def _competition(values: pd.Series, run: str) -> int:
 @pytest.mark.parametrize("groups", [None, "-"])
 def test_leave_one_out_against_a_plain_re_evaluation(task, groups):
     qrels, runs = task
-    exp = img.experiment(qrels, runs, BOUNDED, keep_runs=True)
+    exp = img.experiment(qrels, runs, BOUNDED)
     found = pool(exp, depth=5, groups=groups)
     group_of = {r: (r.split("-")[0] if groups else r) for r in runs}
     judged = set(zip(qrels["query_id"], qrels["doc_id"], strict=True))
@@ -302,7 +302,7 @@ def test_pool_is_the_same_without_kept_runs(task, exp):
 
 def test_bounds_against_explicit_judgments_at_the_floor_and_the_top(task):
     qrels, runs = task
-    exp = img.experiment(qrels, runs, BOUNDED, keep_runs=True)
+    exp = img.experiment(qrels, runs, BOUNDED)
     found = bounds(exp).table.set_index(["run", "measure"])
     top = qrels.groupby("query_id")["relevance"].max()
     judged = set(zip(qrels["query_id"], qrels["doc_id"], strict=True))
@@ -420,7 +420,7 @@ def test_leave_one_out_when_a_topic_loses_every_judgment():
     runs = {"A": pd.DataFrame({"query_id": ["q1", "q1", "q2", "q2"], "doc_id": ["x", "u", "z", "w"],
                                "score": [2.0, 1, 2, 1]}),
             "B": pd.DataFrame({"query_id": ["q1", "q1", "q2"], "doc_id": ["x", "y", "v"], "score": [2.0, 1, 1]})}
-    exp = img.experiment(qrels, runs, BOUNDED, keep_runs=True)
+    exp = img.experiment(qrels, runs, BOUNDED)
     found = pool(exp, depth=2).table.set_index(["run", "measure"])
     kept = qrels[~qrels["doc_id"].isin(["z", "w"])]
     again = img.experiment(kept, {"A": runs["A"]}, BOUNDED).aggregates

@@ -21,7 +21,7 @@ RUNS = [str(SAMPLE / f"{name}.run") for name in ("strong", "weak", "random")]
 
 @pytest.fixture(scope="module")
 def exp():
-    return img.experiment(QRELS, RUNS, ["nDCNG@10", "AP"], keep_runs=True)
+    return img.experiment(QRELS, RUNS, ["nDCNG@10", "AP"])
 
 
 def test_the_default_sections_are_the_library_tables(capsys, exp):

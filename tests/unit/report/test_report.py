@@ -26,7 +26,7 @@ MEASURES = ["muMAP", "nDCNG@10", "nDCG@10", "GAP"]
 @pytest.fixture(scope="module")
 def sample_report():
     runs = {name: SAMPLE / f"{name}.run" for name in GRADED_SAMPLE_RUNS}
-    return ir_measures_graded.report(SAMPLE / "qrels.txt", runs, MEASURES, baseline="weak")
+    return ir_measures_graded.report(ir_measures_graded.experiment(SAMPLE / "qrels.txt", runs, MEASURES), baseline="weak")
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +70,7 @@ def test_levels_are_by_level_for_mumap_and_mup10(sample_report):
 
 def test_scale_is_meta_scale_dependence(sample_report):
     qrels, runs = graded_sample()
-    pd.testing.assert_frame_equal(sample_report.scale, meta.scale_dependence(qrels, runs, MEASURES))
+    pd.testing.assert_frame_equal(sample_report.scale, meta.scale_dependence(ir_measures_graded.experiment(qrels, runs, MEASURES)))
 
 
 def test_header_names_files_with_their_sha256_and_every_parameter(sample_report, sample_html):
@@ -109,7 +109,7 @@ def test_save_and_notebook_display(sample_report, tmp_path):
 
 def test_frames_in_memory_are_hashed_by_rows_and_first_run_is_the_default_baseline():
     qrels, runs = graded_sample()
-    report = ir_measures_graded.report(qrels, runs, ["muMAP"], transforms=[])
+    report = ir_measures_graded.report(ir_measures_graded.experiment(qrels, runs, ["muMAP"]), transforms=[])
     assert report.baseline == "strong" and report.scale is None
     assert report.sources[0].origin == "in memory" and report.sources[0].sha256 == build.frame_sha256(qrels)
     assert build.frame_sha256(qrels) != build.frame_sha256(qrels.iloc[::-1])
@@ -118,25 +118,29 @@ def test_frames_in_memory_are_hashed_by_rows_and_first_run_is_the_default_baseli
 
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"baseline": "bm25"}, r"baseline 'bm25' is none of the runs \(strong, weak, random\)"),
-    ({"alpha": 1.5}, "alpha must be between 0 and 1"),
+    ({"testing": {"alpha": 1.5}}, "alpha must be between 0 and 1"),
     ({"thresholds": ["nDCG@10"]}, "cannot be broken down per relevance threshold"),
-    ({"test": "ttest"}, "unknown test 'ttest'"),
+    ({"testing": {"test": "ttest"}}, "unknown test 'ttest'"),
 ])
 def test_bad_arguments_are_named(kwargs, message):
+    from ir_measures_graded.experiment.testing import Testing
+
     qrels, runs = graded_sample()
     with pytest.raises(GradedInputError, match=message):
-        ir_measures_graded.report(qrels, runs, ["muMAP"], transforms=[], **kwargs)
+        if "testing" in kwargs:
+            kwargs = {"testing": Testing(**kwargs["testing"])}
+        ir_measures_graded.report(ir_measures_graded.experiment(qrels, runs, ["muMAP"]), transforms=[], **kwargs)
 
 
 def test_real_valued_labels_work_with_our_measures_and_are_refused_for_trec_eval_ones():
     qrels, runs = graded_sample()
     real = qrels.assign(relevance=qrels["relevance"] * 0.7)
-    report = ir_measures_graded.report(real, runs, ["muMAP", "nDCNG@10"], transforms=["scale:2"])
+    report = ir_measures_graded.report(ir_measures_graded.experiment(real, runs, ["muMAP", "nDCNG@10"]), transforms=["scale:2"])
     assert report.summary["value"].notna().all()
     with pytest.raises(GradedInputError, match="real-valued labels, which nDCG@10 cannot take"):
-        ir_measures_graded.report(real, runs, ["muMAP", "nDCG@10"])
+        ir_measures_graded.report(ir_measures_graded.experiment(real, runs, ["muMAP", "nDCG@10"]))
     with pytest.raises(GradedInputError, match="unknown measure|cannot parse measure"):
-        ir_measures_graded.report(qrels, runs, ["muMAPx"])
+        ir_measures_graded.report(ir_measures_graded.experiment(qrels, runs, ["muMAPx"]))
 
 
 def test_command_writes_the_page_and_prints_the_comparison(tmp_path, capsys, monkeypatch):
@@ -197,7 +201,7 @@ def test_difference_figure_draws_every_query_or_bins(tmp_path):
 
 def test_one_run_gives_a_page_without_comparisons():
     qrels, runs = graded_sample()
-    report = ir_measures_graded.report(qrels, {"strong": runs["strong"]}, ["muMAP"], transforms=["scale:2"])
+    report = ir_measures_graded.report(ir_measures_graded.experiment(qrels, {"strong": runs["strong"]}, ["muMAP"]), transforms=["scale:2"])
     html = report.html()
     assert 'id="queries"' not in html and 'id="summary-table"' in html and 'id="scale"' in html
     assert report.comparison["p_value"].isna().all()
@@ -206,7 +210,7 @@ def test_one_run_gives_a_page_without_comparisons():
 def test_an_aggregate_that_is_not_the_mean_of_the_per_query_values_is_flagged():
     qrels, runs = graded_sample()
     collection = ir_measures_graded.muAP(levels="collection")
-    report = ir_measures_graded.report(qrels, runs, [collection, "nDCG@10"], transforms=[])
+    report = ir_measures_graded.report(ir_measures_graded.experiment(qrels, runs, [collection, "nDCG@10"]), transforms=[])
     value = report.summary.set_index(["run", "measure"])["value"]["strong", str(collection)]
     assert value == ir_measures.calc_aggregate([collection], qrels, runs["strong"])[collection]
     html = report.html()
@@ -219,7 +223,7 @@ def test_ids_and_names_are_escaped():
     odd = "<u>&\"'"
     qrels = qrels.assign(query_id=odd + qrels["query_id"])
     runs = {f"<em>{name}</em>": run.assign(query_id=odd + run["query_id"]) for name, run in runs.items()}
-    html = ir_measures_graded.report(qrels, runs, ["muMAP"], transforms=[]).html()
+    html = ir_measures_graded.report(ir_measures_graded.experiment(qrels, runs, ["muMAP"]), transforms=[]).html()
     assert "<u>" not in html and "<em>" not in html
     assert "<code>&lt;u&gt;&amp;&#34;&#39;S" in html  # in the worst queries (Jinja2)
     assert "<title>&lt;u&gt;&amp;&quot;&#x27;S" in html  # in the figures' hover texts (html.escape)

@@ -204,8 +204,14 @@ class SparkEngine:
     """The command line's ``--engine spark``: what the local engine returns, computed on Spark.
 
     Only results come to the driver: per-query values with ``by_query`` (by measure, in the order
-    given, then by query id), and each measure's aggregate.
+    given, then by query id), and each measure's aggregate. ``master``: the Spark master URL (default: the
+    active session's, else ``local[*]``).
     """
+
+    name = "spark"
+
+    def __init__(self, master: str | None = None) -> None:
+        self.master = master
 
     def evaluate(self, request: Request) -> list[RunResult]:
         if request.provider not in (None, "graded"):
@@ -222,7 +228,7 @@ class SparkEngine:
         # pyspark warns about pandas >= 3 in the driver and in every worker: not the user's concern here
         os.environ.setdefault("PYTHONWARNINGS", "ignore::FutureWarning")
         warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
-        spark = session(request.master, quiet=True)
+        spark = session(self.master, quiet=True)
         qrels = read_qrels(spark, request.qrels)
         with clear_errors():  # the qrels' query ids (ordered as Spark's per-query values are: as strings)
             judged = sorted(r[0] for r in qrels.select(qrels["query_id"].cast("string")).distinct().collect()
