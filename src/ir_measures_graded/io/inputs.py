@@ -76,14 +76,15 @@ class Meter:
         return io.BufferedReader(_Metered(stream, self, owns), buffer_size=1 << 20)
 
     def finish(self, stream: Any) -> None:
-        """After reading: a file read out of order is hashed now, from its own handle (seekable files only)."""
+        """After reading: a file read out of order is hashed now, from its own handle (seekable files only;
+        its reads pass through this meter again, which counts them afresh)."""
         if self._sequential or self._sha is None:
             return
         self._sha, self.size = hashlib.sha256(), 0
         stream.seek(0)
-        while chunk := stream.read(1 << 20):
-            self.update(chunk)
         self._sequential = True
+        while stream.read(1 << 20):
+            pass
 
     def hexdigest(self) -> str | None:
         return self._sha.hexdigest() if self._sha is not None and self._sequential else None
