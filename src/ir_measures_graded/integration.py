@@ -298,7 +298,3 @@ def uninstall() -> None:
     if _OHSUMED in sys.modules and hasattr(sys.modules[_OHSUMED], "unregister"):
         sys.modules[_OHSUMED].unregister()
 
-
-def installed() -> bool:
-    """Whether the changes of :func:`install` are in place."""
-    return _saved is not None

@@ -81,9 +81,6 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     from ir_measures_graded import organiser
     from ir_measures_graded.cli.writers import Streams
 
-    if args.output_format not in FORMATS or args.output_format == "trec":
-        raise UsageError("-o trec writes trec_eval's result lines (the evaluate command); leaderboard writes tables: "
-                         "tsv, csv, jsonl, text, markdown or latex")
     # by default, the agreement only where there are measures to agree
     sections = list(dict.fromkeys(args.sections or [s for s in DEFAULT_SECTIONS
                                                      if s != "agreement" or len(measures) > 1]))

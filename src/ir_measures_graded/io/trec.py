@@ -57,9 +57,6 @@ class Block:
     lines: np.ndarray | None = None  # line of each row when not consecutive (blank lines skipped)
     unit: str = "line"  # "line" (text files, 1-based) or "row" (other inputs, 0-based)
 
-    def line_of(self, row: int) -> int:
-        return int(self.lines[row]) if self.lines is not None else self.first_line + row
-
 
 def display_name(path: str | os.PathLike) -> str:
     """How messages name an input: ``<stdin>`` for ``-``."""

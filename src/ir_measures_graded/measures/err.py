@@ -4,8 +4,7 @@ from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import base, params
 
-derived = lazy_module("ir_measures_graded.derived")  # numpy loads when a value is computed
-kernels = lazy_module("ir_measures_graded.kernels")
+kernels = lazy_module("ir_measures_graded.kernels")  # numpy loads when a value is computed
 
 
 class _gERR(base.GradedMeasure):
@@ -58,6 +57,8 @@ class _gERR(base.GradedMeasure):
     def grade(self, judgments, query, label):
         """x: the grade of each (query code, label) pair, checked against g_max over the whole qrels."""
         import numpy as np
+
+        from ir_measures_graded import derived  # here: numpy loads when a value is computed
         norm, g_max = self.value('norm'), self.value('g_max')
         gain = derived.GainFunction(judgments, self.value('gains'), self.value('floor'), norm, exponential=False,
                                     measure=str(self))

@@ -8,11 +8,11 @@ from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import base
 
 kernels = lazy_module("ir_measures_graded.kernels")  # numpy loads when a value is computed
-derived = lazy_module("ir_measures_graded.derived")
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from ir_measures_graded import derived
     from ir_measures_graded.prepare import Judgments, Ranking
 
 
@@ -37,6 +37,8 @@ class GainedMeasure(base.GradedMeasure):
 
     def gain(self, judgments: Judgments) -> derived.GainFunction:
         """The gain of a (query, label) pair, with its ideal DCG (cached on ``judgments``)."""
+        from ir_measures_graded import derived  # here: numpy loads when a value is computed
+
         norm = self.value("norm") if "norm" in self.SUPPORTED_PARAMS else None  # meanNDCG: unnormalised
         return derived.GainFunction(judgments, self.value("gains"), self.value("floor"), norm,
                                     exponential=self.value("dcg") == "exp-log2", measure=str(self))

@@ -5,7 +5,6 @@ from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import base, params
 
-derived = lazy_module("ir_measures_graded.derived")  # numpy loads when a value is computed
 kernels = lazy_module("ir_measures_graded.kernels")
 
 
@@ -52,6 +51,8 @@ class _GAP(base.GradedMeasure):
 
     def per_query(self, judgments, ranking):
         import numpy as np
+
+        from ir_measures_graded import derived  # here: numpy loads when a value is computed
         floor = self.value('floor')
         thr_ptr, thr_values = derived.thresholds(judgments, 'query', floor)
         relevant = derived.relevant_counts(judgments, 'query', floor)

@@ -1,9 +1,6 @@
 """The Q-measure (Sakai 2004; Sakai & Kando 2008)."""
 
-from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import base, params
-
-derived = lazy_module("ir_measures_graded.derived")  # numpy loads when a value is computed
 
 
 class _Q(base.GradedMeasure):
@@ -44,6 +41,7 @@ class _Q(base.GradedMeasure):
     }
 
     def per_query(self, judgments, ranking):
+        from ir_measures_graded import derived  # here: numpy loads when a value is computed
         from ir_measures_graded.kernels import q as q_kernels  # numpy loads when a value is computed
         gain = derived.GainFunction(judgments, self.value('gains'), self.value('floor'), None, exponential=False,
                                     measure=str(self))

@@ -4,7 +4,6 @@ from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import base, params
 
-derived = lazy_module("ir_measures_graded.derived")  # numpy loads when a value is computed
 kernels = lazy_module("ir_measures_graded.kernels")
 
 
@@ -22,6 +21,8 @@ class RankBiasedMeasure(base.GradedMeasure):
 
     def gain(self, judgments):
         """The gain function g / m, checked to lie in [0, 1] over the whole qrels."""
+        from ir_measures_graded import derived  # here: numpy loads when a value is computed
+
         norm = self.value('norm')
         gain = derived.GainFunction(judgments, self.value('gains'), self.value('floor'), norm, exponential=False,
                                     measure=str(self))

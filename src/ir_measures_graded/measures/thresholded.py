@@ -23,8 +23,7 @@ from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import base, params
 
-derived = lazy_module("ir_measures_graded.derived")  # numpy loads when a value is computed
-kernels = lazy_module("ir_measures_graded.kernels")
+kernels = lazy_module("ir_measures_graded.kernels")  # numpy loads when a value is computed
 
 if TYPE_CHECKING:
     import numpy as np
@@ -104,6 +103,8 @@ class ThresholdedMeasure(base.GradedMeasure):
     def per_threshold(self, judgments: Judgments, ranking: Ranking,
                       levels: str | tuple[float, ...] | None = None) -> PerThreshold:
         """M_q^t at every flat threshold of ``levels`` (default: the measure's own)."""
+        from ir_measures_graded import derived  # here: numpy loads when a value is computed
+
         levels, floor = self.levels() if levels is None else levels, self.floor()
         thr_ptr, thr_values = derived.thresholds(judgments, levels, floor)
         relevant = derived.relevant_counts(judgments, levels, floor)
@@ -115,6 +116,8 @@ class ThresholdedMeasure(base.GradedMeasure):
     def collection_weights(self, judgments: Judgments) -> tuple[np.ndarray, np.ndarray]:
         """``(thresholds, weights)``: the qrels' labels above the floor and their weights w_t."""
         import numpy as np
+
+        from ir_measures_graded import derived
         labels = derived.collection_labels(judgments, self.floor())
         ptr = np.array([0, len(labels)])
         return labels, kernels.level_weights(ptr, labels, self.floor(), self.value("weights"))

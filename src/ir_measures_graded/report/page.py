@@ -65,11 +65,6 @@ def signed(value: float, places: int = 4) -> str:
     return "–" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:+.{places}f}"
 
 
-def sort_key(value: float) -> str:
-    """A cell's ``data-sort``: the exact value (``repr``), or empty for NaN (sorted last)."""
-    return "" if value is None or math.isnan(value) else repr(float(value))
-
-
 def summary_rows(report: Report) -> list[dict[str, Any]]:
     """Per run: its name and, per measure, the aggregate, the comparison with the baseline and W/T/L."""
     values = report.summary.set_index(["run", "measure"])["value"]

@@ -15,7 +15,6 @@ from html import escape
 #: Okabe & Ito's colour-blind-safe palette (without its yellow, too light on white).
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
 DASHES = ("", "6 3", "2 2", "8 3 2 3")
-BASELINE_COLOR = "#555555"
 
 
 def style(index: int) -> tuple[str, str]:
