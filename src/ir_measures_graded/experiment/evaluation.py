@@ -220,18 +220,19 @@ class Experiment:
 
     # --- views derived from it -------------------------------------------------------------------
 
-    def breakdown(self, measures: Iterable[Any] | None = None) -> pd.DataFrame:
+    def breakdown(self, measures: Iterable[Any] | None = None, defaults: bool = False) -> pd.DataFrame:
         """Each thresholded measure at every relevance threshold for every run
         (:func:`ir_measures_graded.per_level.breakdown`: ``contribution`` adds up to the run's value):
         ``run``, ``of`` (the measure's label), ``measure`` (e.g. ``MAP(rel>=2)``), then the breakdown's
         columns. ``measures``: labels or measures of the experiment, or others to break down (by default
-        the experiment's thresholded measures)."""
+        the experiment's thresholded measures, with ``defaults`` µMAP and µP@10 added where none of their
+        kind is among them: the report's curves)."""
         import pandas as pd
 
         from ir_measures_graded.per_level import threshold_table
 
         chosen = measure_lists.broken_down(self.measures, None if measures is None else
-                                           [self.measure(m, strict=False) for m in measures])
+                                           [self.measure(m, strict=False) for m in measures], defaults)
         labels = {m: self.label.get(m, str(m)) for m in chosen}
         frames = [threshold_table(chosen, self.judgments, self.run_input(name), labels).assign(run=name)
                   for name in self.runs]

@@ -117,22 +117,20 @@ def report(
     """
     from ir_measures_graded import meta
     from ir_measures_graded.experiment import Experiment
-    from ir_measures_graded.experiment.measure_lists import broken_down
     from ir_measures_graded.lazy import require
 
     require("jinja2", "report", "the report")
     if not isinstance(experiment, Experiment):
         raise GradedInputError("report takes an experiment: report(ir_measures_graded.experiment(qrels, runs, "
                                f"measures)), not a {type(experiment).__name__}")
-    exp, testing = experiment, testing or Testing()
-    chosen = broken_down(exp.measures, None if thresholds is None else [exp.measure(m, strict=False) for m in thresholds],
-                         defaults=True)
+    exp = experiment
+    testing = testing or Testing()
+    levels = exp.breakdown(thresholds, defaults=True)  # first: a measure that cannot break down is refused at once
     comparison = exp.compare(baseline, testing=testing)
     scale = None
     if transforms is None or list(transforms):
         scale = meta.scale_dependence(exp, transforms=transforms)
     names = exp.runs
-    levels = exp.breakdown(chosen)
     return Report(
         title=title or f"Evaluation of {len(names)} run{'s' if len(names) != 1 else ''}",
         created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),

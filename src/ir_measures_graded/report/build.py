@@ -24,7 +24,7 @@ class Source:
 
     role: str  # "qrels" or "run"
     name: str
-    origin: str  # the path, or how it was given in memory
+    origin: str | None  # the path, '-' or ir_datasets id as given; None: given in memory
     sha256: str
     hashed: str  # what the hash is of: "file bytes" or "rows (pandas row hashes)"
     rows: int
@@ -45,14 +45,12 @@ def sources(exp: Any) -> list[Source]:
 
 
 def _source(role: str, name: str, given: Input) -> Source:
-    from ir_measures_graded.experiment.naming import display
-
     if given.digest is not None:
-        return Source(role, name, display(given.origin or ""), given.digest, "file bytes", given.rows, given.size)
-    if given.origin is not None:  # an ir_datasets id, or a stream not kept
-        return Source(role, name, display(given.origin), "", "not hashed (not a file)", given.rows, None)
+        return Source(role, name, given.origin, given.digest, "file bytes", given.rows, given.size)
+    if given.origin is not None:  # an ir_datasets id
+        return Source(role, name, given.origin, "", "not hashed (not a file)", given.rows, None)
     frame = _frame(given.held(name, "the report's header"), given.kind)
-    return Source(role, name, "in memory", frame_sha256(frame), "rows (pandas row hashes)", len(frame), None)
+    return Source(role, name, None, frame_sha256(frame), "rows (pandas row hashes)", len(frame), None)
 
 
 def _frame(given: Any, kind: str) -> pd.DataFrame:

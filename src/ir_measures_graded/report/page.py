@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ir_measures_graded.experiment import tables
+from ir_measures_graded.experiment.naming import display
 from ir_measures_graded.experiment.testing import percent
 from ir_measures_graded.report import build, figures
 from ir_measures_graded.report.leaderboard import section as leaderboard_section
@@ -120,7 +121,8 @@ def source_rows(report: Report) -> list[dict[str, str]]:
     rows = []
     for s in report.sources:
         size = f"{s.rows:,} rows" + (f", {s.size:,} bytes" if s.size is not None else "")
-        rows.append({"role": s.role, "name": s.name, "origin": s.origin, "size": size, "sha256": s.sha256,
+        origin = "in memory" if s.origin is None else display(s.origin)  # as every message names an input
+        rows.append({"role": s.role, "name": s.name, "origin": origin, "size": size, "sha256": s.sha256,
                      "hashed": s.hashed})
     return rows
 

@@ -111,7 +111,7 @@ def test_frames_in_memory_are_hashed_by_rows_and_first_run_is_the_default_baseli
     qrels, runs = graded_sample()
     report = ir_measures_graded.report(ir_measures_graded.experiment(qrels, runs, ["muMAP"]), transforms=[])
     assert report.baseline == "strong" and report.scale is None
-    assert report.sources[0].origin == "in memory" and report.sources[0].sha256 == build.frame_sha256(qrels)
+    assert report.sources[0].origin is None and report.sources[0].sha256 == build.frame_sha256(qrels)
     assert build.frame_sha256(qrels) != build.frame_sha256(qrels.iloc[::-1])
     assert 'id="scale"' not in report.html()
 
