@@ -93,12 +93,29 @@ def _minus_hint(text: str) -> str:
     return " (the measure parser reads no minus sign)"
 
 
+#: The paper every µ-measure and NDCNG come from: the last paragraph of their docstrings (their citation).
+SCHEEL_2011 = ("C. Scheel, A. Lommatzsch, S. Albayrak. Performance Measures for Multi-Graded Relevance. "
+               "Technische Universität Berlin, DAI-Labor, 2011.")
+
+
 class GradedMeasure(measures.Measure):
-    """Base class of the measures served by the ``graded`` provider."""
+    """Base class of the measures served by the ``graded`` provider.
+
+    A subclass declares ``__name__`` (its ``NAME`` follows, as in ir_measures' measures) and may leave its
+    citation to ``CITATION``, written once here as its docstring's last paragraph."""
 
     NAME: str
     ALIASES: tuple[str, ...] = ()
     SUPPORTED_PARAMS: dict[str, Param] = {}
+    CITATION: str | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "__name__" in cls.__dict__:
+            cls.NAME = cls.__dict__["__name__"]
+        doc = cls.__dict__.get("__doc__")
+        if cls.CITATION and doc and not " ".join(doc.split()).endswith(cls.CITATION):
+            cls.__doc__ = f"{doc.rstrip()}\n\n    {cls.CITATION}\n    "
 
     # --- parameters ------------------------------------------------------------------------------
 

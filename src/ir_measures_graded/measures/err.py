@@ -36,13 +36,10 @@ class _gERR(base.GradedMeasure):
     CIKM 2009.
     """
     __name__ = 'gERR'
-    NAME = __name__
     PRETTY_NAME = 'Expected Reciprocal Rank (any label scale)'
     SHORT_DESC = 'ERR: expected reciprocal rank at which a cascade user stops, satisfied (Chapelle et al.).'
     SUPPORTED_PARAMS = {
-        **params.RANKING,
-        'floor': params.FLOOR,
-        'gains': params.GAINS,
+        **params.GAINED,
         'g_max': params.ScaleTop("the scale's top grade: stopping probability (2^x - 1) / 2^g_max", default=4.0,
                                  unless='norm'),
         'norm': params.Norm(default=None, desc="grade normaliser m: the grade is g_max * g / m (default: g itself)"),

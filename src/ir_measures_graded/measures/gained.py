@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ir_measures_graded.lazy import lazy_module
-from ir_measures_graded.measures import base
+from ir_measures_graded.measures import base, params
 
 kernels = lazy_module("ir_measures_graded.kernels")  # numpy loads when a value is computed
 
@@ -24,6 +24,8 @@ class GainedMeasure(base.GradedMeasure):
     """
 
     KERNEL: str
+    CITATION = base.SCHEEL_2011  # NDCNG, meanNDCG and meanNDCNG: the paper's (Eq. 5, Table 2)
+    SUPPORTED_PARAMS = {**params.GAINED, 'dcg': params.DCG}
 
     def per_query(self, judgments: Judgments, ranking: Ranking) -> np.ndarray:
         gain = self.gain(judgments)

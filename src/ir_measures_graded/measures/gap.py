@@ -32,16 +32,9 @@ class _GAP(base.GradedMeasure):
     Judgments. SIGIR 2010.
     """
     __name__ = 'GAP'
-    NAME = __name__
     PRETTY_NAME = 'Graded Average Precision'
     SHORT_DESC = 'AP for graded relevance: the expected AP of a user whose threshold is random (probs).'
-    SUPPORTED_PARAMS = {
-        'cutoff': params.CUTOFF,
-        'judged_only': params.JUDGED_ONLY,
-        'ties': params.TIES,
-        'floor': params.FLOOR,
-        'probs': params.PROBABILITIES,
-    }
+    SUPPORTED_PARAMS = {**params.RANKING, 'floor': params.FLOOR, 'probs': params.PROBABILITIES}
 
     def check(self, values):
         probs = values['probs']

@@ -19,21 +19,10 @@ class _meanNDCG(GainedMeasure):
     with :math:`g_i` = label - ``floor`` (negative -> 0; after the optional ``gains`` mapping).
     Unlike meanNDCNG its value changes with the rating scale.
 
-    C. Scheel, A. Lommatzsch, S. Albayrak. Performance Measures for Multi-Graded Relevance.
-    Technische Universität Berlin, DAI-Labor, 2011.
     """
     __name__ = 'meanNDCG'
-    NAME = __name__
     PRETTY_NAME = 'Mean of nDCG@1..N'
     SHORT_DESC = 'The mean of nDCG@1 ... nDCG@N over ranks, with exponential gain (LETOR MeanNDCG).'
-    SUPPORTED_PARAMS = {
-        'cutoff': params.CUTOFF,
-        'judged_only': params.JUDGED_ONLY,
-        'ties': params.TIES,
-        'floor': params.FLOOR,
-        'gains': params.GAINS,
-        'dcg': params.DCG,
-    }
 
     KERNEL = 'mean_ndcg'  # the mean of nDCG@1..N
 
@@ -49,22 +38,11 @@ class _meanNDCNG(GainedMeasure):
 
         meanNDCNG_q = \\frac{1}{N} \\sum_{n=1}^{N} NDCNG@n(q)
 
-    C. Scheel, A. Lommatzsch, S. Albayrak. Performance Measures for Multi-Graded Relevance.
-    Technische Universität Berlin, DAI-Labor, 2011.
     """
     __name__ = 'meanNDCNG'
-    NAME = __name__
     PRETTY_NAME = 'Mean of NDCNG@1..N'
     SHORT_DESC = 'The mean of NDCNG@1 ... NDCNG@N over ranks; independent of the rating scale.'
-    SUPPORTED_PARAMS = {
-        'cutoff': params.CUTOFF,
-        'judged_only': params.JUDGED_ONLY,
-        'ties': params.TIES,
-        'floor': params.FLOOR,
-        'gains': params.GAINS,
-        'dcg': params.DCG,
-        'norm': params.NORM,
-    }
+    SUPPORTED_PARAMS = {**GainedMeasure.SUPPORTED_PARAMS, 'norm': params.NORM}
 
     KERNEL = 'mean_ndcg'  # the mean of nDCG@1..N
 

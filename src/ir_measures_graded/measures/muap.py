@@ -28,11 +28,8 @@ class _muAP(ThresholdedMeasure):
     value, and the aggregate is the paper's collection-level µMAP (Figs. 6-8): the distance-weighted
     mean over t of MAP^t, the mean AP^t over the queries with R_q^t > 0.
 
-    C. Scheel, A. Lommatzsch, S. Albayrak. Performance Measures for Multi-Graded Relevance.
-    Technische Universität Berlin, DAI-Labor, 2011.
     """
     __name__ = 'muAP'
-    NAME = __name__
     ALIASES = ('muMAP', 'μAP', 'μMAP')
     PRETTY_NAME = 'µ(Mean) Average Precision'
     AT_THRESHOLD = 'MAP'

@@ -21,11 +21,8 @@ class _muP(ThresholdedMeasure):
 
     With binary judgments µP@k equals P@k. The cutoff is required (``muP@10``). ``levels`` as for µAP.
 
-    C. Scheel, A. Lommatzsch, S. Albayrak. Performance Measures for Multi-Graded Relevance.
-    Technische Universität Berlin, DAI-Labor, 2011.
     """
     __name__ = 'muP'
-    NAME = __name__
     ALIASES = ('μP',)
     PRETTY_NAME = 'µPrecision at k'
     AT_THRESHOLD = 'P'

@@ -22,11 +22,8 @@ class _muR(ThresholdedMeasure):
     With binary judgments µR@k equals R@k. The cutoff is required (``muR@100``). ``levels``,
     ``weights`` and ``floor`` as for µAP.
 
-    C. Scheel, A. Lommatzsch, S. Albayrak. Performance Measures for Multi-Graded Relevance.
-    Technische Universität Berlin, DAI-Labor, 2011.
     """
     __name__ = 'muR'
-    NAME = __name__
     ALIASES = ('muRecall', 'μR', 'μRecall')
     PRETTY_NAME = 'µRecall at k'
     AT_THRESHOLD = 'R'

@@ -19,11 +19,8 @@ class _muRprec(ThresholdedMeasure):
     Each threshold has its own depth R_q^t. With binary judgments µRprec equals Rprec. ``levels``,
     ``weights`` and ``floor`` as for µAP.
 
-    C. Scheel, A. Lommatzsch, S. Albayrak. Performance Measures for Multi-Graded Relevance.
-    Technische Universität Berlin, DAI-Labor, 2011.
     """
     __name__ = 'muRprec'
-    NAME = __name__
     ALIASES = ('muRPrec', 'μRprec', 'μRPrec')
     PRETTY_NAME = 'µR-Precision'
     AT_THRESHOLD = 'Rprec'

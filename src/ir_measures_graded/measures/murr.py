@@ -23,11 +23,8 @@ class _muRR(ThresholdedMeasure):
     by its ``msmarco`` provider, which orders ties by doc id ascending on double scores. µRR@k on
     binary labels equals ``RR@k`` wherever the run has no such ties.
 
-    C. Scheel, A. Lommatzsch, S. Albayrak. Performance Measures for Multi-Graded Relevance.
-    Technische Universität Berlin, DAI-Labor, 2011.
     """
     __name__ = 'muRR'
-    NAME = __name__
     ALIASES = ('muMRR', 'μRR', 'μMRR')
     PRETTY_NAME = 'µ(Mean) Reciprocal Rank'
     AT_THRESHOLD = 'RR'

@@ -21,23 +21,12 @@ class _nDCNG(GainedMeasure):
     gives gain 0) and :math:`N_k^q` scaling the ideal ranking's DCG@k to 1. ``dcg='log2'`` uses the
     linear gain :math:`g_i / m_q` instead; the normaliser then cancels and NDCNG equals ``nDCG``.
 
-    C. Scheel, A. Lommatzsch, S. Albayrak. Performance Measures for Multi-Graded Relevance.
-    Technische Universität Berlin, DAI-Labor, 2011.
     """
     __name__ = 'nDCNG'
-    NAME = __name__
     ALIASES = ('NDCNG',)
     PRETTY_NAME = 'Normalised Discounted Cumulative Normalised Gain'
     SHORT_DESC = 'nDCG with each gain divided by the highest reachable gain, independent of the rating scale.'
-    SUPPORTED_PARAMS = {
-        'cutoff': params.CUTOFF,
-        'judged_only': params.JUDGED_ONLY,
-        'ties': params.TIES,
-        'floor': params.FLOOR,
-        'gains': params.GAINS,
-        'dcg': params.DCG,
-        'norm': params.NORM,
-    }
+    SUPPORTED_PARAMS = {**GainedMeasure.SUPPORTED_PARAMS, 'norm': params.NORM}
     KERNEL = 'ndcg'
 
 

@@ -401,3 +401,5 @@ PROBABILITIES = Probabilities()
 
 #: What every measure of a ranking takes: its depth, judged documents only, the order of ties.
 RANKING = {"cutoff": CUTOFF, "judged_only": JUDGED_ONLY, "ties": TIES}
+#: What every measure with a gain function takes: the ranking's parameters, the floor and a label -> gain map.
+GAINED = {**RANKING, "floor": FLOOR, "gains": GAINS}

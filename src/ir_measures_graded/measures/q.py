@@ -27,15 +27,12 @@ class _Q(base.GradedMeasure):
     Evaluation with Incomplete Relevance Assessments. Information Retrieval 11(5), 2008.
     """
     __name__ = 'Q'
-    NAME = __name__
     ALIASES = ('Qmeasure',)
     PRETTY_NAME = 'Q-measure'
     SHORT_DESC = ('Graded gains in an AP-like sum: the blended ratio of cumulative gain to the ideal (Sakai); '
                   'AP at beta=0 only.')
     SUPPORTED_PARAMS = {
-        **params.RANKING,
-        'floor': params.FLOOR,
-        'gains': params.GAINS,
+        **params.GAINED,
         'beta': params.Number("persistence β of the blended ratio (0: AP)", default=1.0, low=0.0,
                               closed=(True, False)),
     }

@@ -11,9 +11,7 @@ class RankBiasedMeasure(base.GradedMeasure):
     """What gRBP and its residual share: persistence ``p`` and gains in [0, 1]."""
 
     SUPPORTED_PARAMS = {
-        **params.RANKING,
-        'floor': params.FLOOR,
-        'gains': params.GAINS,
+        **params.GAINED,
         'norm': params.Norm(default='collection'),
         'p': params.Number("persistence p: the probability of looking at the next document", default=0.8,
                            low=0.0, high=1.0),
@@ -61,7 +59,6 @@ class _gRBP(RankBiasedMeasure):
     ACM TOIS 27(1), 2008.
     """
     __name__ = 'gRBP'
-    NAME = __name__
     PRETTY_NAME = 'Rank-Biased Precision (graded gains)'
     SHORT_DESC = 'RBP with graded gains label/top: the expected gain per document a persistent user sees.'
 
@@ -91,7 +88,6 @@ class _gRBP_residual(RankBiasedMeasure):
     ACM TOIS 27(1), 2008.
     """
     __name__ = 'gRBP_residual'
-    NAME = __name__
     PRETTY_NAME = 'Residual of Rank-Biased Precision'
     SHORT_DESC = 'How much gRBP could still rise from unjudged and unretrieved documents (its uncertainty).'
     DEFAULT = 1.0  # a query the run does not answer: everything is unknown

@@ -62,10 +62,9 @@ class ThresholdedMeasure(base.GradedMeasure):
     only what differs (a required cutoff, none).
     """
 
+    CITATION = base.SCHEEL_2011
     SUPPORTED_PARAMS = {
-        'cutoff': params.CUTOFF,
-        'judged_only': params.JUDGED_ONLY,
-        'ties': params.TIES,
+        **params.RANKING,
         'levels': params.LEVELS,
         'weights': params.WEIGHTS,
         'floor': params.FLOOR,
