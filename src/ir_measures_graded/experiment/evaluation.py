@@ -239,13 +239,6 @@ class Experiment:
         table = pd.concat(frames, ignore_index=True)
         return table[["run", *[c for c in table.columns if c != "run"]]]
 
-    def with_qrels(self, qrels: Any, measures: Sequence[Any] | None = None, labels: Sequence[str] | None = None) -> Experiment:
-        """The same runs, as read, evaluated on other qrels in memory (relabelled for the scale check)."""
-        runs = {name: self.run_input(name) for name in self.runs}
-        measures = list(self.measures if measures is None else measures)
-        named = measures if labels is None else list(zip(measures, labels, strict=True))  # (measure, label)
-        return experiment(qrels, runs, named, warn=lambda _: None)
-
     def compare(self, baseline: Any = None, test: str = "t", correction: str = "holm",
                 alternative: str = "two-sided", family: str = "runs", level: float | None = None,
                 permutations: int | None = 10_000, seed: int = 0, *, alpha: float | None = None,

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ir_measures_graded import statistics
+from ir_measures_graded.experiment.rejudging import Rejudging
 from ir_measures_graded.labels import integral_labels, takes_real_labels
 from ir_measures_graded.measures import GradedMeasure
 from ir_measures_graded.meta.inputs import as_experiment, scores
@@ -54,13 +55,6 @@ def _adjusted(measure: Any, transform: Transform) -> Any | None:
     return measure(rel=int(rel))
 
 
-def _transformed(frame: pd.DataFrame, transform: Transform) -> pd.DataFrame:
-    labels = transform.apply(frame["relevance"].to_numpy(dtype=np.float64))
-    if integral_labels(labels):
-        labels = labels.astype(np.int64)
-    return frame.assign(relevance=labels)
-
-
 def scale_dependence(experiment: Any, transforms: Sequence[str | Transform] | None = None) -> pd.DataFrame:
     """Does the system ranking change when the labels are transformed?
 
@@ -70,9 +64,9 @@ def scale_dependence(experiment: Any, transforms: Sequence[str | Transform] | No
     is missing: "n/a" when the measure is undefined on the original labels).
     """
     exp = as_experiment(experiment, "the scale check")
-    frame = exp.qrels_frame
-    transforms = default_transforms(frame) if transforms is None else transforms
-    labels = frame["relevance"].to_numpy(dtype=np.float64)
+    rejudging = Rejudging(exp, exp.measures)  # the runs re-evaluated on relabelled judgments, prepared once
+    labels = np.asarray(rejudging.judgments.label, dtype=np.float64)
+    transforms = default_transforms(pd.DataFrame({"relevance": labels})) if transforms is None else transforms
     original = scores(exp)  # each run's score: its measure's aggregate
     rows = []
     if not len(labels):  # nothing to relabel: said in each row, not an error
@@ -82,14 +76,15 @@ def scale_dependence(experiment: Any, transforms: Sequence[str | Transform] | No
         transforms = []
     for spec in transforms:
         transform = parse_transform(spec, labels)
-        relabelled = _transformed(frame, transform)
-        real = not integral_labels(relabelled["relevance"].to_numpy(dtype=np.float64))
+        relabelled = transform.apply(labels)
+        real = not integral_labels(relabelled)
         moved = {m: _adjusted(m, transform) for m in exp.measures}
         computable = [m for m in exp.measures if moved[m] is not None and not (real and not takes_real_labels(m))]
         after = None
         if computable:
-            after = scores(exp.with_qrels(relabelled, [moved[m] for m in computable],
-                                          [exp.label[m] for m in computable]))
+            values = [rejudging.evaluate(i, measures=[moved[m] for m in computable], labels=relabelled)
+                      for i in range(len(exp.runs))]
+            after = pd.DataFrame({exp.label[m]: [v[moved[m]] for v in values] for m in computable}, index=exp.runs)
         for m in exp.measures:
             row = {"transform": transform.name, "measure": exp.label[m]}
             before = original[exp.label[m]].to_numpy()

@@ -27,8 +27,8 @@ import pandas as pd
 
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiment.naming import display as shown_name
+from ir_measures_graded.experiment.rejudging import Rejudging
 from ir_measures_graded.organiser import common
-from ir_measures_graded.organiser.prepared import Prepared
 
 __all__ = ["Pool", "pool", "Bounds", "bounds", "UNBOUNDED", "run_groups"]
 
@@ -92,7 +92,7 @@ class Pool(common.View):
         return self.table.drop(columns="group") if (self.table["group"] == self.table["run"]).all() else self.table
 
 
-def _lengths(prepared: Prepared, n_runs: int) -> np.ndarray:
+def _lengths(prepared: Rejudging, n_runs: int) -> np.ndarray:
     """runs × topics: how many documents each run ranks for each topic."""
     lengths = np.zeros((n_runs, prepared.n_queries), dtype=np.int64)
     for i in range(n_runs):
@@ -101,7 +101,7 @@ def _lengths(prepared: Prepared, n_runs: int) -> np.ndarray:
     return lengths
 
 
-def inferred_depths(prepared: Prepared, n_runs: int) -> np.ndarray:
+def inferred_depths(prepared: Rejudging, n_runs: int) -> np.ndarray:
     """Per topic, the deepest k at which every run's top k is judged (a run judged to its end does not
     limit it; a topic no run leaves unjudged gets its longest ranking)."""
     depth = np.full(prepared.n_queries, np.iinfo(np.int64).max, dtype=np.int64)
@@ -129,7 +129,7 @@ def pool(exp: Any, depth: int | None = None, groups: Any = None, measures: Seque
                                f"{names_of_groups[0]}")
     names = common.chosen(exp, measures)
     chosen = [m for m in exp.measures if exp.label[m] in names]
-    prepared = Prepared(exp, chosen)
+    prepared = Rejudging(exp, chosen)
     n_runs, n_rows = len(runs), len(prepared.judgments.query)
     if depth is not None:
         if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
@@ -169,7 +169,8 @@ def pool(exp: Any, depth: int | None = None, groups: Any = None, measures: Seque
         keep = np.ones(n_rows, dtype=bool)
         keep[pair_row[(pair_group == g) & alone]] = False
         members = np.flatnonzero(group_code == g)
-        after = {int(i): prepared.evaluate(int(i), keep=None if keep.all() else keep) for i in members}
+        after = {int(i): {exp.label[m]: v for m, v in prepared.evaluate(int(i), keep=None if keep.all() else keep).items()}
+                 for i in members}
         for m in names:
             scores = before[m].copy()
             scores[members] = [after[int(i)][m] for i in members]
@@ -242,7 +243,7 @@ def bounds(exp: Any, measures: Sequence[Any] | None = None) -> Bounds:
     refused = [f"{m} ({UNBOUNDED[m.NAME]})" for m in chosen if getattr(m, "NAME", None) in UNBOUNDED]
     if refused:
         raise GradedInputError(f"cannot bound {'; '.join(refused)}: leave it out of the measures")
-    prepared = Prepared(exp, chosen)
+    prepared = Rejudging(exp, chosen)
     runs = list(exp.runs)
     by_floor: dict[float, list[Any]] = {}
     for m in chosen:
@@ -253,7 +254,7 @@ def bounds(exp: Any, measures: Sequence[Any] | None = None) -> Bounds:
         for floor, ms in by_floor.items():
             low = prepared.evaluate(i, fill=np.full(prepared.n_queries, floor), measures=ms)
             high = prepared.evaluate(i, fill=np.maximum(prepared.top, floor), measures=ms)
-            found.update({exp.label[m]: (low[exp.label[m]], high[exp.label[m]]) for m in ms})
+            found.update({exp.label[m]: (low[m], high[m]) for m in ms})
         ranked = prepared.ranking(i)
         for m in chosen:
             rows.append((run, exp.label[m], _judged_at(ranked, m.params.get("cutoff"), prepared.n_queries),

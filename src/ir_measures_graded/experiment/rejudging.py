@@ -1,7 +1,8 @@
-"""Runs re-evaluated on changed judgments, with the qrels prepared once: the judgments are read once,
-each run joined to them once (each ranked row knows the judgment row it matches), and a re-evaluation
-changes only the judgments asked — some removed (a run's unique contributions), or the run's unjudged
-documents added at a label (the incompleteness bounds).
+"""An experiment's runs re-evaluated on changed judgments — the one way every view does it: the judgments
+prepared once, each run joined to them once (each ranked row knows the judgment row it matches), and a
+re-evaluation changes only what is asked: some judgments removed (leave-one-out, a run's unique
+contributions), the run's unjudged documents added at a label (the incompleteness bounds), or every
+judgment relabelled (the scale check).
 
 Our measures are computed by :func:`ir_measures_graded.core.evaluate` on arrays derived from the
 prepared ones; the other measures (ir_measures' own, e.g. pytrec_eval's AP) by ``ir_measures`` on the
@@ -21,7 +22,7 @@ from ir_measures_graded import core
 from ir_measures_graded.prepare import Judgments, Ranking
 from ir_measures_graded.provider import GradedProvider
 
-__all__ = ["Prepared"]
+__all__ = ["Rejudging"]
 
 
 class _Fixed(providers.Evaluator):
@@ -37,7 +38,7 @@ class _Fixed(providers.Evaluator):
         yield from core.metrics(self.measures, self.judgments, evaluated)
 
 
-class Prepared:
+class Rejudging:
     """An experiment's qrels prepared once and each of its runs ranked once against them."""
 
     def __init__(self, exp: Any, measures: Sequence[Any]):
@@ -45,9 +46,7 @@ class Prepared:
 
         self.exp = exp
         self.measures = list(measures)
-        provider = GradedProvider()
-        self.ours = [m for m in self.measures if provider.supports(m)]
-        self.others = [m for m in self.measures if m not in self.ours]
+        self._provider = GradedProvider()
         qrels = exp.qrels_table  # as the experiment read them, once (with their column options)
         self.judgments = judgments = exp.judgments
         # the same judgments labelled by their row: a run joined to these finds each ranked row's judgment row
@@ -64,6 +63,7 @@ class Prepared:
                          else np.array([d.decode() for d in judgments.doc_ids.tolist()], dtype=object))
         self._source = qrels
         self._qrels_dict: dict | None = None
+        self._relabelled: tuple[bytes, dict] | None = None  # the last relabelled qrels as a dict, by its labels' bytes
         self._code = {q: k for k, q in enumerate(judgments.query_ids.astype(str).tolist())}
         self._rankings: dict[int, Ranking] = {}
         self._runs: dict[int, dict] = {}
@@ -78,9 +78,20 @@ class Prepared:
             self._rankings[i] = Ranking.from_run(self.table(i), self._rows)
         return self._rankings[i]
 
-    def qrels_dict(self) -> dict:
+    def qrels_dict(self, labels: np.ndarray | None = None) -> dict:
         """The qrels as ``{query_id: {doc_id: label}}`` (integral labels as int), made once; never changed:
-        a re-evaluation copies the queries it changes."""
+        a re-evaluation copies the queries it changes. With ``labels`` (one per judgment row), relabelled."""
+        if labels is not None:
+            key = labels.tobytes()
+            if self._relabelled is None or self._relabelled[0] != key:
+                from ir_measures_graded.io.columns import integral_labels
+
+                given = labels.astype(np.int64) if len(labels) and integral_labels(labels) else labels
+                found: dict = {}
+                for q, d, v in zip(self._row_query.tolist(), self._row_doc.tolist(), given.tolist(), strict=True):
+                    found.setdefault(q, {})[d] = v
+                self._relabelled = (key, found)
+            return self._relabelled[1]
         if self._qrels_dict is None:
             from ir_measures_graded.engines.local import dict_of_dict
 
@@ -96,29 +107,32 @@ class Prepared:
         return self._runs[i]
 
     def evaluate(self, i: int, keep: np.ndarray | None = None, fill: np.ndarray | None = None,
-                 measures: Sequence[Any] | None = None) -> dict[str, float]:
-        """Run ``i``'s aggregates (by measure label) on the judgments' rows ``keep`` only (a mask; None:
-        all), with the run's unjudged documents added to the judgments at label ``fill[topic]`` (None:
-        left unjudged)."""
+                 measures: Sequence[Any] | None = None, labels: np.ndarray | None = None) -> dict[Any, float]:
+        """Run ``i``'s aggregates (by measure) on the judgments' rows ``keep`` only (a mask; None: all),
+        with the run's unjudged documents added to the judgments at label ``fill[topic]`` (None: left
+        unjudged), every judgment labelled ``labels`` (one per judgment row, in :attr:`judgments`' order;
+        None: as judged). ``measures``: default the ones given at first; any others too."""
         measures = self.measures if measures is None else list(measures)
         found: dict[str, float] = {}
-        ours = [m for m in measures if m in self.ours]
+        ours = [m for m in measures if self._provider.supports(m)]
         if ours:
-            found.update(self._ours(i, keep, fill, ours))
-        others = [m for m in measures if m not in self.ours]
+            found.update(self._ours(i, keep, fill, ours, labels))
+        others = [m for m in measures if m not in ours]
         if others:
-            found.update(self._others(i, keep, fill, others))
-        return {self.exp.label[m]: found[str(m)] for m in measures}
+            found.update(self._others(i, keep, fill, others, labels))
+        return {m: found[str(m)] for m in measures}
 
-    def _ours(self, i: int, keep: np.ndarray | None, fill: np.ndarray | None, measures: list[Any]) -> dict:
+    def _ours(self, i: int, keep: np.ndarray | None, fill: np.ndarray | None, measures: list[Any],
+              relabel: np.ndarray | None) -> dict:
         ranked = self.ranking(i)
         j = self.judgments
+        judged_label = j.label if relabel is None else relabel
         row = np.nan_to_num(ranked.label, nan=-1).astype(np.int64)
         judged = row >= 0
         if keep is not None:
             judged &= keep[np.maximum(row, 0)]
-        label = np.where(judged, j.label[np.maximum(row, 0)], np.nan)
-        query, labels = (j.query, j.label) if keep is None else (j.query[keep], j.label[keep])
+        label = np.where(judged, judged_label[np.maximum(row, 0)], np.nan)
+        query, labels = (j.query, judged_label) if keep is None else (j.query[keep], judged_label[keep])
         if fill is not None:
             added = ~judged
             label[added] = fill[ranked.query[added]]
@@ -142,8 +156,9 @@ class Prepared:
         aggregates = _Fixed(measures, judgments, ranking).calc_aggregate(None)
         return {str(m): float(v) for m, v in aggregates.items()}
 
-    def _others(self, i: int, keep: np.ndarray | None, fill: np.ndarray | None, measures: list[Any]) -> dict:
-        base = self.qrels_dict()
+    def _others(self, i: int, keep: np.ndarray | None, fill: np.ndarray | None, measures: list[Any],
+                relabel: np.ndarray | None) -> dict:
+        base = self.qrels_dict(relabel)
         qrels = dict(base)
         if keep is not None:  # only the removed judgments change: their queries are copied, the others shared
             for q, d in zip(self._row_query[~keep].tolist(), self._row_doc[~keep].tolist(), strict=True):
