@@ -9,7 +9,6 @@ file. :class:`Meter` is what a reader fills in as it reads (the hash, the byte c
 
 from __future__ import annotations
 
-import hashlib
 import io
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -46,7 +45,7 @@ class Meter:
 
     def __init__(self, digest: bool = True) -> None:
         self.digest = digest
-        self._sha = hashlib.sha256() if digest else None
+        self._sha = _sha256() if digest else None
         self.size = 0
         self.tag: str | None = None
         self._tagged = False
@@ -80,7 +79,7 @@ class Meter:
         its reads pass through this meter again, which counts them afresh)."""
         if self._sequential or self._sha is None:
             return
-        self._sha, self.size = hashlib.sha256(), 0
+        self._sha, self.size = _sha256(), 0
         stream.seek(0)
         self._sequential = True
         while stream.read(1 << 20):
@@ -88,6 +87,12 @@ class Meter:
 
     def hexdigest(self) -> str | None:
         return self._sha.hexdigest() if self._sha is not None and self._sequential else None
+
+
+def _sha256() -> Any:
+    import hashlib  # here: OpenSSL loads only where a digest is asked (the plain evaluation asks none)
+
+    return hashlib.sha256()
 
 
 class _Metered(io.RawIOBase):
