@@ -14,11 +14,10 @@ import ir_measures
 from ir_measures_graded.cli.output import PROG
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiment.formats import FORMATS
+from ir_measures_graded.files import STANDARD_INPUT
 from ir_measures_graded.measures import GradedMeasure
 
 STDIN = "-"
-#: Names of the standard input, which can be read once.
-STANDARD_INPUT = frozenset({STDIN, "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 DEFAULT_PLACES = 4
 USAGE_ORDER = "the arguments are QRELS RUN [RUN ...] MEASURE [MEASURE ...]"
 #: statistics.PAIRED_TESTS, written out so that --help does not load scipy (a test keeps them equal).

@@ -79,7 +79,7 @@ def _groups(given: str | None) -> Any:
 def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: TextIO) -> int:
     """``leaderboard``; returns the exit status."""
     from ir_measures_graded import organiser
-    from ir_measures_graded.cli.writers import Streams
+    from ir_measures_graded.cli.writers import Streams, input_at
 
     if args.output_format not in FORMATS or args.output_format == "trec":
         raise UsageError("-o trec writes trec_eval's result lines (the evaluate command); leaderboard writes tables: "
@@ -89,12 +89,15 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
                                                      if s != "agreement" or len(measures) > 1]))
     if args.plot and os.path.isdir(args.plot):
         raise UsageError(f"--plot {args.plot} is a directory; give the figure's file name")
+    if args.plot:
+        input_at(args, args.plot, f"--plot {args.plot} would draw the figure", "give another file")
     machine = FORMATS[args.output_format].machine
     if machine and not args.output_dir and len(sections) > 1:
         raise UsageError(f"-o {args.output_format} writes one table per stream: give one --sections, or "
                          "--output-dir DIR for a file per table")
     if len(runs) < 2:
         raise UsageError(f"leaderboard needs at least two runs; got {len(runs)}")
+    streams = Streams(args, out, sections)  # before evaluating: refuses an --output-dir that holds an input
     exp = experiment_of(args, runs, measures, keep_runs="pool" in sections or "bounds" in sections)
     places = places_of(args)
     testing = dict(test=args.test, alpha=args.alpha, correction=args.correction, permutations=args.permutations,
@@ -118,7 +121,6 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
             found[section] = limits
     if args.plot:
         board.plot(args.plot)
-    streams = Streams(args, out)
     for section, result in found.items():
         with streams.table(section) as stream:
             stream.write(result.render(args.output_format, places))

@@ -24,9 +24,10 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
         raise UsageError("--no-scale and --transform contradict each other")
     if os.path.isdir(args.html):
         raise UsageError(f"--html {args.html} is a directory; give the HTML file's path")
-    from ir_measures_graded.cli.writers import input_at
+    from ir_measures_graded.cli.writers import Streams, input_at
 
     input_at(args, args.html, f"--html {args.html} would write the page", "give another file")
+    streams = Streams(args, out, ["comparison"])  # before evaluating: refuses an --output-dir that holds an input
     testing = testing_of(args)
     figures = figures_of(args, runs, measures)
     by_level = None if args.by_level is None else [pair for text in args.by_level for pair in parse_measures(text)]
@@ -36,7 +37,8 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
                        command=getattr(args, "command_line", None), leaderboard=args.leaderboard)
     page.save(args.html)
     comparison = page.comparison_view()
-    out.write(comparison.render(args.output_format, places_of(args)))
+    with streams.table("comparison") as stream:
+        stream.write(comparison.render(args.output_format, places_of(args)))
     for note in comparison.notes:
         warn(note)
     write_figures(args, exp, figures, scale=page.scale, comparison=comparison)

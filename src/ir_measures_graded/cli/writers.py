@@ -7,11 +7,12 @@ import argparse
 import contextlib
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ir_measures_graded.cli.args import SECTIONS, STANDARD_INPUT, UsageError, places_of
+from ir_measures_graded.cli.args import places_of
 from ir_measures_graded.experiment.formats import FORMATS
+from ir_measures_graded.files import Inputs, display, writing
 
 if TYPE_CHECKING:  # pandas is imported where a table is written: --help and argument errors never load it
     import pandas as pd
@@ -197,53 +198,52 @@ def print_demo(out: TextIO) -> None:
             out.write(f"\n{title}\n{table.to_string()}\n")
 
 
+def read_by(args: argparse.Namespace) -> Inputs:
+    """The files the command reads (the qrels, the runs, the file behind standard input, a ``--groups``
+    file), by identity: what no file it writes may be."""
+    return Inputs.of([args.qrels, *args.inputs, getattr(args, "groups", None)])
+
+
 def input_at(args: argparse.Namespace, path: str, writing: str, instead: str) -> None:
-    """A UsageError ``writing`` ``over the input ...``, ``instead``, when ``path`` is the qrels or a run
-    (under any spelling, symbolic or hard link): every file a command writes is checked here, before
-    anything is evaluated (inputs are never written)."""
-    import os
-
-    from ir_measures_graded.experiment.naming import display
-
-    if not os.path.exists(path):
-        return
-    for given in [args.qrels, *args.inputs]:  # the runs (and measures: no file)
-        if given not in STANDARD_INPUT and os.path.isfile(given) and os.path.samefile(path, given):
-            raise UsageError(f"{writing} over the input {display(given)}: {instead} (inputs are never written)")
+    """A one-line error ``writing`` ``over the input ...``, ``instead``, when ``path`` is an input (under
+    any spelling, symbolic or hard link, or the file standard input was redirected from): every file a
+    command writes is checked here, before anything is evaluated (inputs are never written)."""
+    read_by(args).refuse(path, writing, instead)
 
 
 class Streams:
     """Where each table goes: standard output, tables separated by a blank line (text, markdown, latex,
     trec; machine formats hold one table there), or with ``--output-dir`` a file per table in that folder
-    (``results.tsv``, ``thresholds.tsv``, ``comparison.tsv``, one per ``compare`` section).
+    (``results.tsv``, ``comparison.tsv``, one per section), each written whole or not at all
+    (:func:`ir_measures_graded.files.writing`).
 
-    Made before anything is evaluated: a file it may write that is one of the inputs (the qrels or a
-    run, under any spelling, link or hard link) is refused with one line, and nothing is written."""
+    Made before anything is evaluated, with the names of every table the command will write (the one
+    list it then writes from): a file among them that is one of the inputs (the qrels, a run or the
+    file behind standard input, under any spelling, link or hard link) is refused with one line, and
+    nothing is written."""
 
-    #: Every table a command writes (a file each with ``--output-dir``).
-    TABLES = ("results", "thresholds", "comparison", *SECTIONS)
-
-    def __init__(self, args: argparse.Namespace, out: TextIO) -> None:
+    def __init__(self, args: argparse.Namespace, out: TextIO, tables: Sequence[str]) -> None:
         self.folder, self.out, self.written = getattr(args, "output_dir", None), out, []
+        self.tables = tuple(tables)
         self.suffix = FORMATS[args.output_format].suffix
         if self.folder:
-            import os
+            inputs = read_by(args)
+            for name in self.tables:
+                inputs.refuse(self.path(name), f"--output-dir {display(self.folder)} would write {name}.{self.suffix}",
+                              "choose another folder")
 
-            from ir_measures_graded.experiment.naming import display
+    def path(self, name: str) -> str:
+        """The file of the table ``name`` under ``--output-dir``."""
+        import os
 
-            for name in self.TABLES:
-                input_at(args, os.path.join(self.folder, f"{name}.{self.suffix}"),
-                         f"--output-dir {display(self.folder)} would write {name}.{self.suffix}",
-                         "choose another folder")
-            os.makedirs(self.folder, exist_ok=True)
+        return os.path.join(self.folder, f"{name}.{self.suffix}")
 
     @contextlib.contextmanager
     def table(self, name: str) -> Iterator[TextIO]:
+        if name not in self.tables:  # every table is checked before evaluating: one that was not is a bug
+            raise ValueError(f"table {name!r} is not among those the command declared: {', '.join(self.tables)}")
         if self.folder:
-            import os
-
-            path = os.path.join(self.folder, f"{name}.{self.suffix}")
-            with open(path, "w", encoding="utf-8", newline="") as stream:
+            with writing(self.path(name)) as stream:
                 yield stream
         else:
             if self.written:

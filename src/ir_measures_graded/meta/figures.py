@@ -82,9 +82,11 @@ def save(figure: Any, path: str | os.PathLike[str]) -> None:
     suffix = os.path.splitext(os.fspath(path))[1].lower().lstrip(".")
     if suffix not in FORMATS:
         raise GradedInputError(f"cannot write a figure to {os.fspath(path)}: name a .pdf, .svg or .png file")
+    from ir_measures_graded.files import save_figure
+
     metadata = {"pdf": {"CreationDate": None}, "svg": {"Date": None}, "png": {}}[suffix]
     with matplotlib.rc_context({"pdf.fonttype": 42, "ps.fonttype": 42, "svg.hashsalt": "ir-measures-graded"}):
-        figure.savefig(path, format=suffix, dpi=300, metadata=metadata)
+        save_figure(figure, path, format=suffix, dpi=300, metadata=metadata)
 
 
 def legend_columns(fig: Any, handles: list[Any], labels: list[str], width: float) -> int:

@@ -27,7 +27,9 @@ def _saved(fig: Any, path: Any) -> Any:
     if path is not None:
         if os.path.isdir(path):
             raise GradedInputError(f"{path} is a directory; give the figure's file name (.png, .svg, .pdf)")
-        fig.savefig(path, bbox_inches="tight")
+        from ir_measures_graded.files import save_figure
+
+        save_figure(fig, path, bbox_inches="tight")
     return fig
 
 
