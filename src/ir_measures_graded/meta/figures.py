@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from ir_measures_graded import statistics
+from ir_measures_graded.canvas import new_figure
 from ir_measures_graded.errors import GradedInputError
 
 __all__ = ["WIDTH", "FORMATS", "threshold_curve", "query_differences", "scale_grid", "intervals", "sorted_differences",
@@ -53,25 +54,6 @@ def elided(text: str, longest: int) -> str:
         return text
     keep = max(1, longest - 1)
     return text[: (keep + 1) // 2] + "…" + text[len(text) - keep // 2:]
-
-
-def new_figure(width: float, height: float) -> Any:
-    """A constrained-layout Figure. In a notebook (the inline backend) pyplot's, so that it shows under
-    the cell (which then closes it); elsewhere a Figure with its own Agg canvas, not registered with
-    pyplot: nothing to close, and no window or backend switched in the user's session."""
-    import matplotlib
-
-    # the backend as set, not resolved (resolving it would import pyplot)
-    if "inline" in str(dict.__getitem__(matplotlib.rcParams, "backend")):
-        import matplotlib.pyplot as plt
-
-        return plt.figure(figsize=(width, height), layout="constrained")
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width, height), layout="constrained")
-    FigureCanvasAgg(fig)
-    return fig
 
 
 def save(figure: Any, path: str | os.PathLike[str]) -> None:

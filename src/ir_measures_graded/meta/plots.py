@@ -6,11 +6,11 @@ from typing import Any
 
 import numpy as np
 
+from ir_measures_graded.canvas import new_figure
 from ir_measures_graded.meta.figures import (
     FONT,
     SMALL,
     legend_columns,
-    new_figure,
     scale_axes,
     short,
     sorted_differences,
