@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import math
 import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ir_measures_graded.cli.args import places_of
-from ir_measures_graded.experiment.formats import FORMATS
+from ir_measures_graded.experiment.formats import FORMATS, json_number, number
 from ir_measures_graded.files import Inputs, display, writing
 
 if TYPE_CHECKING:  # pandas is imported where a table is written: --help and argument errors never load it
@@ -21,14 +20,8 @@ SUMMARY_QID = "all"
 
 
 def fmt(value: float, places: int) -> str:
-    """As the ir_measures command: fixed places, or Python's own repr with -1."""
-    return f"{value:{'' if places < 0 else f'.{places}f'}}"
-
-
-def json_value(value: float, places: int | None) -> float | None:
-    if isinstance(value, float) and not math.isfinite(value):
-        return None  # JSON has no NaN
-    return round(value, places) if places is not None and places >= 0 else value
+    """As the ir_measures command: fixed places, or Python's own repr with -1 (NaN as ``nan``)."""
+    return number(value, places, missing="nan")
 
 
 def write_results(exp: Any, args: argparse.Namespace, out: TextIO, breakdown: pd.DataFrame | None = None) -> None:
@@ -89,8 +82,8 @@ def write_json(out: TextIO, run_name: str | None, query_id: str | None, measure:
         item["query_id"] = query_id
     import json  # here: the text outputs, the default, do not need it
 
-    item.update(measure=str(measure), value=json_value(value, places))
-    item.update({k: json_value(v, places) for k, v in (extra or {}).items()})
+    item.update(measure=str(measure), value=json_number(value, places))
+    item.update({k: json_number(v, places) for k, v in (extra or {}).items()})
     out.write(json.dumps(item) + "\n")
 
 
@@ -120,10 +113,8 @@ def write_table(exp: Any, args: argparse.Namespace, places: int, out: TextIO) ->
     if args.output_format in ("csv", "tsv"):  # no pandas (0.3 s, 65 MiB): the csv module writes what to_csv did
         import csv
 
-        def cell(value: Any) -> str:
-            if isinstance(value, float):
-                return "nan" if value != value else repr(value) if places < 0 else f"{value:.{places}f}"
-            return "nan" if value is None else str(value)  # a measure without a value for that query
+        def cell(value: Any) -> str:  # None: a measure without a value for that query
+            return fmt(value, places) if isinstance(value, float) or value is None else str(value)
 
         writer = csv.writer(out, delimiter="," if args.output_format == "csv" else "\t", lineterminator="\n")
         writer.writerow(columns)
