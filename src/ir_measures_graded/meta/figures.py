@@ -30,7 +30,7 @@ from ir_measures_graded import statistics
 from ir_measures_graded.canvas import new_figure
 from ir_measures_graded.errors import GradedInputError
 
-__all__ = ["WIDTH", "FORMATS", "threshold_curve", "query_differences", "scale_grid", "intervals", "sorted_differences",
+__all__ = ["WIDTH", "FORMATS", "short", "labels", "threshold_curve", "query_differences", "scale_grid", "intervals", "sorted_differences",
            "save"]
 
 #: A one-column figure's width in inches (ACM and IEEE columns are 3.33–3.5 in).
@@ -44,8 +44,17 @@ LONGEST = 34  # characters of a run's name shown (the middle elided beyond)
 
 
 def short(name: Any, longest: int = LONGEST) -> str:
-    """A run's name as a label: its file name, its middle elided when longer than ``longest``."""
-    return elided(os.path.basename(str(name)) or str(name), longest)
+    """A run's name as a label: the name its tables print (the experiment's, by the one naming rule:
+    the file name, with as many parent folders as tell the runs apart), its middle elided when longer
+    than ``longest``."""
+    return elided(str(name), longest)
+
+
+def labels(names: Sequence[Any], longest: int = LONGEST) -> list[str]:
+    """The runs' labels (:func:`short`), except where eliding would make two the same: those keep their
+    whole names, so that a figure tells apart every run its tables do."""
+    shown = [short(name, longest) for name in names]
+    return [label if shown.count(label) == 1 else str(name) for label, name in zip(shown, names, strict=True)]
 
 
 def elided(text: str, longest: int) -> str:
@@ -107,10 +116,11 @@ def threshold_curve(exp: Any, measure: Any = None) -> Any:
     ax = fig.add_subplot()
     x = np.arange(len(thresholds))
     handles = []
-    for k, (run, rows) in enumerate(table.groupby("run", sort=False)):
+    grouped = list(table.groupby("run", sort=False))
+    for k, ((run, rows), name) in enumerate(zip(grouped, labels([run for run, _ in grouped]), strict=True)):
         y = rows.set_index("threshold")["value"].reindex(thresholds).to_numpy(dtype=float)
         (line,) = ax.plot(x, y, marker="os^Dvp<>h"[k % 9], markersize=3.5, linewidth=1.2, color=f"C{k % 10}",
-                          linestyle=("-", "--", ":", "-.")[k // 10 % 4], label=short(run), gid=f"run:{run}")
+                          linestyle=("-", "--", ":", "-.")[k // 10 % 4], label=name, gid=f"run:{run}")
         handles.append(line)
     step = max(1, math.ceil(len(thresholds) / 8))  # at most 8 labelled thresholds: they never touch
     ax.set_xticks(x, [f"{t:g}\n{n}" if i % step == 0 else "" for i, (t, n) in enumerate(zip(thresholds, queries,
@@ -155,7 +165,8 @@ def query_differences(exp: Any, baseline: Any = None, measure: Any = None) -> An
     fig = new_figure(WIDTH, 0.7 + 1.35 * rows)
     axes = fig.subplots(rows, columns, sharex=True, sharey=True, squeeze=False)
     name_length = max(6, int((WIDTH - 0.6) / columns * 72 / (0.6 * SMALL)) - 2)  # characters that fit over a panel
-    for ax, (run, d) in zip(axes.flat, found.items(), strict=False):
+    titles = labels(list(found), name_length)
+    for ax, (run, d), title in zip(axes.flat, found.items(), titles, strict=False):
         x = np.arange(len(d), dtype=float)
         top, zero = d, np.zeros_like(d)
         # one collection of rectangles for the run (a patch per bar costs a second per thousand queries)
@@ -164,7 +175,7 @@ def query_differences(exp: Any, baseline: Any = None, measure: Any = None) -> An
                                          gid=f"run:{run}"))
         ax.axhline(0, color="black", linewidth=0.5)
         wins, ties, losses = int((d > 0).sum()), int((d == 0).sum()), int((d < 0).sum())
-        ax.set_title(f"{short(run, name_length)}\n+{wins} ={ties} −{losses}", fontsize=SMALL)
+        ax.set_title(f"{title}\n+{wins} ={ties} −{losses}", fontsize=SMALL)
         ax.set_xlim(0, max(1, len(d)))
         ax.set_xticks([])
         ax.tick_params(labelsize=SMALL)
@@ -281,7 +292,7 @@ def intervals(comparison: Any, measures: Sequence[str] | None = None) -> Any:
         ax.margins(x=0.15)
     for ax in axes.flat[len(chosen):]:
         ax.remove()
-    axes[0, 0].set_yticks(y, [short(run, names) for run in runs])
+    axes[0, 0].set_yticks(y, labels(runs, names))
     axes[0, 0].invert_yaxis()
     loose, strict = marks(len(testing.levels))
     fig.supxlabel(f"Δ against {short(comparison.baseline)}, {testing.level * 100:.10g}% t interval\n"
