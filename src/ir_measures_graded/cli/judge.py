@@ -52,11 +52,11 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     testing = testing_of(args)
     figures = figures_of(args, runs, measures)
     if args.plot:
-        from ir_measures_graded.cli.writers import input_at
+        from ir_measures_graded.cli.writers import output_file
         from ir_measures_graded.lazy import require
 
         require("matplotlib", "meta", "--plot")
-        input_at(args, args.plot, f"--plot {args.plot} would draw the figure", "give another file")
+        output_file(args, "--plot", args.plot, "draw the figure")
     streams = Streams(args, out, chosen)  # before evaluating: refuses an --output-dir that holds an input
     exp = experiment_of(args, runs, measures, keep_runs=True)
     report = meta.meta_evaluate(exp, transforms=args.transform, samples=args.samples, test=args.pairs_test,

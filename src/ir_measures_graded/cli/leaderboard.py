@@ -79,7 +79,7 @@ def _groups(given: str | None) -> Any:
 def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: TextIO) -> int:
     """``leaderboard``; returns the exit status."""
     from ir_measures_graded import organiser
-    from ir_measures_graded.cli.writers import Streams, input_at
+    from ir_measures_graded.cli.writers import Streams, output_file
 
     if args.output_format not in FORMATS or args.output_format == "trec":
         raise UsageError("-o trec writes trec_eval's result lines (the evaluate command); leaderboard writes tables: "
@@ -87,10 +87,8 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     # by default, the agreement only where there are measures to agree
     sections = list(dict.fromkeys(args.sections or [s for s in DEFAULT_SECTIONS
                                                      if s != "agreement" or len(measures) > 1]))
-    if args.plot and os.path.isdir(args.plot):
-        raise UsageError(f"--plot {args.plot} is a directory; give the figure's file name")
     if args.plot:
-        input_at(args, args.plot, f"--plot {args.plot} would draw the figure", "give another file")
+        output_file(args, "--plot", args.plot, "draw the figure")
     machine = FORMATS[args.output_format].machine
     if machine and not args.output_dir and len(sections) > 1:
         raise UsageError(f"-o {args.output_format} writes one table per stream: give one --sections, or "

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ir_measures_graded.cli.args import places_of
+from ir_measures_graded.cli.args import UsageError, places_of
 from ir_measures_graded.experiment.formats import FORMATS, json_number, number
-from ir_measures_graded.files import Inputs, display, writing
+from ir_measures_graded.files import Inputs, blocked, display, writing
 
 if TYPE_CHECKING:  # pandas is imported where a table is written: --help and argument errors never load it
     import pandas as pd
@@ -195,11 +196,15 @@ def read_by(args: argparse.Namespace) -> Inputs:
     return Inputs.of([args.qrels, *args.inputs, getattr(args, "groups", None)])
 
 
-def input_at(args: argparse.Namespace, path: str, writing: str, instead: str) -> None:
-    """A one-line error ``writing`` ``over the input ...``, ``instead``, when ``path`` is an input (under
-    any spelling, symbolic or hard link, or the file standard input was redirected from): every file a
-    command writes is checked here, before anything is evaluated (inputs are never written)."""
-    read_by(args).refuse(path, writing, instead)
+def output_file(args: argparse.Namespace, option: str, path: str, does: str) -> None:
+    """Before anything is evaluated, a one-line error unless the file ``option`` names can be written
+    (not a directory, no file where a folder on its way should be: the folders missing are made) and is
+    none of the inputs (under any spelling, symbolic or hard link, or the file standard input was
+    redirected from): ``{option} {path} would {does} over the input ...``."""
+    why = blocked(path)
+    if why:
+        raise UsageError(f"{option} {display(path)}: not a file ({why}); give the file's path")
+    read_by(args).refuse(path, f"{option} {display(path)} would {does}", "give another file")
 
 
 class Streams:
@@ -218,6 +223,9 @@ class Streams:
         self.tables = tuple(tables)
         self.suffix = FORMATS[args.output_format].suffix
         if self.folder:
+            why = blocked(os.path.join(self.folder, "table"))
+            if why:
+                raise UsageError(f"--output-dir {display(self.folder)}: not a folder ({why})")
             inputs = read_by(args)
             for name in self.tables:
                 inputs.refuse(self.path(name), f"--output-dir {display(self.folder)} would write {name}.{self.suffix}",
@@ -225,8 +233,6 @@ class Streams:
 
     def path(self, name: str) -> str:
         """The file of the table ``name`` under ``--output-dir``."""
-        import os
-
         return os.path.join(self.folder, f"{name}.{self.suffix}")
 
     @contextlib.contextmanager

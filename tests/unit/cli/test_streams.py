@@ -218,3 +218,19 @@ def test_a_figure_into_a_new_folder_makes_the_folder(tmp_path, capsys):
     run_main(capsys, QRELS, STRONG, WEAK, "-m", "muMAP", "--figure", "differences", str(path))
     assert path.read_bytes().startswith(b"<?xml")
     assert sorted(p.name for p in path.parent.iterdir()) == ["d.svg"]  # no temporary file left beside it
+
+
+@pytest.mark.parametrize("option", ["--output-dir", "--html", "--figure", "--plot"])
+def test_an_output_where_a_file_stands_for_a_folder_is_refused_before_evaluating(tmp_path, capsys, option):
+    from support.cli import error_of
+
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("a file, not a folder\n")
+    target = str(blocker / "out.svg")
+    command = {"--output-dir": "evaluate", "--html": "report", "--figure": "evaluate", "--plot": "leaderboard"}[option]
+    given = {"--output-dir": ["--output-dir", str(blocker)], "--html": ["--html", target],
+             "--figure": ["--figure", "differences", target], "--plot": ["--plot", target]}[option]
+    message = error_of(capsys, command, QRELS, STRONG, WEAK, "-m", "muMAP", *given)
+    shown = f"{option} differences {target}" if option == "--figure" else f"{option} {given[-1]}"
+    assert message.startswith(f"{shown}: not a ") and f"({blocker} is not a folder)" in message, message
+    assert blocker.read_text() == "a file, not a folder\n"
