@@ -98,8 +98,8 @@ def add_output(parser: argparse.ArgumentParser, default: str) -> None:
                        help=f"tsv, csv, jsonl (one tidy table per stream, numbers as numbers), trec (trec_eval's "
                        f"lines; evaluate only), text, markdown, latex (default {default})")
     group.add_argument("--output-dir", metavar="DIR", help="write each table to its own file in DIR (results, "
-                       "thresholds, comparison, or judge's sections: e.g. DIR/comparison.tsv) instead of standard "
-                       "output")
+                       "thresholds, comparison, or the sections: e.g. DIR/comparison.tsv) instead of standard "
+                       "output; made when missing, each file written whole, never over an input")
     group.add_argument("--places", "-p", type=int, default=None,
                        help=f"decimal places (default {DEFAULT_PLACES}; -1: all digits; with -o jsonl, values are "
                        "rounded only when given)")
