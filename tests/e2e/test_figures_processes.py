@@ -24,10 +24,14 @@ def test_a_figure_shows_under_its_notebook_cell():
     notebook.cells = [nbformat.v4.new_code_cell(
         "from ir_measures_graded.experiment import experiment\nfrom ir_measures_graded.meta import figures\n"
         "from ir_measures_graded.sample import graded_sample\n"
-        "exp = experiment(*graded_sample(), ['µMAP'], keep_runs=True)\nfig = figures.threshold_curve(exp)")]
+        "exp = experiment(*graded_sample(), ['µMAP'], keep_runs=True)\nfig = figures.threshold_curve(exp)"),
+        # the organiser's figures too (issue 50: made as the others, no longer through pyplot's Agg)
+        nbformat.v4.new_code_cell("from ir_measures_graded import organiser\n"
+                                  "board = organiser.leaderboard(exp, permutations=50)\nfig = board.plot()")]
     nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
-    assert [o.output_type for o in notebook.cells[0].outputs] == ["display_data"]
-    assert "image/png" in notebook.cells[0].outputs[0]["data"]
+    for cell in notebook.cells:
+        assert [o.output_type for o in cell.outputs] == ["display_data"]
+        assert "image/png" in cell.outputs[0]["data"]
 
 
 #: A fresh interpreter with the svg backend set, drawing every figure of a 24-run task (issue 50).
