@@ -103,16 +103,19 @@ class Inputs:
             raise GradedInputError(f"{writing} over the input {shown}: {instead} (inputs are never written)")
 
 
-def blocked(path: str | os.PathLike[str]) -> str | None:
-    """Why ``path`` cannot be written as a file (it is a directory, or a folder on its way is a file),
-    None when it can (the folders missing are made when it is written)."""
+def blocked(path: str | os.PathLike[str], folder: bool = False) -> str | None:
+    """Why ``path`` cannot be written as a file (with ``folder``: be a folder files are written in): it
+    is a directory (not a folder), or a folder on its way is a file; None when it can (the folders
+    missing are made when a file is written)."""
     path = os.path.abspath(os.fspath(path))
-    if os.path.isdir(path):
-        return f"{display(path)} is a directory"
-    folder = os.path.dirname(path)
-    while not os.path.exists(folder):
-        folder = os.path.dirname(folder)
-    return None if os.path.isdir(folder) else f"{display(folder)} is not a folder"
+    if os.path.exists(path):
+        if os.path.isdir(path) == folder:
+            return None
+        return f"{display(path)} is {'not a folder' if folder else 'a directory'}"
+    parent = os.path.dirname(path)
+    while not os.path.exists(parent):
+        parent = os.path.dirname(parent)
+    return None if os.path.isdir(parent) else f"{display(parent)} is not a folder"
 
 
 @contextlib.contextmanager

@@ -79,6 +79,9 @@ def test_what_cannot_be_a_file_is_named(tmp_path):
     assert blocked(tmp_path) == f"{tmp_path} is a directory"
     assert blocked(os.path.join(QRELS, "x", "f.pdf")) == f"{QRELS} is not a folder"
     assert blocked(tmp_path / "new" / "f.pdf") is None
+    assert blocked(tmp_path, folder=True) is None and blocked(tmp_path / "new" / "deeper", folder=True) is None
+    assert blocked(QRELS, folder=True) == f"{QRELS} is not a folder"
+    assert blocked(os.path.join(QRELS, "sub"), folder=True) == f"{QRELS} is not a folder"
     with pytest.raises(GradedInputError, match="is a directory"):
         write_text(tmp_path, "x")
 

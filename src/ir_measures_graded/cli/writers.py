@@ -1,5 +1,6 @@
 """Everything the command line writes: results (tsv, trec, jsonl, csv, tables), comparisons, per-threshold
-tables and the demo; where each table goes (:class:`Streams`)."""
+tables and the demo; where each table goes (:class:`Streams`), and the check of every output file before
+anything is evaluated (:func:`output_file`). Files are written by :mod:`ir_measures_graded.files`."""
 
 from __future__ import annotations
 
@@ -223,7 +224,7 @@ class Streams:
         self.tables = tuple(tables)
         self.suffix = FORMATS[args.output_format].suffix
         if self.folder:
-            why = blocked(os.path.join(self.folder, "table"))
+            why = blocked(self.folder, folder=True)
             if why:
                 raise UsageError(f"--output-dir {display(self.folder)}: not a folder ({why})")
             inputs = read_by(args)
