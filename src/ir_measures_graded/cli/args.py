@@ -14,11 +14,10 @@ import ir_measures
 from ir_measures_graded.cli.output import PROG
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiment.formats import FORMATS
+from ir_measures_graded.files import STANDARD_INPUT
 from ir_measures_graded.measures import GradedMeasure
 
 STDIN = "-"
-#: Names of the standard input, which can be read once.
-STANDARD_INPUT = frozenset({STDIN, "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 DEFAULT_PLACES = 4
 USAGE_ORDER = "the arguments are QRELS RUN [RUN ...] MEASURE [MEASURE ...]"
 #: statistics.PAIRED_TESTS, written out so that --help does not load scipy (a test keeps them equal).
@@ -99,8 +98,8 @@ def add_output(parser: argparse.ArgumentParser, default: str) -> None:
                        help=f"tsv, csv, jsonl (one tidy table per stream, numbers as numbers), trec (trec_eval's "
                        f"lines; evaluate only), text, markdown, latex (default {default})")
     group.add_argument("--output-dir", metavar="DIR", help="write each table to its own file in DIR (results, "
-                       "thresholds, comparison, or judge's sections: e.g. DIR/comparison.tsv) instead of standard "
-                       "output")
+                       "thresholds, comparison, or the sections: e.g. DIR/comparison.tsv) instead of standard "
+                       "output; made when missing, each file written whole, never over an input")
     group.add_argument("--places", "-p", type=int, default=None,
                        help=f"decimal places (default {DEFAULT_PLACES}; -1: all digits; with -o jsonl, values are "
                        "rounded only when given)")

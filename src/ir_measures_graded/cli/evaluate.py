@@ -20,20 +20,23 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     compared = args.baseline is not None
     testing = testing_of(args) if compared else None
     figures = figures_of(args, runs, measures)
-    streams = writers.Streams(args, out)  # before evaluating: refuses an --output-dir that holds an input
+    machine = FORMATS[args.output_format].machine
+    # every table written, in order (the one list the --output-dir check and the writing both go by)
+    tables = [*(["results"] if not (compared and machine and not args.output_dir) else []),  # else the comparison
+              *(["thresholds"] if args.thresholds and args.output_format != "trec" else []),  # trec: in the results
+              *(["comparison"] if compared else [])]
+    streams = writers.Streams(args, out, tables)  # before evaluating: refuses an --output-dir that holds an input
     exp = experiment_of(args, runs, measures, per_query=args.by_query or compared or args.thresholds or needs(figures),
                         provider=args.provider)
-    machine = FORMATS[args.output_format].machine
     breakdown = exp.breakdown() if args.thresholds else None
-    if not (compared and machine and not args.output_dir):  # on stdout the comparison is then the one table
-        with streams.table("results") as stream:
-            writers.write_results(exp, args, stream, breakdown)
-    if breakdown is not None and args.output_format != "trec":  # trec: under each run's runid line
-        with streams.table("thresholds") as stream:
-            writers.write_breakdown(exp, breakdown, args, stream)
     comparison = exp.compare(testing=testing) if compared else None
-    if comparison is not None:
-        with streams.table("comparison") as stream:
-            writers.write_comparison(comparison, args, stream)
+    for table in tables:
+        with streams.table(table) as stream:
+            if table == "results":
+                writers.write_results(exp, args, stream, breakdown)
+            elif table == "thresholds":
+                writers.write_breakdown(exp, breakdown, args, stream)
+            else:
+                writers.write_comparison(comparison, args, stream)
     write_figures(args, exp, figures, comparison=comparison)
     return 0

@@ -40,6 +40,7 @@ def figures_of(args: argparse.Namespace, runs: Sequence[str], measures: Sequence
     asked = getattr(args, "figure", None) or []
     if not asked:
         return []
+    from ir_measures_graded.cli.writers import output_file
     from ir_measures_graded.experiment.measure_lists import breakdown_names, broken_down
     from ir_measures_graded.lazy import require
 
@@ -54,8 +55,7 @@ def figures_of(args: argparse.Namespace, runs: Sequence[str], measures: Sequence
                              f"({', '.join(label for _, label in measures)})")
         if os.path.splitext(path)[1].lower() not in SUFFIXES:
             raise UsageError(f"--figure {name} {path}: name a .pdf, .svg or .png file (the suffix says the format)")
-        if os.path.isdir(path) or not os.path.isdir(os.path.dirname(os.path.abspath(path))):
-            raise UsageError(f"--figure {name} {path}: not a file in an existing folder")
+        output_file(args, f"--figure {name}", path, "draw the figure")  # a folder missing is made
         if name == "thresholds" and not broken_down([labels[measure]] if measure else [m for m, _ in measures]):
             raise UsageError(f"--figure {given} draws a measure combined over relevance thresholds "
                              f"({breakdown_names()}): add one of them to the measures")

@@ -52,12 +52,12 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     testing = testing_of(args)
     figures = figures_of(args, runs, measures)
     if args.plot:
-        from ir_measures_graded.cli.writers import input_at
+        from ir_measures_graded.cli.writers import output_file
         from ir_measures_graded.lazy import require
 
         require("matplotlib", "meta", "--plot")
-        input_at(args, args.plot, f"--plot {args.plot} would draw the figure", "give another file")
-    streams = Streams(args, out)  # before evaluating: refuses an --output-dir that holds an input
+        output_file(args, "--plot", args.plot, "draw the figure")
+    streams = Streams(args, out, chosen)  # before evaluating: refuses an --output-dir that holds an input
     exp = experiment_of(args, runs, measures)
     report = meta.meta_evaluate(exp, transforms=args.transform, samples=args.samples, test=args.pairs_test,
                                 min_difference=args.min_difference, power=args.power, testing=testing)
@@ -92,7 +92,8 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
         warn(note)
     write_figures(args, exp, figures, scale=report.scale, comparison=comparison)
     if args.plot:
+        from ir_measures_graded.files import save_figure
         from ir_measures_graded.meta.plots import report_figure
 
-        report_figure(report).savefig(args.plot, dpi=120)
+        save_figure(report_figure(report), args.plot, dpi=120)
     return 0

@@ -79,19 +79,20 @@ def _groups(given: str | None) -> Any:
 def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: TextIO) -> int:
     """``leaderboard``; returns the exit status."""
     from ir_measures_graded import organiser
-    from ir_measures_graded.cli.writers import Streams
+    from ir_measures_graded.cli.writers import Streams, output_file
 
     # by default, the agreement only where there are measures to agree
     sections = list(dict.fromkeys(args.sections or [s for s in DEFAULT_SECTIONS
                                                      if s != "agreement" or len(measures) > 1]))
-    if args.plot and os.path.isdir(args.plot):
-        raise UsageError(f"--plot {args.plot} is a directory; give the figure's file name")
+    if args.plot:
+        output_file(args, "--plot", args.plot, "draw the figure")
     machine = FORMATS[args.output_format].machine
     if machine and not args.output_dir and len(sections) > 1:
         raise UsageError(f"-o {args.output_format} writes one table per stream: give one --sections, or "
                          "--output-dir DIR for a file per table")
     if len(runs) < 2:
         raise UsageError(f"leaderboard needs at least two runs; got {len(runs)}")
+    streams = Streams(args, out, sections)  # before evaluating: refuses an --output-dir that holds an input
     exp = experiment_of(args, runs, measures)
     places = places_of(args)
     testing = dict(test=args.test, alpha=args.alpha, correction=args.correction, permutations=args.permutations,
@@ -115,7 +116,6 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
             found[section] = limits
     if args.plot:
         board.plot(args.plot)
-    streams = Streams(args, out)
     for section, result in found.items():
         with streams.table(section) as stream:
             stream.write(result.render(args.output_format, places))

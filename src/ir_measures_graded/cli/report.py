@@ -4,7 +4,6 @@ output gets the comparison table (``-o``: tsv, csv, jsonl as one tidy table; tex
 from __future__ import annotations
 
 import argparse
-import os
 from typing import Any, TextIO
 
 from ir_measures_graded.cli.args import UsageError, experiment_of, parse_measures, places_of, testing_of
@@ -22,11 +21,10 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     require("jinja2", "report", "the report")
     if args.no_scale and args.transform:
         raise UsageError("--no-scale and --transform contradict each other")
-    if os.path.isdir(args.html):
-        raise UsageError(f"--html {args.html} is a directory; give the HTML file's path")
-    from ir_measures_graded.cli.writers import input_at
+    from ir_measures_graded.cli.writers import Streams, output_file
 
-    input_at(args, args.html, f"--html {args.html} would write the page", "give another file")
+    output_file(args, "--html", args.html, "write the page")
+    streams = Streams(args, out, ["comparison"])  # before evaluating: refuses an --output-dir that holds an input
     testing = testing_of(args)
     figures = figures_of(args, runs, measures)
     by_level = None if args.by_level is None else [pair for text in args.by_level for pair in parse_measures(text)]
@@ -36,7 +34,8 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
                        command=getattr(args, "command_line", None), leaderboard=args.leaderboard)
     page.save(args.html)
     comparison = page.comparison_view()
-    out.write(comparison.render(args.output_format, places_of(args)))
+    with streams.table("comparison") as stream:
+        stream.write(comparison.render(args.output_format, places_of(args)))
     for note in comparison.notes:
         warn(note)
     write_figures(args, exp, figures, scale=page.scale, comparison=comparison)

@@ -1,17 +1,19 @@
 """Everything the command line writes: results (tsv, trec, jsonl, csv, tables), comparisons, per-threshold
-tables and the demo; where each table goes (:class:`Streams`)."""
+tables and the demo; where each table goes (:class:`Streams`), and the check of every output file before
+anything is evaluated (:func:`output_file`). Files are written by :mod:`ir_measures_graded.files`."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import math
+import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ir_measures_graded.cli.args import SECTIONS, STANDARD_INPUT, UsageError, places_of
-from ir_measures_graded.experiment.formats import FORMATS
+from ir_measures_graded.cli.args import UsageError, places_of
+from ir_measures_graded.experiment.formats import FORMATS, json_number, number
+from ir_measures_graded.files import Inputs, blocked, display, writing
 
 if TYPE_CHECKING:  # pandas is imported where a table is written: --help and argument errors never load it
     import pandas as pd
@@ -20,14 +22,8 @@ SUMMARY_QID = "all"
 
 
 def fmt(value: float, places: int) -> str:
-    """As the ir_measures command: fixed places, or Python's own repr with -1."""
-    return f"{value:{'' if places < 0 else f'.{places}f'}}"
-
-
-def json_value(value: float, places: int | None) -> float | None:
-    if isinstance(value, float) and not math.isfinite(value):
-        return None  # JSON has no NaN
-    return round(value, places) if places is not None and places >= 0 else value
+    """As the ir_measures command: fixed places, or Python's own repr with -1 (NaN as ``nan``)."""
+    return number(value, places, missing="nan")
 
 
 def write_results(exp: Any, args: argparse.Namespace, out: TextIO, breakdown: pd.DataFrame | None = None) -> None:
@@ -88,8 +84,8 @@ def write_json(out: TextIO, run_name: str | None, query_id: str | None, measure:
         item["query_id"] = query_id
     import json  # here: the text outputs, the default, do not need it
 
-    item.update(measure=str(measure), value=json_value(value, places))
-    item.update({k: json_value(v, places) for k, v in (extra or {}).items()})
+    item.update(measure=str(measure), value=json_number(value, places))
+    item.update({k: json_number(v, places) for k, v in (extra or {}).items()})
     out.write(json.dumps(item) + "\n")
 
 
@@ -119,10 +115,8 @@ def write_table(exp: Any, args: argparse.Namespace, places: int, out: TextIO) ->
     if args.output_format in ("csv", "tsv"):  # no pandas (0.3 s, 65 MiB): the csv module writes what to_csv did
         import csv
 
-        def cell(value: Any) -> str:
-            if isinstance(value, float):
-                return "nan" if value != value else repr(value) if places < 0 else f"{value:.{places}f}"
-            return "nan" if value is None else str(value)  # a measure without a value for that query
+        def cell(value: Any) -> str:  # None: a measure without a value for that query
+            return fmt(value, places) if isinstance(value, float) or value is None else str(value)
 
         writer = csv.writer(out, delimiter="," if args.output_format == "csv" else "\t", lineterminator="\n")
         writer.writerow(columns)
@@ -197,53 +191,57 @@ def print_demo(out: TextIO) -> None:
             out.write(f"\n{title}\n{table.to_string()}\n")
 
 
-def input_at(args: argparse.Namespace, path: str, writing: str, instead: str) -> None:
-    """A UsageError ``writing`` ``over the input ...``, ``instead``, when ``path`` is the qrels or a run
-    (under any spelling, symbolic or hard link): every file a command writes is checked here, before
-    anything is evaluated (inputs are never written)."""
-    import os
+def read_by(args: argparse.Namespace) -> Inputs:
+    """The files the command reads (the qrels, the runs, the file behind standard input, a ``--groups``
+    file), by identity: what no file it writes may be."""
+    return Inputs.of([args.qrels, *args.inputs, getattr(args, "groups", None)])
 
-    from ir_measures_graded.experiment.naming import display
 
-    if not os.path.exists(path):
-        return
-    for given in [args.qrels, *args.inputs]:  # the runs (and measures: no file)
-        if given not in STANDARD_INPUT and os.path.isfile(given) and os.path.samefile(path, given):
-            raise UsageError(f"{writing} over the input {display(given)}: {instead} (inputs are never written)")
+def output_file(args: argparse.Namespace, option: str, path: str, does: str) -> None:
+    """Before anything is evaluated, a one-line error unless the file ``option`` names can be written
+    (not a directory, no file where a folder on its way should be: the folders missing are made) and is
+    none of the inputs (under any spelling, symbolic or hard link, or the file standard input was
+    redirected from): ``{option} {path} would {does} over the input ...``."""
+    why = blocked(path)
+    if why:
+        raise UsageError(f"{option} {display(path)}: not a file ({why}); give the file's path")
+    read_by(args).refuse(path, f"{option} {display(path)} would {does}", "give another file")
 
 
 class Streams:
     """Where each table goes: standard output, tables separated by a blank line (text, markdown, latex,
     trec; machine formats hold one table there), or with ``--output-dir`` a file per table in that folder
-    (``results.tsv``, ``thresholds.tsv``, ``comparison.tsv``, one per ``compare`` section).
+    (``results.tsv``, ``comparison.tsv``, one per section), each written whole or not at all
+    (:func:`ir_measures_graded.files.writing`).
 
-    Made before anything is evaluated: a file it may write that is one of the inputs (the qrels or a
-    run, under any spelling, link or hard link) is refused with one line, and nothing is written."""
+    Made before anything is evaluated, with the names of every table the command will write (the one
+    list it then writes from): a file among them that is one of the inputs (the qrels, a run or the
+    file behind standard input, under any spelling, link or hard link) is refused with one line, and
+    nothing is written."""
 
-    #: Every table a command writes (a file each with ``--output-dir``).
-    TABLES = ("results", "thresholds", "comparison", *SECTIONS)
-
-    def __init__(self, args: argparse.Namespace, out: TextIO) -> None:
+    def __init__(self, args: argparse.Namespace, out: TextIO, tables: Sequence[str]) -> None:
         self.folder, self.out, self.written = getattr(args, "output_dir", None), out, []
+        self.tables = tuple(tables)
         self.suffix = FORMATS[args.output_format].suffix
         if self.folder:
-            import os
+            why = blocked(self.folder, folder=True)
+            if why:
+                raise UsageError(f"--output-dir {display(self.folder)}: not a folder ({why})")
+            inputs = read_by(args)
+            for name in self.tables:
+                inputs.refuse(self.path(name), f"--output-dir {display(self.folder)} would write {name}.{self.suffix}",
+                              "choose another folder")
 
-            from ir_measures_graded.experiment.naming import display
-
-            for name in self.TABLES:
-                input_at(args, os.path.join(self.folder, f"{name}.{self.suffix}"),
-                         f"--output-dir {display(self.folder)} would write {name}.{self.suffix}",
-                         "choose another folder")
-            os.makedirs(self.folder, exist_ok=True)
+    def path(self, name: str) -> str:
+        """The file of the table ``name`` under ``--output-dir``."""
+        return os.path.join(self.folder, f"{name}.{self.suffix}")
 
     @contextlib.contextmanager
     def table(self, name: str) -> Iterator[TextIO]:
+        if name not in self.tables:  # every table is checked before evaluating: one that was not is a bug
+            raise ValueError(f"table {name!r} is not among those the command declared: {', '.join(self.tables)}")
         if self.folder:
-            import os
-
-            path = os.path.join(self.folder, f"{name}.{self.suffix}")
-            with open(path, "w", encoding="utf-8", newline="") as stream:
+            with writing(self.path(name)) as stream:
                 yield stream
         else:
             if self.written:

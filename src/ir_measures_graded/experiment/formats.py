@@ -6,11 +6,13 @@ loads nothing heavy.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from typing import Any
 
 from ir_measures_graded.errors import GradedInputError
 
-__all__ = ["Format", "FORMATS", "MACHINE_FORMATS", "HUMAN_FORMATS", "format_of"]
+__all__ = ["Format", "FORMATS", "MACHINE_FORMATS", "HUMAN_FORMATS", "format_of", "number", "json_number"]
 
 
 @dataclass(frozen=True)
@@ -44,3 +46,33 @@ def format_of(name: str, table: bool = False) -> Format:
         raise GradedInputError(f"unknown output format {name!r}; expected one of {', '.join(allowed)}")
     return found
 
+
+
+def _missing(value: Any) -> bool:
+    """None, NaN or pandas' NA (whose comparisons have no truth value)."""
+    if value is None:
+        return True
+    try:
+        return bool(value != value)
+    except TypeError:
+        return True
+
+
+def number(value: Any, places: int, signed: bool = False, missing: str = "") -> str:
+    """How a value prints in every format and table (``-p``, ``places=``): ``places`` decimals, or -1
+    for every digit (Python's repr); a sign with ``signed`` (deltas); ``missing`` for None or NaN.
+    p-values print by significant digits instead (:func:`~ir_measures_graded.experiment.tables.format_p`)."""
+    if _missing(value):
+        return missing
+    value = float(value)
+    return f"{value:{'+' if signed else ''}.{places}f}" if places >= 0 else repr(value)
+
+
+def json_number(value: Any, places: int | None) -> Any:
+    """A value for JSON: rounded to ``places`` decimals when given (and not -1), None where JSON has no
+    number (NaN, infinities, NA); anything but a number as it is."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None if value is not None and not isinstance(value, str) and _missing(value) else value
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return round(value, places) if places is not None and places >= 0 else value

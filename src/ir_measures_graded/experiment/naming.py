@@ -13,25 +13,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.files import display  # one rule for a file name in every message
 
 __all__ = ["display", "run_names", "find_baseline", "STDIN"]
 
 STDIN = "-"
-
-
-def display(text: str) -> str:
-    """``text`` printable as UTF-8: bytes a file name holds that are not UTF-8 (which Python keeps as
-    lone surrogates) shown as ``\\xNN``."""
-    try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        raw = text.encode("utf-8", "surrogateescape") if _escaped_only(text) else text.encode("utf-8", "surrogatepass")
-        return raw.decode("utf-8", "backslashreplace")
-
-
-def _escaped_only(text: str) -> bool:
-    return all(not 0xD800 <= ord(c) <= 0xDFFF or 0xDC80 <= ord(c) <= 0xDCFF for c in text)
 
 
 def _parts(spec: Any) -> list[str]:

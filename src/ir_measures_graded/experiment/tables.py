@@ -20,7 +20,14 @@ import pandas as pd
 
 from ir_measures_graded import statistics
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiment.formats import FORMATS, HUMAN_FORMATS, MACHINE_FORMATS, format_of  # noqa: F401 (one registry, re-exported)
+from ir_measures_graded.experiment.formats import (  # noqa: F401 (one registry, re-exported)
+    FORMATS,
+    HUMAN_FORMATS,
+    MACHINE_FORMATS,
+    format_of,
+    json_number,
+    number,
+)
 from ir_measures_graded.experiment.testing import percent  # noqa: F401 (re-exported: one definition)
 
 #: Significance levels and their marks, strictest last.
@@ -88,12 +95,6 @@ def mark(p: float, levels: Sequence[float] = LEVELS) -> str:
     return marks(len(ordered))[passed - 1] if passed else ""
 
 
-def _number(value: Any, places: int, signed: bool = False) -> str:
-    if value is None or pd.isna(value):
-        return ""
-    return f"{float(value):{'+' if signed else ''}.{places}f}" if places >= 0 else repr(float(value))
-
-
 def formatted(table: pd.DataFrame, places: int = 4) -> pd.DataFrame:
     """Every cell as text: floats with ``places`` decimals (-1: all digits), p-value columns (``p_*``)
     by :func:`format_p` (knowing the row's ``test`` where there is one), NaN empty."""
@@ -104,7 +105,7 @@ def formatted(table: pd.DataFrame, places: int = 4) -> pd.DataFrame:
         if str(column).startswith("p_"):
             shown[column] = [format_p(p, t) for p, t in zip(values, tests, strict=True)]
         elif pd.api.types.is_float_dtype(values):
-            shown[column] = [_number(v, places) for v in values]
+            shown[column] = [number(v, places) for v in values]
         else:
             shown[column] = ["" if v is None or (not isinstance(v, str) and pd.isna(v)) else str(v) for v in values]
     return shown
@@ -119,11 +120,8 @@ def comparison_records(table: pd.DataFrame, places: int | None) -> list[dict[str
         for key, value in rec.items():
             if str(key).startswith("p_"):
                 item[key] = json_p(value, places)
-            elif isinstance(value, float):
-                item[key] = (None if math.isnan(value) else
-                             round(value, places) if places is not None and places >= 0 else value)
             else:
-                item[key] = None if value is pd.NA else value.item() if hasattr(value, "item") else value
+                item[key] = json_number(value.item() if hasattr(value, "item") else value, places)
         records.append(item)
     return records
 
@@ -165,14 +163,14 @@ def paper_table(comparison: pd.DataFrame, places: int = 4, levels: Sequence[floa
     columns: dict[str, list[str]] = {"run": runs}
     for measure, rows in comparison.groupby("measure", sort=False):
         rows = rows.set_index("run").reindex(runs)
-        columns[measure] = [_number(r.value, places) + mark(r.p_adjusted, levels) for r in rows.itertuples()]
+        columns[measure] = [number(r.value, places) + mark(r.p_adjusted, levels) for r in rows.itertuples()]
         if not deltas:
             continue
         columns[f"Δ {measure} [CI]"] = [
             "" if r.Index == baseline or pd.isna(r.delta) else
-            _number(r.delta, places, True) if pd.isna(r.p_value) else
-            f"{_number(r.delta, places, True)} [{_number(getattr(r, low), places, True)}, "
-            f"{_number(getattr(r, high), places, True)}]" for r in rows.itertuples()]
+            number(r.delta, places, True) if pd.isna(r.p_value) else
+            f"{number(r.delta, places, True)} [{number(getattr(r, low), places, True)}, "
+            f"{number(getattr(r, high), places, True)}]" for r in rows.itertuples()]
     said = legend(testing, baseline, deltas, levels)
     if deltas and interval != "t":
         said = said.replace(" t confidence interval", " percentile bootstrap confidence interval")
@@ -209,10 +207,10 @@ def comparison_latex(comparison: pd.DataFrame, testing: Any, baseline: str, plac
         cells, under = [_latex(run)], [""]
         for j, measure in enumerate(measures, start=1):
             r = indexed.loc[(run, measure)]
-            text = _latex(_number(r["value"], places) + mark(r["p_adjusted"], testing.levels))
+            text = _latex(number(r["value"], places) + mark(r["p_adjusted"], testing.levels))
             cells.append(f"\\textbf{{{text}}}" if (i, j) in bold else text)
             under.append("" if run == baseline or pd.isna(r["delta"]) else
-                         f"{{\\footnotesize {_latex(_number(r['delta'], places, True))}}}")
+                         f"{{\\footnotesize {_latex(number(r['delta'], places, True))}}}")
         lines.append(" & ".join(cells) + " \\\\")
         if any(under):
             lines.append(" & ".join(under) + " \\\\[2pt]")

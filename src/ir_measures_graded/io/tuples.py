@@ -50,7 +50,7 @@ def read_once(obj: Any, kind: str) -> None:
         return
     try:
         if obj in _READ:
-            again = " (or keep_runs=True, to use the runs an experiment read again)" if kind == "run" else ""
+            again = " (an experiment keeps what it read: its views take exp.inputs)" if kind == "run" else ""
             raise GradedInputError(
                 f"the {kind} {type(obj).__name__} was read already (an iterator or record batch reader can be "
                 f"read once): give a new one, e.g. ir_measures.read_trec_{kind}(path) again{again}")

@@ -27,9 +27,10 @@ from typing import Any
 import numpy as np
 
 from ir_measures_graded import statistics
+from ir_measures_graded.canvas import new_figure
 from ir_measures_graded.errors import GradedInputError
 
-__all__ = ["WIDTH", "FORMATS", "threshold_curve", "query_differences", "scale_grid", "intervals", "sorted_differences",
+__all__ = ["WIDTH", "FORMATS", "short", "labels", "threshold_curve", "query_differences", "scale_grid", "intervals", "sorted_differences",
            "save"]
 
 #: A one-column figure's width in inches (ACM and IEEE columns are 3.33–3.5 in).
@@ -43,8 +44,17 @@ LONGEST = 34  # characters of a run's name shown (the middle elided beyond)
 
 
 def short(name: Any, longest: int = LONGEST) -> str:
-    """A run's name as a label: its file name, its middle elided when longer than ``longest``."""
-    return elided(os.path.basename(str(name)) or str(name), longest)
+    """A run's name as a label: the name its tables print (the experiment's, by the one naming rule:
+    the file name, with as many parent folders as tell the runs apart), its middle elided when longer
+    than ``longest``."""
+    return elided(str(name), longest)
+
+
+def labels(names: Sequence[Any], longest: int = LONGEST) -> list[str]:
+    """The runs' labels (:func:`short`), except where eliding would make two the same: those keep their
+    whole names, so that a figure tells apart every run its tables do."""
+    shown = [short(name, longest) for name in names]
+    return [label if shown.count(label) == 1 else str(name) for label, name in zip(shown, names, strict=True)]
 
 
 def elided(text: str, longest: int) -> str:
@@ -55,25 +65,6 @@ def elided(text: str, longest: int) -> str:
     return text[: (keep + 1) // 2] + "…" + text[len(text) - keep // 2:]
 
 
-def new_figure(width: float, height: float) -> Any:
-    """A constrained-layout Figure. In a notebook (the inline backend) pyplot's, so that it shows under
-    the cell (which then closes it); elsewhere a Figure with its own Agg canvas, not registered with
-    pyplot: nothing to close, and no window or backend switched in the user's session."""
-    import matplotlib
-
-    # the backend as set, not resolved (resolving it would import pyplot)
-    if "inline" in str(dict.__getitem__(matplotlib.rcParams, "backend")):
-        import matplotlib.pyplot as plt
-
-        return plt.figure(figsize=(width, height), layout="constrained")
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width, height), layout="constrained")
-    FigureCanvasAgg(fig)
-    return fig
-
-
 def save(figure: Any, path: str | os.PathLike[str]) -> None:
     """Write ``figure`` to ``path`` in the format its suffix names (:data:`FORMATS`): its size as drawn,
     fonts embedded as TrueType (PDF), no creation date (the same figure gives the same file)."""
@@ -82,9 +73,11 @@ def save(figure: Any, path: str | os.PathLike[str]) -> None:
     suffix = os.path.splitext(os.fspath(path))[1].lower().lstrip(".")
     if suffix not in FORMATS:
         raise GradedInputError(f"cannot write a figure to {os.fspath(path)}: name a .pdf, .svg or .png file")
+    from ir_measures_graded.files import save_figure
+
     metadata = {"pdf": {"CreationDate": None}, "svg": {"Date": None}, "png": {}}[suffix]
     with matplotlib.rc_context({"pdf.fonttype": 42, "ps.fonttype": 42, "svg.hashsalt": "ir-measures-graded"}):
-        figure.savefig(path, format=suffix, dpi=300, metadata=metadata)
+        save_figure(figure, path, format=suffix, dpi=300, metadata=metadata)
 
 
 def legend_columns(fig: Any, handles: list[Any], labels: list[str], width: float) -> int:
@@ -123,10 +116,11 @@ def threshold_curve(exp: Any, measure: Any = None) -> Any:
     ax = fig.add_subplot()
     x = np.arange(len(thresholds))
     handles = []
-    for k, (run, rows) in enumerate(table.groupby("run", sort=False)):
+    grouped = list(table.groupby("run", sort=False))
+    for k, ((run, rows), name) in enumerate(zip(grouped, labels([run for run, _ in grouped]), strict=True)):
         y = rows.set_index("threshold")["value"].reindex(thresholds).to_numpy(dtype=float)
         (line,) = ax.plot(x, y, marker="os^Dvp<>h"[k % 9], markersize=3.5, linewidth=1.2, color=f"C{k % 10}",
-                          linestyle=("-", "--", ":", "-.")[k // 10 % 4], label=short(run), gid=f"run:{run}")
+                          linestyle=("-", "--", ":", "-.")[k // 10 % 4], label=name, gid=f"run:{run}")
         handles.append(line)
     step = max(1, math.ceil(len(thresholds) / 8))  # at most 8 labelled thresholds: they never touch
     ax.set_xticks(x, [f"{t:g}\n{n}" if i % step == 0 else "" for i, (t, n) in enumerate(zip(thresholds, queries,
@@ -171,7 +165,8 @@ def query_differences(exp: Any, baseline: Any = None, measure: Any = None) -> An
     fig = new_figure(WIDTH, 0.7 + 1.35 * rows)
     axes = fig.subplots(rows, columns, sharex=True, sharey=True, squeeze=False)
     name_length = max(6, int((WIDTH - 0.6) / columns * 72 / (0.6 * SMALL)) - 2)  # characters that fit over a panel
-    for ax, (run, d) in zip(axes.flat, found.items(), strict=False):
+    titles = labels(list(found), name_length)
+    for ax, (run, d), title in zip(axes.flat, found.items(), titles, strict=False):
         x = np.arange(len(d), dtype=float)
         top, zero = d, np.zeros_like(d)
         # one collection of rectangles for the run (a patch per bar costs a second per thousand queries)
@@ -180,7 +175,7 @@ def query_differences(exp: Any, baseline: Any = None, measure: Any = None) -> An
                                          gid=f"run:{run}"))
         ax.axhline(0, color="black", linewidth=0.5)
         wins, ties, losses = int((d > 0).sum()), int((d == 0).sum()), int((d < 0).sum())
-        ax.set_title(f"{short(run, name_length)}\n+{wins} ={ties} −{losses}", fontsize=SMALL)
+        ax.set_title(f"{title}\n+{wins} ={ties} −{losses}", fontsize=SMALL)
         ax.set_xlim(0, max(1, len(d)))
         ax.set_xticks([])
         ax.tick_params(labelsize=SMALL)
@@ -297,7 +292,7 @@ def intervals(comparison: Any, measures: Sequence[str] | None = None) -> Any:
         ax.margins(x=0.15)
     for ax in axes.flat[len(chosen):]:
         ax.remove()
-    axes[0, 0].set_yticks(y, [short(run, names) for run in runs])
+    axes[0, 0].set_yticks(y, labels(runs, names))
     axes[0, 0].invert_yaxis()
     loose, strict = marks(len(testing.levels))
     fig.supxlabel(f"Δ against {short(comparison.baseline)}, {testing.level * 100:.10g}% t interval\n"

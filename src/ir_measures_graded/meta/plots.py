@@ -6,11 +6,12 @@ from typing import Any
 
 import numpy as np
 
+from ir_measures_graded.canvas import new_figure
 from ir_measures_graded.meta.figures import (
     FONT,
     SMALL,
+    labels,
     legend_columns,
-    new_figure,
     scale_axes,
     short,
     sorted_differences,
@@ -29,9 +30,9 @@ def difference_lines(ax: Any, per_query: Any, baseline: str, measure: str) -> No
     its largest gain to its largest loss as one line (lines of several runs stay readable where bars
     laid over each other do not)."""
     found = sorted_differences(per_query, baseline, measure)
-    for k, (run, d) in enumerate(found.items()):
+    for k, ((run, d), name) in enumerate(zip(found.items(), labels(list(found)), strict=True)):
         ax.plot(np.arange(1, len(d) + 1), d, color=f"C{k % 10}", linestyle=("-", "--", ":", "-.")[k // 10 % 4],
-                linewidth=1.2, label=short(run), gid=f"run:{run}")  # past 10 runs the colours repeat: the dashes not
+                linewidth=1.2, label=name, gid=f"run:{run}")  # past 10 runs the colours repeat: the dashes not
     ax.axhline(0, color="black", linewidth=0.6)
     ax.set_xlabel("queries, sorted by difference", fontsize=FONT)
     ax.set_ylabel(f"Δ {measure} (run − baseline)", fontsize=FONT)

@@ -86,7 +86,8 @@ class View:
         """The human-readable table (cells as text where they combine several numbers)."""
         return self.table
 
-    def legend(self) -> str:
+    def legend(self, places: int = 4) -> str:
+        """The notes under the table (numbers in them with ``places`` decimals, as the table's)."""
         return "\n".join(n for n in self.notes if n)
 
     def to_dataframe(self) -> pd.DataFrame:
@@ -101,8 +102,10 @@ class View:
 
     def to_latex(self, places: int = 4, caption: str | None = None, label: str | None = None) -> str:
         """A complete ``table`` environment (needs ``\\usepackage{booktabs}``), the legend inside."""
-        text = tables.latex_table(self.display(places, latex=True), caption or self.title, label or self.label,
-                                  [line for line in self.legend().splitlines() if line])
+        # every cell as the text and Markdown views print it: numbers with ``places`` decimals
+        shown = tables.formatted(self.display(places, latex=True), places)
+        text = tables.latex_table(shown, caption or self.title, label or self.label,
+                                  [line for line in self.legend(places).splitlines() if line])
         return _SUPERSCRIPT.sub(r"\\textsuperscript{\1}", text)
 
     def render(self, output_format: str, places: int = 4, title: str | None = None) -> str:
@@ -113,12 +116,7 @@ class View:
         if output_format == "latex":
             return self.to_latex(places)
         return tables.render(self.display(places), output_format, places, self.title if title is None else title,
-                             self.legend())
-
-
-def number(value: float, places: int) -> str:
-    """A value as the tables print it: ``places`` decimals, empty for NaN."""
-    return "" if value is None or pd.isna(value) else f"{float(value):.{places}f}" if places >= 0 else repr(value)
+                             self.legend(places))
 
 
 def rank_text(rank: float) -> str:

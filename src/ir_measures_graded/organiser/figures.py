@@ -1,4 +1,5 @@
-"""Figures of the organiser's view (matplotlib, imported only here, as for the meta-evaluation's)."""
+"""Figures of the organiser's view (matplotlib, imported only here, as for the meta-evaluation's), each a
+:func:`~ir_measures_graded.canvas.new_figure`: the caller's backend and pyplot's figures are left alone."""
 
 from __future__ import annotations
 
@@ -7,27 +8,17 @@ from typing import Any
 
 import numpy as np
 
+from ir_measures_graded.canvas import new_figure
 from ir_measures_graded.errors import GradedInputError
-
-
-def _pyplot() -> Any:
-    from ir_measures_graded.lazy import require
-
-    require("matplotlib", "meta", "the organiser's figures")
-    import matplotlib
-
-    if matplotlib.get_backend().lower() not in ("agg", "module://matplotlib_inline.backend_inline"):
-        matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 def _saved(fig: Any, path: Any) -> Any:
     if path is not None:
         if os.path.isdir(path):
             raise GradedInputError(f"{path} is a directory; give the figure's file name (.png, .svg, .pdf)")
-        fig.savefig(path, bbox_inches="tight")
+        from ir_measures_graded.files import save_figure
+
+        save_figure(fig, path, bbox_inches="tight")
     return fig
 
 
@@ -36,12 +27,12 @@ def leaderboard_figure(board: Any, measure: str, path: Any = None) -> Any:
     right a column per letter of its compact letter display, shaded for the runs in that group."""
     if measure not in board.measures:
         raise GradedInputError(f"measure {measure} is not on the leaderboard: {', '.join(board.measures)}")
-    plt = _pyplot()
     rows = board.table[board.table["measure"] == measure].set_index("run").reindex(board.runs)
     letters = sorted({ch for group in rows["group"] for ch in group}, key=lambda c: (c.isupper(), c))
     n = len(rows)
-    fig, (ax, groups) = plt.subplots(1, 2, figsize=(7, 1.2 + 0.28 * n), sharey=True,
-                                     gridspec_kw={"width_ratios": [4, max(1, len(letters)) * 0.25 + 0.2]})
+    fig = new_figure(7, 1.2 + 0.28 * n, layout=None)
+    ax, groups = fig.subplots(1, 2, sharey=True,
+                              gridspec_kw={"width_ratios": [4, max(1, len(letters)) * 0.25 + 0.2]})
     y = np.arange(n)[::-1]
     values = rows["value"].to_numpy(dtype=float)
     low, high = rows["ci_low"].to_numpy(dtype=float), rows["ci_high"].to_numpy(dtype=float)
@@ -68,10 +59,10 @@ def topics_figure(topics: Any, run: str, measure: str, path: Any = None) -> Any:
     of = topics.runs[(topics.runs["run"] == run) & (topics.runs["measure"] == measure)]
     if of.empty:
         raise GradedInputError(f"no per-topic values of run {run} for {measure}")
-    plt = _pyplot()
     of = of.sort_values("difference", ascending=False, kind="stable")
     colours = np.where(of["best"], "#1a7f37", np.where(of["worst"], "#b3261e", "#7a8ca3"))
-    fig, ax = plt.subplots(figsize=(max(5, 0.18 * len(of)), 3))
+    fig = new_figure(max(5, 0.18 * len(of)), 3, layout=None)
+    ax = fig.add_subplot()
     ax.bar(np.arange(len(of)), of["difference"].to_numpy(dtype=float), color=colours, width=0.85)
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xticks(np.arange(len(of)), of["query_id"].tolist(), rotation=90, fontsize=7)

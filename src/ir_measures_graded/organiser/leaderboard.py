@@ -19,6 +19,7 @@ import pandas as pd
 
 from ir_measures_graded import statistics
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.experiment import tables
 from ir_measures_graded.organiser import common
 from ir_measures_graded.organiser.letters import compact_letters
 
@@ -89,7 +90,7 @@ class Leaderboard(common.View):
             cells = []
             overlaps = rows["overlaps"] if "overlaps" in rows.columns else [pd.NA] * len(rows)
             for value, group, overlapping in zip(rows["value"], rows["group"], overlaps, strict=True):
-                text = common.number(value, places) + ("*" if not pd.isna(overlapping) and overlapping > 0 else "")
+                text = tables.number(value, places) + ("*" if not pd.isna(overlapping) and overlapping > 0 else "")
                 if group:
                     text += common.SUPERSCRIPT.format(group) if latex else f" {group}"
                 cells.append(text)

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.experiment.formats import number
 from ir_measures_graded.experiment.naming import display as shown_name
 from ir_measures_graded.experiment.rejudging import Rejudging
 from ir_measures_graded.organiser import common
@@ -86,6 +87,12 @@ class Pool(common.View):
     notes: list[str] = field(default_factory=list)
     title: str = "Leave-one-run-out"
     label: str = "tab:pool"
+
+    def legend(self, places: int = 4) -> str:
+        """The notes, then per measure its largest drop (``places`` decimals, as the table's values)."""
+        drops = [f"{r.measure}: largest drop {number(r.largest_drop, places)} ({r.run}), largest rank "
+                 f"drop {r.largest_rank_drop:g}." for r in self.reusability.itertuples()]
+        return "\n".join([*(n for n in self.notes if n), *drops])
 
     def display(self, places: int = 4, latex: bool = False) -> pd.DataFrame:
         """The leave-out table; without groups (each run its own) the group column is the run's: left out."""
@@ -188,9 +195,7 @@ def pool(exp: Any, depth: int | None = None, groups: Any = None, measures: Seque
     depth_text = f"{depth}" if depth is not None else (
         f"inferred per topic, {int(depths.min())} to {int(depths.max())}" if len(depths) else "none")
     notes = [f"Pool depth: {depth_text}. {pooled_rows} of the {n_rows} judgments are in some run's pool; "
-             f"{int(alone.sum())} were contributed by one {'group' if groups is not None else 'run'} alone.",
-             *(f"{r.measure}: largest drop {r.largest_drop:.4f} ({r.run}), largest rank drop {r.largest_rank_drop:g}."
-               for r in reusability.itertuples())]
+             f"{int(alone.sum())} were contributed by one {'group' if groups is not None else 'run'} alone."]
     return Pool(table, contributions,
                 pd.DataFrame({"query_id": prepared.judgments.query_ids.astype(str), "depth": depths}),
                 reusability, notes, title="Leave-one-group-out" if groups is not None else "Leave-one-run-out")

@@ -78,12 +78,16 @@ class Report:
         return render(self)
 
     def save(self, path: str | os.PathLike) -> Path:
-        """Write the page to ``path`` (UTF-8); returns the path."""
+        """Write the page to ``path`` (UTF-8), whole or not at all, never over one of the report's input
+        files (:mod:`ir_measures_graded.files`); returns the path."""
+        from ir_measures_graded.files import Inputs, write_text
+
         path = Path(path)
         if path.is_dir():
             raise GradedInputError(f"report: {path} is a directory; give the HTML file's path")
-        path.write_text(self.html(), encoding="utf-8")
-        return path
+        Inputs.of(s.origin for s in self.sources).refuse(path, f"report: saving to {path} would write the page",
+                                                          "give another file")
+        return write_text(path, self.html())
 
     def _repr_html_(self) -> str:
         """Jupyter: the page in an isolated frame, so its styles and script do not touch the notebook's."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ir_measures_graded.experiment.formats import number
 from ir_measures_graded.report import svg
 
 MAX_POINTS = 400
@@ -53,7 +54,7 @@ def threshold_figure(levels: pd.DataFrame, measure: str, runs: Sequence[str], ba
         rows = of[of["run"] == name]
         color, dash = styles[name]
         points = [svg.Point(float(r.threshold), float(r.value),
-                            f"{name}: {label} at t={r.threshold:g}: {r.value:.4f} over {int(r.queries)} queries"
+                            f"{name}: {label} at t={r.threshold:g}: {number(r.value, 4)} over {int(r.queries)} queries"
                             f" (weight {r.weight:g})")
                   for r in rows.itertuples(index=False)]
         line, marks = thinned(points, MAX_LINE_POINTS), thinned(points, MAX_MARKED_THRESHOLDS)
@@ -125,7 +126,8 @@ def difference_figure(wide: pd.DataFrame, measure: str, baseline: str) -> Figure
         color, dash = styles[name]
         if n <= MAX_POINTS:
             points = [svg.Point(k + 1, float(d_sorted[k]),
-                                f"{ids[q]}: {name} {value[q]:.4f} vs {baseline} {base[q]:.4f} (Δ {d[q]:+.4f})")
+                                f"{ids[q]}: {name} {number(value[q], 4)} vs {baseline} {number(base[q], 4)} "
+                                f"(Δ {number(d[q], 4, signed=True)})")
                       for k, q in enumerate(order)]
             series.append(svg.Series(name, color, dash, points, markers=n <= 60, width=1.5))
         else:

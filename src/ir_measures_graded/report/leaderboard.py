@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 
 from ir_measures_graded import statistics
+from ir_measures_graded.experiment.formats import number
 
 __all__ = ["section", "rows"]
 
@@ -27,7 +28,7 @@ def rows(table: pd.DataFrame, by: str) -> dict[str, Any]:
         shown.append({
             "run": run, "rank": "" if pd.isna(mine["rank"]) else int(mine["rank"]),
             "cells": [{"value": repr(float(cells.loc[(run, m), "value"])), "group": cells.loc[(run, m), "group"],
-                       "shown": "–" if pd.isna(cells.loc[(run, m), "value"]) else f"{cells.loc[(run, m), 'value']:.4f}"}
+                       "shown": number(cells.loc[(run, m), "value"], 4, missing="–")}
                       for m in measures],
             "groups": [letter in mine["group"] for letter in letters]})
     return {"by": by, "measures": measures, "letters": letters, "rows": shown}

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ir_measures_graded.experiment import tables
+from ir_measures_graded.experiment.formats import number
 from ir_measures_graded.experiment.naming import display
 from ir_measures_graded.experiment.testing import percent
 from ir_measures_graded.report import build, figures
@@ -59,11 +60,13 @@ def per_query_csv(report: Report) -> str:
 
 
 def fmt(value: float, places: int = 4) -> str:
-    return "–" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.{places}f}"
+    """A value on the page: the tables' :func:`~ir_measures_graded.experiment.formats.number`, a dash
+    where there is none."""
+    return number(value, places, missing="–")
 
 
 def signed(value: float, places: int = 4) -> str:
-    return "–" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:+.{places}f}"
+    return number(value, places, signed=True, missing="–")
 
 
 def summary_rows(report: Report) -> list[dict[str, Any]]:

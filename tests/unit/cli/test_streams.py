@@ -123,3 +123,114 @@ def test_no_other_output_file_is_written_over_an_input(tmp_path, capsys, option)
         message = error_of(capsys, command, qrels, *runs, "-m", "muMAP", flag, target, *extra)
         assert message.startswith(f"{flag} {target} would ") and " over the input " in message, message
     assert [open(p, "rb").read() for p in [qrels, *runs]] == before
+
+
+# --- issue 50: one writer of files -----------------------------------------------------------------
+
+def _linked(tmp_path, source, how):
+    """``source`` under another name in ``tmp_path``: a copy, a symbolic or a hard link."""
+    import os
+    from pathlib import Path
+
+    target = tmp_path / f"{how}-{Path(source).name}"
+    if how == "symlink":
+        target.symlink_to(os.path.abspath(source))
+    else:
+        os.link(source, target)
+    return target
+
+
+@pytest.mark.parametrize("how", ["symlink", "hardlink"])
+@pytest.mark.parametrize("option", ["evaluate --figure", "leaderboard --plot", "report --figure"])
+def test_a_figure_is_never_drawn_over_an_input(tmp_path, capsys, how, option):
+    from support.cli import error_of
+
+    qrels, *runs = _inputs_in(tmp_path / "in", "qrels.txt", "a.run", "b.run")
+    command, flag = option.split()
+    before = [open(p, "rb").read() for p in [qrels, *runs]]
+    # the input itself named as a figure: a .png input, reached through a link
+    png = tmp_path / "in" / "b.png"
+    png.write_bytes(open(runs[1], "rb").read())
+    target = _linked(tmp_path, str(png), how)
+    figure = ["--figure", "differences", str(target)] if flag == "--figure" else ["--plot", str(target)]
+    extra = ["--html", str(tmp_path / "r.html")] if command == "report" else []
+    message = error_of(capsys, command, qrels, str(png), *runs, "-m", "muMAP", *figure, *extra)
+    assert message.startswith(f"{flag} ") and f" over the input {png}: give another file" in message, message
+    assert [open(p, "rb").read() for p in [qrels, *runs]] == before
+    assert png.read_bytes() == before[2]
+    assert not (tmp_path / "r.html").exists()
+
+
+@pytest.mark.parametrize("name", ["leaderboard.txt", "pool.txt", "topics.txt", "bounds.txt", "agreement.txt"])
+def test_leaderboard_output_dir_refuses_inputs_named_as_its_sections(tmp_path, capsys, name):
+    from support.cli import error_of
+
+    folder = tmp_path / "out"
+    qrels, *runs = _inputs_in(folder, "qrels.txt", "a.run", name)
+    before = {p: open(p, "rb").read() for p in [qrels, *runs]}
+    message = error_of(capsys, "leaderboard", qrels, *runs, "-m", "muMAP", "nDCG@10", "--output-dir", str(folder),
+                       "--sections", "leaderboard", "agreement", "pool", "topics", "bounds", "--permutations", "50")
+    assert message == (f"--output-dir {folder} would write {name} over the input {runs[-1]}: choose another folder "
+                       "(inputs are never written)")
+    assert {p: open(p, "rb").read() for p in before} == before
+    assert sorted(p.name for p in folder.iterdir()) == sorted(["qrels.txt", "a.run", name])
+
+
+def test_output_dir_refuses_a_hard_link_of_an_input(tmp_path, capsys):
+    import os
+
+    from support.cli import error_of
+
+    qrels, *runs = _inputs_in(tmp_path / "in", "qrels.txt", "a.run", "b.run")
+    folder = tmp_path / "out"
+    folder.mkdir()
+    os.link(runs[0], folder / "pool.txt")
+    message = error_of(capsys, "leaderboard", qrels, *runs, "-m", "muMAP", "--output-dir", str(folder),
+                       "--sections", "pool")
+    assert message.startswith(f"--output-dir {folder} would write pool.txt over the input {runs[0]}")
+    assert (folder / "pool.txt").read_bytes() == open(STRONG, "rb").read()
+
+
+def test_report_output_dir_writes_the_comparison_there(tmp_path, capsys):
+    folder = tmp_path / "tables"
+    html = tmp_path / "r.html"
+    out, _ = run_main(capsys, "report", QRELS, STRONG, WEAK, "-m", "muMAP", "--html", str(html), "--no-scale",
+                      "--output-dir", str(folder))
+    assert out == ""  # the table went to its file
+    written = (folder / "comparison.tsv").read_text(encoding="utf-8")
+    plain, _ = run_main(capsys, "report", QRELS, STRONG, WEAK, "-m", "muMAP", "--html", str(html), "--no-scale")
+    assert written == plain and "strong.run" in written
+
+
+def test_report_output_dir_refuses_an_input_named_as_its_table(tmp_path, capsys):
+    from support.cli import error_of
+
+    folder = tmp_path / "out"
+    qrels, *runs = _inputs_in(folder, "qrels.txt", "a.run", "comparison.tsv")
+    message = error_of(capsys, "report", qrels, *runs, "-m", "muMAP", "--html", str(tmp_path / "r.html"),
+                       "--output-dir", str(folder))
+    assert message.startswith(f"--output-dir {folder} would write comparison.tsv over the input {runs[-1]}")
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_a_figure_into_a_new_folder_makes_the_folder(tmp_path, capsys):
+    path = tmp_path / "new" / "deeper" / "d.svg"
+    run_main(capsys, QRELS, STRONG, WEAK, "-m", "muMAP", "--figure", "differences", str(path))
+    assert path.read_bytes().startswith(b"<?xml")
+    assert sorted(p.name for p in path.parent.iterdir()) == ["d.svg"]  # no temporary file left beside it
+
+
+@pytest.mark.parametrize("option", ["--output-dir", "--html", "--figure", "--plot"])
+def test_an_output_where_a_file_stands_for_a_folder_is_refused_before_evaluating(tmp_path, capsys, option):
+    from support.cli import error_of
+
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("a file, not a folder\n")
+    target = str(blocker / "out.svg")
+    command = {"--output-dir": "evaluate", "--html": "report", "--figure": "evaluate", "--plot": "leaderboard"}[option]
+    given = {"--output-dir": ["--output-dir", str(blocker)], "--html": ["--html", target],
+             "--figure": ["--figure", "differences", target], "--plot": ["--plot", target]}[option]
+    message = error_of(capsys, command, QRELS, STRONG, WEAK, "-m", "muMAP", *given)
+    shown = f"{option} differences {target}" if option == "--figure" else f"{option} {given[-1]}"
+    assert message.startswith(f"{shown}: not a ") and f"({blocker} is not a folder)" in message, message
+    assert blocker.read_text() == "a file, not a folder\n"

@@ -200,7 +200,7 @@ def test_figure_option_writes_the_figure_after_the_same_tables(tmp_path, capsys,
     ([STRONG, WEAK, "µMAP", "--figure", "curve", "{tmp}/f.pdf"],
      "--figure curve: no figure named 'curve'; one of thresholds, differences, scale, intervals"),
     ([STRONG, WEAK, "µMAP", "--figure", "scale", "{tmp}/f.jpg"], "name a .pdf, .svg or .png file"),
-    ([STRONG, WEAK, "µMAP", "--figure", "scale", "{tmp}/no/f.pdf"], "not a file in an existing folder"),
+    ([STRONG, WEAK, "µMAP", "--figure", "scale", f"{QRELS}/f.pdf"], "is not a folder"),
     ([STRONG, WEAK, "µMAP", "--figure", "differences:AP", "{tmp}/f.pdf"], "'AP' is none of the measures given (µMAP)"),
     ([STRONG, WEAK, "P@5", "--figure", "thresholds", "{tmp}/f.pdf"], "combined over relevance thresholds"),
     ([STRONG, "µMAP", "--figure", "differences", "{tmp}/f.pdf"], "compares runs: give at least two"),
@@ -224,3 +224,25 @@ def test_the_command_line_knows_the_formats_save_writes():
     from ir_measures_graded.cli import figures as option
 
     assert option.SUFFIXES == tuple(f".{suffix}" for suffix in figures.FORMATS)
+
+
+@pytest.mark.parametrize("figure", ["thresholds", "differences", "intervals"])
+def test_runs_of_the_same_file_name_are_labelled_as_the_tables_name_them(tmp_path, capsys, figure):
+    """Issue 50: one rule for a run's label in tables and figures (the shortest form that tells the runs
+    apart): ``a/x.run`` and ``b/x.run`` were both ``x.run`` in the figures."""
+    import re
+    import shutil
+
+    runs = []
+    for folder, source in (("a", STRONG), ("b", WEAK), ("c", RANDOM)):
+        (tmp_path / folder).mkdir()
+        runs.append(str(tmp_path / folder / "x.run"))
+        shutil.copy(source, runs[-1])
+    path = tmp_path / f"{figure}.svg"
+    out, _ = run_main(capsys, QRELS, *runs, "-m", "µMAP", "-o", "csv", "--figure", figure, str(path))
+    named = [line.split(",")[0] for line in out.splitlines()[1:]]
+    assert named == ["a/x.run", "b/x.run", "c/x.run"]  # the tables' names
+    shown = set(re.findall(r"<!-- (.*?) -->", path.read_text(encoding="utf-8")))
+    compared = named if figure == "thresholds" else named[1:]  # the others against the baseline a/x.run
+    assert all(any(text == name or text.startswith(f"{name}\n") for text in shown) for name in compared), shown
+    assert "x.run" not in shown

@@ -86,3 +86,27 @@ def test_one_measure_has_no_agreement_unless_asked(capsys):
     assert "Leaderboard" in out and "Leave-one-run-out" in out and "Agreement" not in out
     assert "at least two measures" in error_of(capsys, "leaderboard", QRELS, *RUNS, "-m", "AP", "--sections",
                                                "agreement")
+
+
+# --- issue 50: -p in every format, the organiser's LaTeX included ------------------------------------
+
+@pytest.mark.parametrize("places", [2, 0, 6])
+@pytest.mark.parametrize("fmt", ["latex", "text", "markdown"])
+def test_places_hold_in_every_section_and_format(capsys, fmt, places):
+    """Every number of every section (cells and notes) with ``-p`` decimals: the LaTeX tables printed
+    17 digits and the pool's note 4, whatever ``-p`` said."""
+    import re
+
+    out, _ = run_main(capsys, "leaderboard", QRELS, *RUNS, "-m", "nDCNG@10", "AP", "-o", fmt, "-p", str(places),
+                      "--permutations", "200", "--sections", *SECTIONS)
+    decimals = {len(d) for d in re.findall(r"(?<![\w.])-?\d+\.(\d+)(?![\w.])", out)}
+    decimals -= {2} if places != 2 else set()  # "alpha = 0.05" in the legends: a setting, not a value
+    assert decimals <= {places} and (places == 0 or decimals), (decimals, out)
+    assert "largest drop" in out
+
+
+def test_a_view_renders_its_numbers_with_the_places_given(exp):
+    pool = img.pool(exp, depth=10)
+    for render in (pool.to_latex, pool.to_text, pool.to_markdown):
+        assert "0.4543" not in render(2)
+    assert f"largest drop {pool.reusability['largest_drop'].iloc[0]:.2f} " in pool.to_latex(2)

@@ -263,3 +263,23 @@ def test_the_command_adds_the_organisers_leaderboard_when_asked(capsys, tmp_path
              "--leaderboard")
     without, with_board = ((tmp_path / n).read_text(encoding="utf-8") for n in ("a.html", "b.html"))
     assert 'id="leaderboard"' not in without and 'id="leaderboard"' in with_board
+
+
+def test_save_never_writes_over_an_input(tmp_path):
+    """Issue 50: ``Report.save`` goes through the one writer: the page is not written over the qrels or a
+    run, under another spelling or a link."""
+    import os
+    import shutil
+
+    for name in ("qrels.txt", "strong.run", "weak.run"):
+        shutil.copy(SAMPLE / name, tmp_path / name)
+    page = ir_measures_graded.report(str(tmp_path / "qrels.txt"), [str(tmp_path / "strong.run"),
+                                                                    str(tmp_path / "weak.run")], ["muMAP"],
+                                     transforms=[])
+    os.link(tmp_path / "weak.run", tmp_path / "hard.html")
+    before = (tmp_path / "weak.run").read_bytes()
+    for target in (tmp_path / "weak.run", tmp_path / "." / "qrels.txt", tmp_path / "hard.html"):
+        with pytest.raises(GradedInputError, match=r"would write the page over the input .*\(inputs are never written\)"):
+            page.save(target)
+    assert (tmp_path / "weak.run").read_bytes() == before
+    assert page.save(tmp_path / "r.html").read_text(encoding="utf-8") == page.html()
