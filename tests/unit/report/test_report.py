@@ -273,9 +273,9 @@ def test_save_never_writes_over_an_input(tmp_path):
 
     for name in ("qrels.txt", "strong.run", "weak.run"):
         shutil.copy(SAMPLE / name, tmp_path / name)
-    page = ir_measures_graded.report(str(tmp_path / "qrels.txt"), [str(tmp_path / "strong.run"),
-                                                                    str(tmp_path / "weak.run")], ["muMAP"],
-                                     transforms=[])
+    exp = ir_measures_graded.experiment(str(tmp_path / "qrels.txt"), [str(tmp_path / "strong.run"),
+                                                                       str(tmp_path / "weak.run")], ["muMAP"])
+    page = ir_measures_graded.report(exp, transforms=[])
     os.link(tmp_path / "weak.run", tmp_path / "hard.html")
     before = (tmp_path / "weak.run").read_bytes()
     for target in (tmp_path / "weak.run", tmp_path / "." / "qrels.txt", tmp_path / "hard.html"):
