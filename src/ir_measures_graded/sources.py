@@ -19,10 +19,11 @@ def load_qrels(spec: str | os.PathLike, columns: Mapping[str, str] | None = None
     return read_qrels(spec, columns).data
 
 
-def read_qrels(spec: str | os.PathLike, columns: Mapping[str, str] | None = None) -> Input:
+def read_qrels(spec: str | os.PathLike, columns: Mapping[str, str] | None = None, small: bool = False) -> Input:
     """The qrels ``spec`` names, read once: an :class:`~.io.inputs.Input` holding an Arrow table from a
     file (with the SHA-256 of its bytes, computed while they were read) or a DataFrame from an
-    ir_datasets id."""
+    ir_datasets id. With ``small``, a small TREC file is read by the numpy-only reader (:mod:`.io.small`:
+    its columns)."""
     from ir_measures_graded.io import readers
     from ir_measures_graded.io.inputs import Meter
 
@@ -32,6 +33,14 @@ def read_qrels(spec: str | os.PathLike, columns: Mapping[str, str] | None = None
         raise GradedInputError(f"qrels {spec} is a directory, not a file")
     if spec == "-" or os.path.exists(spec):
         meter = Meter()
+        if small:
+            from ir_measures_graded.io.small import read_small
+            from ir_measures_graded.io.trec import QRELS
+
+            found = read_small(spec, QRELS, meter)
+            if found is not None:
+                return Input("qrels", spec, found, meter.hexdigest(), len(found), meter.size, columns=columns)
+            meter = Meter()  # left to the Arrow reader (which reads and hashes the file itself)
         table = readers.read_qrels_table(spec, columns, meter)
         return Input("qrels", spec, table, meter.hexdigest(), table.num_rows, meter.size, columns=columns)
     import pandas as pd

@@ -27,7 +27,7 @@ from ir_measures_graded.engines import Request, RunResult, check_judged, check_s
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.columns import Columns
 from ir_measures_graded.io.inputs import Input, Meter, frame_tag
-from ir_measures_graded.io.small import read_small
+from ir_measures_graded.io.small import is_small, read_small
 from ir_measures_graded.io.trec import QRELS, RUN
 from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import GradedMeasure
@@ -66,7 +66,7 @@ class LocalEngine:
         scored = evaluate_runs(qrels, [_source(run) for run in request.runs], measures, request.provider,
                                columns=request.run_columns, progress=request.progress,
                                keep=request.keep, small=small,
-                               arrow_qrels=(lambda: load_qrels(request.qrels, request.qrels_columns)) if small else None,
+                               arrow_qrels=(lambda: readers.as_table(qrels, QRELS)) if small else None,
                                workers=request.workers)
         for result, one in zip(results, scored, strict=True):
             result.rows, result.matched, result.judged = one.rows, one.matched, judged_ids
@@ -90,12 +90,14 @@ def _source(spec: Any) -> Any:
 
 
 def small_qrels(request: Request) -> Columns | None:
-    """The qrels read by the numpy-only small-file reader (:mod:`..io.small`), when they and every
-    run are files that reader may take (runs kept as tables need the Arrow reader); else None, and
-    every input goes through the Arrow reader."""
-    if request.keep or not all(isinstance(s, str) for s in [request.qrels, *request.runs]):
+    """The qrels read by the numpy-only small-file reader (:mod:`..io.small`) — here, or by the experiment
+    that passes them read — when every run is a file that reader may take; else None, and every input
+    goes through the Arrow reader."""
+    if not all(isinstance(s, str) for s in request.runs):
         return None
-    return read_small(request.qrels, QRELS)
+    if is_small(request.qrels):
+        return request.qrels
+    return read_small(request.qrels, QRELS) if isinstance(request.qrels, str) else None
 
 
 #: The environment variable that sets how many runs the command line evaluates at a time.

@@ -345,7 +345,8 @@ def experiment(
     if keep and isinstance(qrels, str):
         from ir_measures_graded.sources import read_qrels
 
-        read = read_qrels(qrels, reading.qrels_columns)
+        # by the numpy-only reader where the runs may be too (files): no pyarrow for a small experiment
+        read = read_qrels(qrels, reading.qrels_columns, small=all(isinstance(s, str) for s in specs))
     request = engines.Request(
         qrels=qrels if read is None else read.data, runs=specs, measures=measures, provider=provider,
         by_query=per_query, summary=True, qrels_columns=dict(reading.qrels_columns),
@@ -361,6 +362,8 @@ def experiment(
     if read is None:  # given in memory (kept as given), or read by the engine and not kept
         read = Input("qrels", qrels if isinstance(qrels, str) else None, None if isinstance(qrels, str) else qrels,
                      rows=_rows(qrels), columns=dict(reading.qrels_columns))
+    if keep:
+        read, inputs = _one_kind(read, inputs)
     if baseline is not None and base is None:
         base = _find(baseline, names, specs, "baseline", [i.tag or "" for i in inputs])
     done = Experiment(read, names, measures, base, inputs, results, getattr(runner, "name", "local"), said, labels,
@@ -372,6 +375,23 @@ def experiment(
                  "they score 0")
     engines.check_judged_documents(results, [display(n) for n in names], tell)
     return done
+
+
+def _one_kind(qrels: Input, runs: list[Input]) -> tuple[Input, list[Input]]:
+    """The inputs as the views join them: all as the small-file reader's columns, or else all as tables (its
+    columns turned into the Arrow reader's table in memory: nothing is read again)."""
+    from ir_measures_graded.io.small import is_small
+
+    small = [is_small(i.data) for i in (qrels, *runs)]
+    if all(small) or not any(small):
+        return qrels, runs
+    from ir_measures_graded.io.readers import as_table
+    from ir_measures_graded.io.trec import QRELS, RUN
+
+    def table(given: Input, layout: Any) -> Input:
+        return replace(given, data=as_table(given.data, layout)) if is_small(given.data) else given
+
+    return table(qrels, QRELS), [table(i, RUN) for i in runs]
 
 
 def _rows(qrels: Any) -> int:

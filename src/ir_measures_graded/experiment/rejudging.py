@@ -58,9 +58,12 @@ class Rejudging:
         np.maximum.at(self.top, judgments.query, judgments.label)  # each topic's top grade
         # per judgment row, its query and doc id (for ir_measures' own measures, which take dicts of dicts)
         self._row_query = judgments.query_ids.astype(str).astype(object)[judgments.query]
-        self._row_doc = (np.asarray(as_strings(judgments.doc_ids).to_pylist(), dtype=object)
-                         if not isinstance(judgments.doc_ids, np.ndarray)
-                         else np.array([d.decode() for d in judgments.doc_ids.tolist()], dtype=object))
+        if isinstance(judgments.doc_ids, np.ndarray):  # the small-file reader's: distinct ids, a row's code in its key
+            codes = np.empty(len(judgments.query), dtype=np.int64)
+            codes[judgments._key_rows] = (judgments._keys & np.uint64(0xFFFFFFFF)).astype(np.int64)
+            self._row_doc = np.array([d.decode() for d in judgments.doc_ids[codes].tolist()], dtype=object)
+        else:  # one id per row
+            self._row_doc = np.asarray(as_strings(judgments.doc_ids).to_pylist(), dtype=object)
         self._source = qrels
         self._qrels_dict: dict | None = None
         self._relabelled: tuple[bytes, dict] | None = None  # the last relabelled qrels as a dict, by its labels' bytes

@@ -22,7 +22,7 @@ import numpy as np
 from ir_measures_graded.arrow import empty, from_numpy, one_array, to_numpy
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.columnar import columnar_blocks, columnar_format
-from ir_measures_graded.io.columns import CHECKED_KEY, UNIQUE_KEY, fingerprint, integral_labels
+from ir_measures_graded.io.columns import CHECKED_KEY, UNIQUE_KEY, Columns, fingerprint, integral_labels
 from ir_measures_graded.io.ids import duplicate_error, first_duplicate_ids
 from ir_measures_graded.io.inputs import Meter
 from ir_measures_graded.io.trec import BLOCK_SIZE, QRELS, RUN, Block, Layout, display_name, text_blocks
@@ -227,6 +227,21 @@ def _read_whole(path: str | os.PathLike, layout: Layout, columns: Mapping[str, s
                               table.column("doc_id")[pair[0]].as_py(), first, second, display_name(path), spans[0][3])
     result = pa.table({"query_id": query, "doc_id": doc, layout.value: table.column("value")},
                       metadata={UNIQUE_KEY: b"1"})
+    return result.replace_schema_metadata({UNIQUE_KEY: b"1", CHECKED_KEY: fingerprint(result)})
+
+
+def as_table(cols: Columns, layout: Layout) -> pa.Table:
+    """The small-file reader's columns (:mod:`.small`) as the table the Arrow reader gives for the same file
+    (``query_id`` dictionary-encoded, ``doc_id`` strings, the value; validated): made in memory, so that a
+    file read once can meet inputs read by the other reader without being read again."""
+    import pyarrow as pa
+
+    query = pa.DictionaryArray.from_arrays(from_numpy(cols.query_codes.astype(np.int32)),
+                                           pa.array(cols.query_ids.tolist(), type=pa.string()))
+    doc = pa.array(cols.doc_ids[cols.doc_codes], type=pa.binary()).cast(pa.string())
+    values = cols.values.astype(np.int64) if layout.kind == "qrels" and len(cols.values) and integral_labels(
+        cols.values) else cols.values
+    result = pa.table({"query_id": query, "doc_id": doc, layout.value: from_numpy(np.ascontiguousarray(values))})
     return result.replace_schema_metadata({UNIQUE_KEY: b"1", CHECKED_KEY: fingerprint(result)})
 
 

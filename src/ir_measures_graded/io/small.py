@@ -108,6 +108,12 @@ def read_small(path: str | os.PathLike, layout: Layout, meter: Any = None) -> Co
                    doc_ids, values, doc_ids_sorted=sort, doc_hashes=hashes)
 
 
+def is_small(given: Any) -> bool:
+    """Columns of this reader (doc ids as numpy bytes): they join to inputs read by it alone (the other
+    reader's are Arrow strings; :func:`~.readers.as_table` turns these into those)."""
+    return isinstance(given, Columns) and isinstance(given.doc_ids, np.ndarray)
+
+
 def fits(lengths: np.ndarray, size: int) -> bool:
     """Is the fixed-width matrix of a column with these field lengths (lines x longest) at most the
     file's ``size`` plus :data:`MATRIX_SLACK` bytes? Its peak is about twice that (the matrix and a
