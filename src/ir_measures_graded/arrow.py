@@ -94,6 +94,22 @@ def from_strings(values: list[str]) -> pa.Array:
                                                              pa.py_buffer(b"".join(encoded))])
 
 
+def from_fixed_width(ids: np.ndarray) -> pa.Array:
+    """Fixed-width bytes (numpy ``S<w>``: each id NUL-padded to the longest) as an Arrow string array, built
+    from buffers: no Python object per id (``pa.array`` on such an array also reserved about 50 MiB)."""
+    import pyarrow as pa
+
+    width = ids.dtype.itemsize
+    lengths = np.char.str_len(ids).astype(np.int64) if len(ids) else np.zeros(0, dtype=np.int64)
+    raw = np.ascontiguousarray(ids).view(np.uint8).reshape(len(ids), width)
+    data = raw[np.arange(width) < lengths[:, None]]  # row after row: each id without its padding
+    large = len(data) >= 2**31  # 32-bit offsets as the readers' strings, where the bytes fit them
+    offsets = np.zeros(len(ids) + 1, dtype=np.int64 if large else np.int32)
+    np.cumsum(lengths, out=offsets[1:])
+    return pa.Array.from_buffers(pa.large_string() if large else pa.string(), len(ids),
+                                 [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+
+
 def empty_strings(n: int) -> pa.Array:
     """``n`` empty strings (one offsets buffer of zeros, no Python object per string)."""
     import pyarrow as pa

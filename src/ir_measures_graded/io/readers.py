@@ -19,7 +19,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
-from ir_measures_graded.arrow import empty, from_numpy, one_array, to_numpy
+from ir_measures_graded.arrow import empty, from_fixed_width, from_numpy, from_strings, one_array, to_numpy
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.columnar import columnar_blocks, columnar_format
 from ir_measures_graded.io.columns import CHECKED_KEY, UNIQUE_KEY, Columns, fingerprint, integral_labels
@@ -236,9 +236,10 @@ def as_table(cols: Columns, layout: Layout) -> pa.Table:
     file read once can meet inputs read by the other reader without being read again."""
     import pyarrow as pa
 
+    # codes checked by the reader: no validation pass (safe=False), which would load Arrow's compute kernels
     query = pa.DictionaryArray.from_arrays(from_numpy(cols.query_codes.astype(np.int32)),
-                                           pa.array(cols.query_ids.tolist(), type=pa.string()))
-    doc = pa.array(cols.doc_ids[cols.doc_codes], type=pa.binary()).cast(pa.string())
+                                           from_strings(cols.query_ids.tolist()), safe=False)
+    doc = from_fixed_width(cols.doc_ids[cols.doc_codes])
     values = cols.values.astype(np.int64) if layout.kind == "qrels" and len(cols.values) and integral_labels(
         cols.values) else cols.values
     result = pa.table({"query_id": query, "doc_id": doc, layout.value: from_numpy(np.ascontiguousarray(values))})
