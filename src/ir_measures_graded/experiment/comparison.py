@@ -12,6 +12,7 @@ tested is one :class:`~ir_measures_graded.experiment.testing.Testing`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +24,7 @@ from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiment import tables
 from ir_measures_graded.experiment.testing import Testing
 
-__all__ = ["Comparison", "compare", "COLUMNS"]
+__all__ = ["Comparison", "compare", "COLUMNS", "wide", "matrix"]
 
 #: Resamples of the bootstrap interval when ``permutations=None`` (an exact randomization test).
 BOOTSTRAP_SAMPLES = 10_000
@@ -31,13 +32,20 @@ COLUMNS = ["run", "measure", "value", "delta", "ci_low", "ci_high", "boot_low", 
            "wins", "ties", "losses", "queries", "missing", "test", "p_value", "p_adjusted"]
 
 
-def matrix(per_query: pd.DataFrame, measure: str, runs: list[str]) -> np.ndarray:
-    """One measure's per-query values: runs (in ``runs``' order) × queries."""
+def wide(per_query: pd.DataFrame, measure: str, runs: Sequence[str] | None = None) -> pd.DataFrame:
+    """One measure's per-query values (of the tidy ``run, query_id, measure, value`` table): a row per run
+    (in ``runs``' order, by default the table's), a column per query, the query ids sorted. The one
+    runs × queries matrix every test, interval, resampling and figure takes: its order never depends on
+    the order of the input files' lines, so a seeded resampling draws the same queries either way."""
     of = per_query[per_query["measure"] == measure]
-    if of.empty:
-        return np.zeros((len(runs), 0))
-    wide = of.pivot(index="run", columns="query_id", values="value")
-    return wide.reindex(index=runs, columns=pd.unique(of["query_id"])).to_numpy(dtype=np.float64)
+    runs = list(pd.unique(of["run"])) if runs is None else list(runs)
+    found = of.pivot(index="run", columns="query_id", values="value")
+    return found.reindex(index=runs, columns=sorted(found.columns, key=str)).astype(np.float64)
+
+
+def matrix(per_query: pd.DataFrame, measure: str, runs: Sequence[str] | None = None) -> np.ndarray:
+    """:func:`wide` as an array: runs × queries."""
+    return wide(per_query, measure, runs).to_numpy(dtype=np.float64)
 
 
 @dataclass

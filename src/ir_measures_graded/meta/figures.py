@@ -147,10 +147,12 @@ def sorted_differences(per_query: Any, baseline: str, measure: str, runs: Sequen
     """Per run other than ``baseline``: its per-query differences against it on ``measure`` (a label of
     ``per_query``, the tidy ``Experiment.per_query``), from the largest gain to the largest loss; the
     package's ties (:func:`~ir_measures_graded.statistics.differences`) are 0."""
-    of = per_query[per_query["measure"] == measure].pivot(index="query_id", columns="run", values="value")
+    from ir_measures_graded.experiment.comparison import wide
+
     runs = list(dict.fromkeys(per_query["run"])) if runs is None else list(runs)
-    base = of[baseline].to_numpy(dtype=float)
-    return {run: np.sort(statistics.differences(of[run].to_numpy(dtype=float), base)[0])[::-1]
+    of = wide(per_query, measure)
+    base = of.loc[baseline].to_numpy(dtype=float)
+    return {run: np.sort(statistics.differences(of.loc[run].to_numpy(dtype=float), base)[0])[::-1]
             for run in runs if run != baseline}
 
 

@@ -23,6 +23,7 @@ import pandas as pd
 from ir_measures_graded import statistics
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiment import Experiment
+from ir_measures_graded.experiment.comparison import wide
 from ir_measures_graded.meta.inputs import per_query_table
 
 __all__ = ["stability", "discriminative_power", "topic_set_sizes", "query_halves", "TESTS"]
@@ -31,11 +32,10 @@ TESTS = statistics.PAIRED_TESTS + statistics.MULTI_TESTS
 
 
 def _matrix(table: pd.DataFrame, measure: str) -> tuple[list[str], np.ndarray]:
-    """``(run names, runs × queries matrix)`` of one measure's per-query values."""
-    of = table[table["measure"] == measure]
-    wide = of.pivot(index="run", columns="query_id", values="value")
-    runs = list(pd.unique(of["run"]))
-    return runs, wide.reindex(index=runs).to_numpy(dtype=np.float64)
+    """``(run names, runs × queries matrix)`` of one measure's per-query values (the comparison's
+    :func:`~ir_measures_graded.experiment.comparison.wide`: one query order)."""
+    values = wide(table, measure)
+    return list(values.index), values.to_numpy(dtype=np.float64)
 
 
 def _untested(given: Any) -> dict[str, str]:
