@@ -634,28 +634,44 @@ def randomized_tukey_hsd_many(matrices: list[np.ndarray], permutations: int | No
 
 # --- effect sizes, intervals, power --------------------------------------------------------------------
 
-def t_interval(differences: np.ndarray, level: float = 0.95) -> np.ndarray:
-    """Two-sided t confidence interval of the mean of every row: an (rows × 2) array (NaN for a row
-    holding a NaN). Pass :func:`differences` so that ties are zero differences."""
+def _open_side(interval: np.ndarray, alternative: str) -> np.ndarray:
+    """A one-sided interval's unbounded end: ``greater`` (low, ∞), ``less`` (−∞, high)."""
+    _check_alternative(alternative)
+    if alternative == "greater":
+        interval[:, 1] = np.inf
+    elif alternative == "less":
+        interval[:, 0] = -np.inf
+    return interval
+
+
+def t_interval(differences: np.ndarray, level: float = 0.95, alternative: str = "two-sided") -> np.ndarray:
+    """t confidence interval of the mean of every row: an (rows × 2) array (NaN for a row holding a NaN).
+    Two-sided by default; ``greater`` gives (low, ∞) and ``less`` (−∞, high), the interval of the
+    one-sided test (scipy's ``ttest_rel(...).confidence_interval()``), so that it excludes 0 exactly
+    when that test's p-value is below 1 - ``level``. Pass :func:`differences` so that ties are zero
+    differences."""
     from scipy import stats
 
     d = np.atleast_2d(np.asarray(differences, dtype=np.float64))
     n = d.shape[1]
     if n < 2:  # no interval from one query or none (and no numpy warning for the mean of nothing)
         return np.full((len(d), 2), np.nan)
-    half = stats.t.ppf((1 + level) / 2, n - 1) * d.std(axis=1, ddof=1) / np.sqrt(n)
+    quantile = (1 + level) / 2 if alternative == "two-sided" else level
+    half = stats.t.ppf(quantile, n - 1) * d.std(axis=1, ddof=1) / np.sqrt(n)
     mean = d.mean(axis=1)
-    interval = np.stack([mean - half, mean + half], axis=1)
+    interval = _open_side(np.stack([mean - half, mean + half], axis=1), alternative)
     interval[_untested(d)] = np.nan
     return interval
 
 
 def bootstrap_interval(
-    differences: np.ndarray, level: float = 0.95, samples: int | None = 10_000, seed: int = 0
+    differences: np.ndarray, level: float = 0.95, samples: int | None = 10_000, seed: int = 0,
+    alternative: str = "two-sided",
 ) -> np.ndarray:
     """Percentile bootstrap confidence interval of the mean of every row: an (rows × 2) array; the
-    queries are resampled with replacement (all n^n resamples when at most ``samples``). NaN for a
-    row holding a NaN. Pass :func:`differences` so that ties are zero differences."""
+    queries are resampled with replacement (all n^n resamples when at most ``samples``). Two-sided by
+    default; ``greater`` gives (the 1 - ``level`` quantile, ∞), ``less`` (−∞, the ``level`` quantile).
+    NaN for a row holding a NaN. Pass :func:`differences` so that ties are zero differences."""
     d = np.atleast_2d(np.asarray(differences, dtype=np.float64))
     n = d.shape[1]
     if n < 2:
@@ -669,7 +685,8 @@ def bootstrap_interval(
         counts = np.bincount(drawn.ravel(), minlength=len(indices) * n).reshape(len(indices), n)
         means.append(d @ counts.T.astype(np.float64) / n)
     means = np.concatenate(means, axis=1)
-    interval = np.quantile(means, [(1 - level) / 2, (1 + level) / 2], axis=1).T
+    tail = 1 - level if alternative != "two-sided" else (1 - level) / 2
+    interval = _open_side(np.quantile(means, [tail, 1 - tail], axis=1).T, alternative)
     interval[untested] = np.nan
     return interval
 

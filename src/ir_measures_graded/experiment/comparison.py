@@ -100,7 +100,7 @@ class Comparison:
 
 def compare(experiment: Any, baseline: str, testing: Testing | None = None) -> Comparison:
     """:class:`Comparison` of every run of ``experiment`` against ``baseline`` (a run's name)."""
-    testing = testing or Testing()
+    testing = (testing or Testing()).paired()
     runs = list(experiment.runs)
     if baseline not in runs:
         raise GradedInputError(f"baseline {baseline!r} is none of the runs ({', '.join(runs)})")
@@ -153,9 +153,11 @@ def _tested(run: np.ndarray, base: np.ndarray, testing: Testing) -> dict[str, An
     a, b = run[None, :], base[None, :]
     d = statistics.differences(a, b)  # within the package's tolerance, a difference is 0 (a tie)
     p = statistics.paired_test(testing.test, a, b, testing.alternative, testing.permutations, testing.seed)
-    ci = statistics.t_interval(d, testing.level)
+    # the intervals of the test's own alternative: a one-sided test's mark and its interval always agree
+    ci = statistics.t_interval(d, testing.level, testing.alternative)
     samples = BOOTSTRAP_SAMPLES if testing.permutations is None else testing.permutations
-    boot = statistics.bootstrap_interval(d, testing.level, samples=samples, seed=testing.seed)
+    boot = statistics.bootstrap_interval(d, testing.level, samples=samples, seed=testing.seed,
+                                         alternative=testing.alternative)
     counts = statistics.win_tie_loss(a, b)
     return {"ci_low": float(ci[0, 0]), "ci_high": float(ci[0, 1]), "boot_low": float(boot[0, 0]),
             "boot_high": float(boot[0, 1]), "effect_size": float(statistics.effect_size(d[0])[0]),

@@ -15,6 +15,8 @@ import numpy as np
 import pandas as pd
 
 from ir_measures_graded import statistics
+from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.experiment.testing import Testing
 from ir_measures_graded.organiser import common
 from ir_measures_graded.organiser.leaderboard import Leaderboard, leaderboard
 
@@ -44,16 +46,20 @@ class Agreement(common.View):
 
 
 def agreement(exp: Any, measures: Sequence[Any] | None = None, board: Leaderboard | None = None,
-              **testing: Any) -> Agreement:
+              testing: Testing | None = None) -> Agreement:
     """τ, τ_AP and swaps between the run rankings of every pair of ``measures`` (default: all of
     ``exp``'s). The significance of a swap comes from ``board`` (a :func:`leaderboard` of ``exp``: its
-    test and alpha), else from a leaderboard made here with ``testing`` (``test``, ``alpha``, …)."""
+    testing), else from a leaderboard made here with ``testing`` (a
+    :class:`~ir_measures_graded.experiment.testing.Testing`; default the leaderboard's); not both."""
+    if board is not None and testing is not None:
+        raise GradedInputError("give the agreement a leaderboard (board=) or a testing, not both: the board's "
+                               "testing decides which swaps are significant")
     common.check_runs(exp, "agreement between measures")
     names = common.chosen(exp, measures)
     if len(names) < 2:
         raise ValueError("agreement needs at least two measures")
     if board is None:
-        board = leaderboard(exp, measures=names, **testing)
+        board = leaderboard(exp, measures=names, testing=testing)
     runs = list(exp.runs)
     order = [board.runs.index(r) for r in runs]  # the board's matrices in the experiment's order
     sig = {m: None if board.significant(m) is None else board.significant(m)[np.ix_(order, order)] for m in names}
@@ -69,8 +75,7 @@ def agreement(exp: Any, measures: Sequence[Any] | None = None, board: Leaderboar
     table["significant_swaps"] = table["significant_swaps"].astype("Int64")  # missing: a measure not tested
     notes = ["tau: Kendall's tau-b; tau_ap: tau_AP,b (Urbano & Marrero 2017; Yilmaz et al.'s tau_AP both ways "
              "without ties). swaps: pairs of runs the two measures order oppositely; significant_swaps: those "
-             f"separated under both measures ({statistics.TEST_NAMES.get(board.test, board.test)}, "
-             f"alpha = {board.alpha:g})."]
+             f"separated under both measures ({board.testing.describe_pairs()}, alpha = {board.testing.alpha:g})."]
     untested = [m for m in names if sig[m] is None]
     if untested:
         notes.append(f"No significant swaps for {', '.join(untested)}: not tested (its aggregate is not the mean "
