@@ -144,6 +144,20 @@ def kendall_tau_rows(a: np.ndarray, b: np.ndarray, tol: float | None = None) -> 
     return np.where((untied_a == 0) | (untied_b == 0) | _untested(a, b), np.nan, tau)
 
 
+def swaps(a: np.ndarray, b: np.ndarray, tol: float | None = None) -> np.ndarray:
+    """Per row of ``a`` and ``b`` (rows × systems), for every pair of systems i < j (``triu_indices``
+    order), whether the two order it oppositely: a swap. Ties within ``tol`` in both; without it each
+    row of ``a`` and of ``b`` has the ties of its own scale, as :func:`kendall_tau_rows`. A tie in either
+    is no swap, nor is a pair holding a NaN. The one count of swaps (the agreement between measures, the
+    stability's swap rate)."""
+    a, b = np.atleast_2d(np.asarray(a, dtype=np.float64)), np.atleast_2d(np.asarray(b, dtype=np.float64))
+    tol_a, tol_b = (_row_tolerance(a), _row_tolerance(b)) if tol is None else (tol, tol)
+    ra, rb = tied_ranks(a, tol_a).astype(np.float64), tied_ranks(b, tol_b).astype(np.float64)
+    ra[np.isnan(a)] = rb[np.isnan(b)] = np.nan
+    with np.errstate(invalid="ignore"):
+        return _pair_signs(ra) * _pair_signs(rb) < 0
+
+
 def kendall_tau(a: np.ndarray, b: np.ndarray) -> float:
     """Kendall's τ-b between two score vectors of the same systems (NaN if either is all tied or holds
     a NaN); each vector's ties from its own scale."""

@@ -78,9 +78,7 @@ def stability(table: Any, samples: int = 200, seed: int = 0) -> pd.DataFrame:
         a, b = _half_means(values, first), _half_means(values, second)  # samples × runs
         tol = statistics.tolerance(values)
         taus = statistics.kendall_tau_rows(a, b, tol)
-        ra, rb = statistics.tied_ranks(a, tol), statistics.tied_ranks(b, tol)
-        i, j = np.triu_indices(len(runs), k=1)
-        swaps = np.sign(ra[:, i] - ra[:, j]) * np.sign(rb[:, i] - rb[:, j]) < 0
+        swaps = statistics.swaps(a, b, tol)  # the agreement's count, with the ties of the per-query values
         taus = taus[~np.isnan(taus)]  # tau is undefined where one half ties every run (runs scoring the same)
         rows.append({"measure": measure, "samples": samples,
                      "tau_mean": float(taus.mean()) if len(taus) else np.nan,

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ir_measures_graded import statistics
 from ir_measures_graded.experiment.comparison import matrix, wide
 from support.cli import run_main
 from support.examples import examples
@@ -48,3 +49,17 @@ def test_the_matrix_does_not_depend_on_the_order_of_the_rows(queries, random):
     shuffled = table.sample(frac=1, random_state=random.randrange(2**31)).reset_index(drop=True)
     assert list(wide(table, "m").columns) == sorted(queries)
     assert np.array_equal(matrix(table, "m", ["b", "a"]), matrix(shuffled, "m", ["b", "a"]))
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(st.lists(st.integers(0, 6), min_size=2, max_size=8), st.lists(st.integers(0, 6), min_size=2, max_size=8))
+def test_one_count_of_swaps_agrees_with_kendalls_tau(a, b):
+    """Swaps are counted once (statistics.swaps: the agreement between measures and the stability's swap
+    rate); without ties, tau = 1 - 4 swaps / (n (n - 1)), and each swap is a pair the two order oppositely."""
+    n = min(len(a), len(b))
+    x, y = np.array(a[:n], float), np.array(b[:n], float)
+    found = statistics.swaps(x, y)[0]
+    i, j = np.triu_indices(n, k=1)
+    assert found.tolist() == ((x[i] - x[j]) * (y[i] - y[j]) < 0).tolist()
+    if len(set(a[:n])) == n and len(set(b[:n])) == n:
+        assert statistics.kendall_tau(x, y) == pytest.approx(1 - 4 * found.sum() / (n * (n - 1)))
