@@ -42,7 +42,21 @@ def percent(level: float) -> str:
 
 @dataclass(frozen=True)
 class Testing:
-    """The testing options, checked: see the module's docstring."""
+    """How runs are tested, checked once when made (a one-line ``GradedInputError`` naming what is wrong):
+
+    - ``test``: a paired test (``t``, ``randomization``, ``bootstrap``, ``wilcoxon``, ``sign``) or, for the
+      leaderboard and the discriminative power only, a test of all pairs at once (``tukey``,
+      ``randomized_tukey``);
+    - ``correction`` (``holm``, ``bonferroni``, ``fdr_bh``, ``none``) across ``family``: the runs of each
+      measure (``runs``) or all runs × measures (``all``); for all pairs, across the pairs of a measure;
+    - ``alternative``: ``two-sided``, ``greater`` (the run beats the baseline) or ``less``; the intervals
+      follow it (one-sided: their other end is ±∞);
+    - ``alpha``: the marks († p < alpha, ‡ p < alpha / 5), ▲/▼, the groups; the intervals at 1 - alpha;
+    - ``permutations``: draws of the resampling tests and the bootstrap interval (None: exact);
+    - ``seed``: of every resampling.
+
+    ``Experiment.compare``, ``report``, ``meta.meta_evaluate``, ``leaderboard`` and ``agreement`` take it as
+    ``testing=``; the command line builds it once (``cli.args.testing_of``)."""
 
     test: str = "t"
     correction: str = "holm"
