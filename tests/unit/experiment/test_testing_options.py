@@ -107,8 +107,13 @@ def test_the_interval_is_the_tests_own_as_scipy_and_statsmodels_compute_it(alter
         list(DescrStatsW(run - base).tconfint_mean(alpha=0.05, alternative=larger)), rel=1e-9)
 
 
-def test_a_one_sided_mark_comes_with_its_one_sided_interval_in_every_view(capsys, tmp_path):
-    exp = chosen({"base": BASE, "run": BETTER})
+def test_a_one_sided_mark_comes_with_its_one_sided_interval_in_every_view():
+    pytest.importorskip("matplotlib")
+    import ir_measures_graded as img
+    from ir_measures_graded.experiment import tables
+    from ir_measures_graded.meta import figures
+
+    exp = chosen({"base": BASE, "run": BETTER}, baseline="base")
     comparison = exp.compare("base", test="t", alternative="greater")
     row = comparison.table.iloc[1]
     assert row["p_value"] < 0.05 and row["ci_low"] > 0 and row["ci_high"] == np.inf
@@ -119,11 +124,16 @@ def test_a_one_sided_mark_comes_with_its_one_sided_interval_in_every_view(capsys
     assert "[+0.0071, ∞)" in comparison.to_markdown()
     assert "inf" in comparison.render("tsv").splitlines()[2].split("\t")
     assert '"ci_high": Infinity' in comparison.render("jsonl")
+    assert "\\ensuremath{\\infty}" in tables.render(comparison.table, "latex")
     less = exp.compare("base", test="t", alternative="less").to_text()
     assert "(−∞, " in less
+    page = img.report(exp, testing=comparison.testing, transforms=[]).html()
+    assert 'class="ci">[+0.007, ∞)<' in page and "95% one-sided t confidence interval" in page
+    figure = figures.intervals(comparison)
+    assert [child for child in figure.axes[0].get_children() if child.get_gid() == "open-interval:P@20"]
 
 
-@settings(max_examples=examples(80), deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 10), st.integers(0, 10)), min_size=3, max_size=15),
        st.sampled_from(["greater", "less", "two-sided"]), st.sampled_from([0.05, 0.1, 0.2]))
 def test_a_mark_and_its_interval_never_disagree(pairs, alternative, alpha):
@@ -137,3 +147,15 @@ def test_a_mark_and_its_interval_never_disagree(pairs, alternative, alpha):
         return  # no spread: the t-test's p-value is not defined by the interval
     excludes_zero = row["ci_low"] > 0 or row["ci_high"] < 0
     assert (row["p_value"] < alpha) == excludes_zero
+
+
+def test_one_rule_of_significance_for_the_marks_the_arrows_and_the_groups():
+    testing = Options(alpha=0.05)
+    assert testing.significant(0.049) and not testing.significant(0.05) and not testing.significant(float("nan"))
+    assert testing.significant(np.array([0.01, np.nan, 0.2])).tolist() == [True, False, False]
+    assert [testing.direction(0.1, 0.01), testing.direction(-0.1, 0.01), testing.direction(0.1, 0.2),
+            testing.direction(0.1, float("nan"))] == ["▲", "▼", "", ""]
+    from ir_measures_graded.experiment.tables import mark
+
+    for p in (0.001, 0.0499, 0.05, 0.3, float("nan")):  # the † mark's loosest level is the same rule
+        assert (mark(p, testing.levels) != "") == testing.significant(p)
