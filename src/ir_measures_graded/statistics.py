@@ -8,8 +8,9 @@ function over arrays.
   Wilcoxon signed-rank test and the sign test — two-sided by default, one-sided on request.
 - Tests of many systems at once: Tukey's HSD (two-way ANOVA without replication, the queries as
   blocks, or one-way) and Carterette's (2012) randomised Tukey HSD.
-- Effect sizes and intervals: t and bootstrap confidence intervals of the mean difference, the
-  standardised mean difference d_z, per-query wins/ties/losses; topic-set size (Sakai 2016).
+- Effect sizes and intervals: t and bootstrap confidence intervals of the mean difference (one-sided
+  with a one-sided test: (low, ∞) or (−∞, high)), the standardised mean difference d_z, per-query
+  wins/ties/losses; topic-set size (Sakai 2016).
 - Multiple-testing corrections.
 
 Nothing here knows about measures or runs.
@@ -666,6 +667,7 @@ def t_interval(differences: np.ndarray, level: float = 0.95, alternative: str = 
     differences."""
     from scipy import stats
 
+    _check_alternative(alternative)
     d = np.atleast_2d(np.asarray(differences, dtype=np.float64))
     n = d.shape[1]
     if n < 2:  # no interval from one query or none (and no numpy warning for the mean of nothing)
@@ -686,6 +688,7 @@ def bootstrap_interval(
     queries are resampled with replacement (all n^n resamples when at most ``samples``). Two-sided by
     default; ``greater`` gives (the 1 - ``level`` quantile, ∞), ``less`` (−∞, the ``level`` quantile).
     NaN for a row holding a NaN. Pass :func:`differences` so that ties are zero differences."""
+    _check_alternative(alternative)
     d = np.atleast_2d(np.asarray(differences, dtype=np.float64))
     n = d.shape[1]
     if n < 2:

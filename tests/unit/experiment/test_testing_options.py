@@ -159,3 +159,23 @@ def test_one_rule_of_significance_for_the_marks_the_arrows_and_the_groups():
 
     for p in (0.001, 0.0499, 0.05, 0.3, float("nan")):  # the † mark's loosest level is the same rule
         assert (mark(p, testing.levels) != "") == testing.significant(p)
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(st.lists(st.floats(-1, 1, allow_nan=False).map(lambda x: round(x, 3)), min_size=2, max_size=20),
+       st.sampled_from([0.8, 0.9, 0.95, 0.99]))
+def test_a_one_sided_interval_is_scipys_and_the_two_sided_ones_end(d, level):
+    """(low, ∞) at ``level`` is scipy's one-sided interval, and ends where the two-sided interval at
+    2 ``level`` - 1 does; the percentile bootstrap's likewise (the same resamples)."""
+    x = np.array(d)[None]
+    if x.std() == 0:
+        return
+    for alternative, end in (("greater", 0), ("less", 1)):
+        one = statistics.t_interval(x, level, alternative)[0]
+        reference = stats.ttest_1samp(x[0], 0.0, alternative=alternative).confidence_interval(confidence_level=level)
+        assert one == pytest.approx([reference.low, reference.high], rel=1e-9, abs=1e-12)
+        assert one[end] == pytest.approx(statistics.t_interval(x, 2 * level - 1)[0, end], rel=1e-9, abs=1e-12)
+        assert one[1 - end] == (np.inf if end == 0 else -np.inf)
+        boot = statistics.bootstrap_interval(x, level, samples=300, alternative=alternative)[0]
+        assert boot[end] == pytest.approx(statistics.bootstrap_interval(x, 2 * level - 1, samples=300)[0, end])
+        assert boot[1 - end] == (np.inf if end == 0 else -np.inf)
