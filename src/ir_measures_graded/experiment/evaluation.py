@@ -27,6 +27,8 @@ from ir_measures_graded.experiment.naming import STDIN, display, find_baseline, 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from ir_measures_graded.experiment.comparison import Comparison
+    from ir_measures_graded.experiment.testing import Testing
     from ir_measures_graded.prepare import Judgments
 
 __all__ = ["experiment", "Experiment", "Reading", "run_specs", "SAME_MEAN"]
@@ -261,7 +263,7 @@ class Experiment:
         named = measures if labels is None else list(zip(measures, labels, strict=True))  # (measure, label)
         return experiment(qrels, runs, named, keep_runs=True, warn=lambda _: None)
 
-    def compare(self, baseline: Any = None, testing: Any = None, **options: Any) -> Any:
+    def compare(self, baseline: Any = None, testing: Testing | None = None, **options: Any) -> Comparison:
         """Every run against ``baseline`` (default: the experiment's, else the first run): a
         :class:`~ir_measures_graded.experiment.comparison.Comparison`. How: one
         :class:`~ir_measures_graded.experiment.testing.Testing` (``testing``), or its fields as keywords
