@@ -30,8 +30,6 @@ def _reversed_qrels(tmp_path: Path) -> str:
     ["judge", "--permutations", "500", "--samples", "50", "-m", "muMAP", "nDCNG@10", "nDCG@10"],
     # at alpha 0.23 the weak and random runs share a letter or not as their p-value (0.224 or 0.234 before #50)
     ["leaderboard", "--permutations", "200", "-m", "nDCG@10", "P@5", "--alpha", "0.23"],
-    ["leaderboard", "--permutations", "200", "-m", "nDCG@10", "P@5", "--test", "randomization", "--alpha", "0.23",
-     "--correction", "none"],
 ])
 def test_judge_and_leaderboard_do_not_depend_on_the_order_of_the_qrels_lines(capsys, tmp_path, command):
     name, *options = command
