@@ -46,7 +46,7 @@ def phase(name: str, runs: int, queries: int, permutations: int) -> dict:
     evaluated = time.perf_counter() - start
     start = time.perf_counter()
     if name == "board":
-        board = img.leaderboard(exp, permutations=permutations)
+        board = img.leaderboard(exp, testing=img.Testing(test="randomized_tukey", permutations=permutations))
         img.agreement(exp, board=board)
         said = f"{sum(1 for g in board.table['group'] if len(g) > 1)} run-measure cells in several groups"
     elif name == "pool":

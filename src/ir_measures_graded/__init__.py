@@ -31,6 +31,7 @@ from ir_measures_graded.provider import GradedEvaluator, GradedProvider
 
 if TYPE_CHECKING:  # loaded on first use, see _LAZY
     from ir_measures_graded import experiment, organiser, report
+    from ir_measures_graded.experiment.testing import Testing
     from ir_measures_graded.io import read_qrels, read_qrels_table, read_run, read_run_table, scan_run
     from ir_measures_graded.organiser import agreement, bounds, leaderboard, pool, topics
     from ir_measures_graded.per_level import by_level, by_threshold
@@ -44,6 +45,8 @@ _LAZY = {
     "report": "ir_measures_graded.report",  # the report package, callable: ir_measures_graded.report(qrels, runs, measures)
     # the experiment package, callable: ir_measures_graded.experiment(qrels, runs, measures, baseline=...)
     "experiment": "ir_measures_graded.experiment",
+    # the testing options, one value: compare, report, judge (meta), leaderboard and agreement take it
+    "Testing": "ir_measures_graded.experiment.testing",
     "by_level": "ir_measures_graded.per_level",
     "by_threshold": "ir_measures_graded.per_level",
     "scan_run": "ir_measures_graded.io.stream",
@@ -68,7 +71,7 @@ __all__ = [
     *(name for name in _measures.__all__ if name not in ("GradedMeasure", "MEASURES")),
     "GradedProvider", "GradedEvaluator", "GradedInputError",
     "graded", "install", "uninstall", "by_level", "by_threshold", "scan_run",
-    "read_qrels", "read_run", "read_qrels_table", "read_run_table", "report", "experiment",
+    "read_qrels", "read_run", "read_qrels_table", "read_run_table", "report", "experiment", "Testing",
     "organiser", "leaderboard", "agreement", "topics", "pool", "bounds",
     "__version__",
 ]

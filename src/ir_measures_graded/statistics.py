@@ -8,8 +8,9 @@ function over arrays.
   Wilcoxon signed-rank test and the sign test — two-sided by default, one-sided on request.
 - Tests of many systems at once: Tukey's HSD (two-way ANOVA without replication, the queries as
   blocks, or one-way) and Carterette's (2012) randomised Tukey HSD.
-- Effect sizes and intervals: t and bootstrap confidence intervals of the mean difference, the
-  standardised mean difference d_z, per-query wins/ties/losses; topic-set size (Sakai 2016).
+- Effect sizes and intervals: t and bootstrap confidence intervals of the mean difference (one-sided
+  with a one-sided test: (low, ∞) or (−∞, high)), the standardised mean difference d_z, per-query
+  wins/ties/losses; topic-set size (Sakai 2016).
 - Multiple-testing corrections.
 
 Nothing here knows about measures or runs.
@@ -142,6 +143,20 @@ def kendall_tau_rows(a: np.ndarray, b: np.ndarray, tol: float | None = None) -> 
     with np.errstate(invalid="ignore", divide="ignore"):
         tau = (sa * sb).sum(axis=-1) / np.sqrt(untied_a * untied_b)
     return np.where((untied_a == 0) | (untied_b == 0) | _untested(a, b), np.nan, tau)
+
+
+def swaps(a: np.ndarray, b: np.ndarray, tol: float | None = None) -> np.ndarray:
+    """Per row of ``a`` and ``b`` (rows × systems), for every pair of systems i < j (``triu_indices``
+    order), whether the two order it oppositely: a swap. Ties within ``tol`` in both; without it each
+    row of ``a`` and of ``b`` has the ties of its own scale, as :func:`kendall_tau_rows`. A tie in either
+    is no swap, nor is a pair holding a NaN. The one count of swaps (the agreement between measures, the
+    stability's swap rate)."""
+    a, b = np.atleast_2d(np.asarray(a, dtype=np.float64)), np.atleast_2d(np.asarray(b, dtype=np.float64))
+    tol_a, tol_b = (_row_tolerance(a), _row_tolerance(b)) if tol is None else (tol, tol)
+    ra, rb = tied_ranks(a, tol_a).astype(np.float64), tied_ranks(b, tol_b).astype(np.float64)
+    ra[np.isnan(a)] = rb[np.isnan(b)] = np.nan
+    with np.errstate(invalid="ignore"):
+        return _pair_signs(ra) * _pair_signs(rb) < 0
 
 
 def kendall_tau(a: np.ndarray, b: np.ndarray) -> float:
@@ -634,28 +649,46 @@ def randomized_tukey_hsd_many(matrices: list[np.ndarray], permutations: int | No
 
 # --- effect sizes, intervals, power --------------------------------------------------------------------
 
-def t_interval(differences: np.ndarray, level: float = 0.95) -> np.ndarray:
-    """Two-sided t confidence interval of the mean of every row: an (rows × 2) array (NaN for a row
-    holding a NaN). Pass :func:`differences` so that ties are zero differences."""
+def _open_side(interval: np.ndarray, alternative: str) -> np.ndarray:
+    """A one-sided interval's unbounded end: ``greater`` (low, ∞), ``less`` (−∞, high)."""
+    _check_alternative(alternative)
+    if alternative == "greater":
+        interval[:, 1] = np.inf
+    elif alternative == "less":
+        interval[:, 0] = -np.inf
+    return interval
+
+
+def t_interval(differences: np.ndarray, level: float = 0.95, alternative: str = "two-sided") -> np.ndarray:
+    """t confidence interval of the mean of every row: an (rows × 2) array (NaN for a row holding a NaN).
+    Two-sided by default; ``greater`` gives (low, ∞) and ``less`` (−∞, high), the interval of the
+    one-sided test (scipy's ``ttest_rel(...).confidence_interval()``), so that it excludes 0 exactly
+    when that test's p-value is below 1 - ``level``. Pass :func:`differences` so that ties are zero
+    differences."""
     from scipy import stats
 
+    _check_alternative(alternative)
     d = np.atleast_2d(np.asarray(differences, dtype=np.float64))
     n = d.shape[1]
     if n < 2:  # no interval from one query or none (and no numpy warning for the mean of nothing)
         return np.full((len(d), 2), np.nan)
-    half = stats.t.ppf((1 + level) / 2, n - 1) * d.std(axis=1, ddof=1) / np.sqrt(n)
+    quantile = (1 + level) / 2 if alternative == "two-sided" else level
+    half = stats.t.ppf(quantile, n - 1) * d.std(axis=1, ddof=1) / np.sqrt(n)
     mean = d.mean(axis=1)
-    interval = np.stack([mean - half, mean + half], axis=1)
+    interval = _open_side(np.stack([mean - half, mean + half], axis=1), alternative)
     interval[_untested(d)] = np.nan
     return interval
 
 
 def bootstrap_interval(
-    differences: np.ndarray, level: float = 0.95, samples: int | None = 10_000, seed: int = 0
+    differences: np.ndarray, level: float = 0.95, samples: int | None = 10_000, seed: int = 0,
+    alternative: str = "two-sided",
 ) -> np.ndarray:
     """Percentile bootstrap confidence interval of the mean of every row: an (rows × 2) array; the
-    queries are resampled with replacement (all n^n resamples when at most ``samples``). NaN for a
-    row holding a NaN. Pass :func:`differences` so that ties are zero differences."""
+    queries are resampled with replacement (all n^n resamples when at most ``samples``). Two-sided by
+    default; ``greater`` gives (the 1 - ``level`` quantile, ∞), ``less`` (−∞, the ``level`` quantile).
+    NaN for a row holding a NaN. Pass :func:`differences` so that ties are zero differences."""
+    _check_alternative(alternative)
     d = np.atleast_2d(np.asarray(differences, dtype=np.float64))
     n = d.shape[1]
     if n < 2:
@@ -669,7 +702,8 @@ def bootstrap_interval(
         counts = np.bincount(drawn.ravel(), minlength=len(indices) * n).reshape(len(indices), n)
         means.append(d @ counts.T.astype(np.float64) / n)
     means = np.concatenate(means, axis=1)
-    interval = np.quantile(means, [(1 - level) / 2, (1 + level) / 2], axis=1).T
+    tail = 1 - level if alternative != "two-sided" else (1 - level) / 2
+    interval = _open_side(np.quantile(means, [tail, 1 - tail], axis=1).T, alternative)
     interval[untested] = np.nan
     return interval
 

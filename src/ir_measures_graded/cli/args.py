@@ -235,8 +235,7 @@ def inputs_of(args: argparse.Namespace) -> tuple[list[str], list[Named]]:
                          f"{next(run for run in runs if run in STANDARD_INPUT)!r}; give the run as a file")
     if args.names is not None and len(args.names) != len(runs):
         raise UsageError(f"--names gives {len(args.names)} name(s) for {len(runs)} run(s): one name per run")
-    if args.permutations < 1 or not 0 < args.alpha < 1:
-        raise UsageError("--permutations must be positive and --alpha between 0 and 1")
+    testing_of(args)  # the testing options, checked (by Testing, their one validation) before reading anything
     if args.engine == "spark":
         from ir_measures_graded.lazy import require
 

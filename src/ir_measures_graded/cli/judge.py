@@ -16,7 +16,6 @@ from typing import Any, TextIO
 from ir_measures_graded.cli.args import SECTIONS, UsageError, experiment_of, places_of, testing_of
 from ir_measures_graded.cli.figures import figures_of, write_figures
 from ir_measures_graded.experiment.formats import FORMATS
-from ir_measures_graded.experiment.testing import percent
 
 __all__ = ["run", "sections_of"]
 
@@ -59,8 +58,9 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
         output_file(args, "--plot", args.plot, "draw the figure")
     streams = Streams(args, out, chosen)  # before evaluating: refuses an --output-dir that holds an input
     exp = experiment_of(args, runs, measures)
-    report = meta.meta_evaluate(exp, transforms=args.transform, samples=args.samples, test=args.pairs_test,
-                                min_difference=args.min_difference, power=args.power, testing=testing)
+    pairs = testing.pairs(args.pairs_test, "none")  # Sakai's discriminative power: each pair uncorrected
+    report = meta.meta_evaluate(exp, transforms=args.transform, samples=args.samples, testing=testing, pairs=pairs,
+                                min_difference=args.min_difference, power=args.power)
     comparison = report.comparison_view()
     places = places_of(args)
     fmt = args.output_format
@@ -71,12 +71,13 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
         "scale": ("Scale dependence: ranking of the runs on original vs transformed labels", report.scale,
                   "kendall_tau: Kendall's tau-b; tau_ap_b: AP correlation tau_AP,b (Urbano & Marrero 2017), ties allowed"),
         "stability": ("Stability: Kendall tau-b between rankings on random halves of the queries", report.stability, ""),
-        "power": (f"Discriminative power: share of run pairs significant at alpha={testing.alpha:g} ({args.pairs_test} "
-                  "test, two-sided)", report.power, ""),
+        "power": (f"Discriminative power: share of run pairs significant at alpha={pairs.alpha:g} "
+                  f"({pairs.describe_pairs()}, two-sided)", report.power, ""),
         "pairs": ("Run pairs (the ASL curve: asl_rank 1 = smallest p-value)", report.pairs, ""),
         "baseline": None,
-        "details": (f"Against the baseline {comparison.baseline}, per run: mean difference, {percent(testing.level)} "
-                    "intervals (t, bootstrap), effect size d_z, per-query wins/ties/losses", comparison.table,
+        "details": (f"Against the baseline {comparison.baseline}, per run: mean difference, {testing.percent} "
+                    f"{testing.sided}intervals (t, bootstrap), effect size d_z, per-query wins/ties/losses",
+                    comparison.table,
                     comparison.legend()),
         "sizes": (f"Topic-set size: queries a paired t-test needs to detect a difference of {args.min_difference:g} "
                   f"with power {args.power:g} at alpha={testing.alpha:g} (Sakai 2016)", report.sizes, ""),

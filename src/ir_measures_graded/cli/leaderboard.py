@@ -16,6 +16,7 @@ from ir_measures_graded.cli.args import (
     add_output,
     experiment_of,
     places_of,
+    testing_of,
 )
 from ir_measures_graded.experiment.formats import FORMATS
 
@@ -56,7 +57,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                        "group, e.g. '-') or a file of 'RUN GROUP' lines")
     group.add_argument("--plot", metavar="FILE", help="draw the leaderboard (values with intervals, groups shaded) "
                        "into FILE (.png, .svg, .pdf; needs matplotlib: the 'meta' extra)")
-    parser.set_defaults(baseline=None)
+    parser.set_defaults(baseline=None, alternative="two-sided", family="runs")  # every pair, both ways
     add_output(parser, "text")
     return parser
 
@@ -93,12 +94,11 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     if len(runs) < 2:
         raise UsageError(f"leaderboard needs at least two runs; got {len(runs)}")
     streams = Streams(args, out, sections)  # before evaluating: refuses an --output-dir that holds an input
+    testing = testing_of(args)
     exp = experiment_of(args, runs, measures)
     places = places_of(args)
-    testing = dict(test=args.test, alpha=args.alpha, correction=args.correction, permutations=args.permutations,
-                   seed=args.seed)
     limits = organiser.bounds(exp) if "bounds" in sections else None
-    board = organiser.leaderboard(exp, by=args.by, bounds=limits, **testing) \
+    board = organiser.leaderboard(exp, by=args.by, testing=testing, bounds=limits) \
         if {"leaderboard", "agreement"} & set(sections) or args.plot else None
     found = {}  # every table made before any is written: an error leaves nothing half written
     for section in sections:

@@ -12,6 +12,7 @@ tested is one :class:`~ir_measures_graded.experiment.testing.Testing`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +24,7 @@ from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiment import tables
 from ir_measures_graded.experiment.testing import Testing
 
-__all__ = ["Comparison", "compare", "COLUMNS"]
+__all__ = ["Comparison", "compare", "COLUMNS", "wide", "matrix"]
 
 #: Resamples of the bootstrap interval when ``permutations=None`` (an exact randomization test).
 BOOTSTRAP_SAMPLES = 10_000
@@ -31,13 +32,20 @@ COLUMNS = ["run", "measure", "value", "delta", "ci_low", "ci_high", "boot_low", 
            "wins", "ties", "losses", "queries", "missing", "test", "p_value", "p_adjusted"]
 
 
-def matrix(per_query: pd.DataFrame, measure: str, runs: list[str]) -> np.ndarray:
-    """One measure's per-query values: runs (in ``runs``' order) × queries."""
+def wide(per_query: pd.DataFrame, measure: str, runs: Sequence[str] | None = None) -> pd.DataFrame:
+    """One measure's per-query values (of the tidy ``run, query_id, measure, value`` table): a row per run
+    (in ``runs``' order, by default the table's), a column per query, the query ids sorted. The one
+    runs × queries matrix every test, interval, resampling and figure takes: its order never depends on
+    the order of the input files' lines, so a seeded resampling draws the same queries either way."""
     of = per_query[per_query["measure"] == measure]
-    if of.empty:
-        return np.zeros((len(runs), 0))
-    wide = of.pivot(index="run", columns="query_id", values="value")
-    return wide.reindex(index=runs, columns=pd.unique(of["query_id"])).to_numpy(dtype=np.float64)
+    runs = list(pd.unique(of["run"])) if runs is None else list(runs)
+    found = of.pivot(index="run", columns="query_id", values="value")
+    return found.reindex(index=runs, columns=sorted(found.columns, key=str)).astype(np.float64)
+
+
+def matrix(per_query: pd.DataFrame, measure: str, runs: Sequence[str] | None = None) -> np.ndarray:
+    """:func:`wide` as an array: runs × queries."""
+    return wide(per_query, measure, runs).to_numpy(dtype=np.float64)
 
 
 @dataclass
@@ -92,7 +100,7 @@ class Comparison:
 
 def compare(experiment: Any, baseline: str, testing: Testing | None = None) -> Comparison:
     """:class:`Comparison` of every run of ``experiment`` against ``baseline`` (a run's name)."""
-    testing = testing or Testing()
+    testing = (testing or Testing()).paired()
     runs = list(experiment.runs)
     if baseline not in runs:
         raise GradedInputError(f"baseline {baseline!r} is none of the runs ({', '.join(runs)})")
@@ -145,9 +153,11 @@ def _tested(run: np.ndarray, base: np.ndarray, testing: Testing) -> dict[str, An
     a, b = run[None, :], base[None, :]
     d = statistics.differences(a, b)  # within the package's tolerance, a difference is 0 (a tie)
     p = statistics.paired_test(testing.test, a, b, testing.alternative, testing.permutations, testing.seed)
-    ci = statistics.t_interval(d, testing.level)
+    # the intervals of the test's own alternative: a one-sided test's mark and its interval always agree
+    ci = statistics.t_interval(d, testing.level, testing.alternative)
     samples = BOOTSTRAP_SAMPLES if testing.permutations is None else testing.permutations
-    boot = statistics.bootstrap_interval(d, testing.level, samples=samples, seed=testing.seed)
+    boot = statistics.bootstrap_interval(d, testing.level, samples=samples, seed=testing.seed,
+                                         alternative=testing.alternative)
     counts = statistics.win_tie_loss(a, b)
     return {"ci_low": float(ci[0, 0]), "ci_high": float(ci[0, 1]), "boot_low": float(boot[0, 0]),
             "boot_high": float(boot[0, 1]), "effect_size": float(statistics.effect_size(d[0])[0]),

@@ -28,6 +28,8 @@ from ir_measures_graded.io.inputs import Input
 if TYPE_CHECKING:
     import pandas as pd
 
+    from ir_measures_graded.experiment.comparison import Comparison
+    from ir_measures_graded.experiment.testing import Testing
     from ir_measures_graded.prepare import Judgments
 
 __all__ = ["experiment", "Experiment", "Reading", "run_specs", "SAME_MEAN"]
@@ -239,21 +241,16 @@ class Experiment:
         table = pd.concat(frames, ignore_index=True)
         return table[["run", *[c for c in table.columns if c != "run"]]]
 
-    def compare(self, baseline: Any = None, test: str = "t", correction: str = "holm",
-                alternative: str = "two-sided", family: str = "runs", level: float | None = None,
-                permutations: int | None = 10_000, seed: int = 0, *, alpha: float | None = None,
-                testing: Any = None) -> Any:
+    def compare(self, baseline: Any = None, testing: Testing | None = None, **options: Any) -> Comparison:
         """Every run against ``baseline`` (default: the experiment's, else the first run): a
-        :class:`~ir_measures_graded.experiment.comparison.Comparison`. The options may come as one
-        :class:`~ir_measures_graded.experiment.testing.Testing` (``testing``); ``alpha`` (default 0.05)
-        is the level of the marks and the intervals' ``1 - alpha`` (``level`` is the same, said the other way)."""
+        :class:`~ir_measures_graded.experiment.comparison.Comparison`. How: one
+        :class:`~ir_measures_graded.experiment.testing.Testing` (``testing``), or its fields as keywords
+        (``test``, ``correction``, ``alternative``, ``family``, ``alpha``, ``permutations``, ``seed``;
+        e.g. ``compare(test="t", alpha=0.01)``), not both."""
         from ir_measures_graded.experiment.comparison import compare
         from ir_measures_graded.experiment.testing import Testing
 
-        if testing is None:
-            testing = Testing.of(test=test, correction=correction, alternative=alternative, family=family,
-                                 alpha=alpha, level=level, permutations=permutations, seed=seed)
-        return compare(self, self.baseline_run(baseline), testing)
+        return compare(self, self.baseline_run(baseline), Testing.of(testing, **options))
 
     def baseline_run(self, baseline: Any = None) -> str:
         """The name of the run the others are compared with: ``baseline`` (see :meth:`find`), else the

@@ -65,14 +65,19 @@ def number(value: Any, places: int, signed: bool = False, missing: str = "") -> 
     if _missing(value):
         return missing
     value = float(value)
+    if math.isinf(value):  # the open end of a one-sided interval
+        return "∞" if value > 0 else "−∞"
     return f"{value:{'+' if signed else ''}.{places}f}" if places >= 0 else repr(value)
 
 
 def json_number(value: Any, places: int | None) -> Any:
-    """A value for JSON: rounded to ``places`` decimals when given (and not -1), None where JSON has no
-    number (NaN, infinities, NA); anything but a number as it is."""
+    """A value for JSON: rounded to ``places`` decimals when given (and not -1), None for what is missing (NaN,
+    NA); an infinity (a one-sided interval's open end) as ``Infinity``, which Python, pandas and jq read;
+    anything but a number as it is."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None if value is not None and not isinstance(value, str) and _missing(value) else value
-    if isinstance(value, float) and not math.isfinite(value):
+    if isinstance(value, float) and math.isnan(value):
         return None
+    if isinstance(value, float) and math.isinf(value):
+        return value
     return round(value, places) if places is not None and places >= 0 else value

@@ -95,6 +95,15 @@ def mark(p: float, levels: Sequence[float] = LEVELS) -> str:
     return marks(len(ordered))[passed - 1] if passed else ""
 
 
+def interval_text(low: float, high: float, places: int = 4) -> str:
+    """A confidence interval as every view prints it: ``[-0.0120, +0.1828]``, or one-sided with its open
+    end (``[+0.0043, ∞)``, ``(−∞, +0.1828]``); empty when there is none (NaN)."""
+    if pd.isna(low) or pd.isna(high):
+        return ""
+    return (f"{'(' if math.isinf(low) else '['}{number(low, places, True)}, "
+            f"{number(high, places, True)}{')' if math.isinf(high) else ']'}")
+
+
 def formatted(table: pd.DataFrame, places: int = 4) -> pd.DataFrame:
     """Every cell as text: floats with ``places`` decimals (-1: all digits), p-value columns (``p_*``)
     by :func:`format_p` (knowing the row's ``test`` where there is one), NaN empty."""
@@ -169,8 +178,8 @@ def paper_table(comparison: pd.DataFrame, places: int = 4, levels: Sequence[floa
         columns[f"Δ {measure} [CI]"] = [
             "" if r.Index == baseline or pd.isna(r.delta) else
             number(r.delta, places, True) if pd.isna(r.p_value) else
-            f"{number(r.delta, places, True)} [{number(getattr(r, low), places, True)}, "
-            f"{number(getattr(r, high), places, True)}]" for r in rows.itertuples()]
+            f"{number(r.delta, places, True)} {interval_text(getattr(r, low), getattr(r, high), places)}"
+            for r in rows.itertuples()]
     said = legend(testing, baseline, deltas, levels)
     if deltas and interval != "t":
         said = said.replace(" t confidence interval", " percentile bootstrap confidence interval")
@@ -260,7 +269,9 @@ def _plain(text: str) -> str:
 
 def machine(table: pd.DataFrame, output_format: str, places: int | None = None) -> str:
     """``table`` as one tidy tsv / csv (RFC 4180 quoting: a tab or newline in a name stays in its
-    cell) or JSON lines: numbers as numbers (p-values too), NaN empty (null in JSON)."""
+    cell) or JSON lines: numbers as numbers (p-values too), NaN empty (null in JSON), the open end of a
+    one-sided interval ``inf`` / ``-inf`` (``Infinity`` / ``-Infinity`` in JSON, as Python, pandas and
+    jq read it)."""
     import io
     import json
 

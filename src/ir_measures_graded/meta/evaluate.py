@@ -12,7 +12,7 @@ from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiment.comparison import Comparison
 from ir_measures_graded.experiment.testing import Testing
 from ir_measures_graded.meta.inputs import as_experiment, scores
-from ir_measures_graded.meta.judging import discriminative_power, stability, topic_set_sizes
+from ir_measures_graded.meta.judging import DEFAULT_TESTING, discriminative_power, stability, topic_set_sizes
 from ir_measures_graded.meta.scale import scale_dependence
 from ir_measures_graded.meta.transforms import Transform
 
@@ -41,31 +41,29 @@ class MetaReport:
 
 
 def meta_evaluate(
-    experiment: Any, runs: Any = None, measures: Any = None, transforms: Sequence[str | Transform] | None = None,
-    samples: int = 200, alpha: float = 0.05, test: str = "randomization", permutations: int | None = 10_000,
-    seed: int = 0, baseline: Any = None, compare_test: str = "t", correction: str = "holm",
-    alternative: str = "two-sided", family: str = "runs", min_difference: float = 0.05, power: float = 0.8,
-    testing: Testing | None = None,
+    experiment: Any, transforms: Sequence[str | Transform] | None = None,
+    samples: int = 200, baseline: Any = None, min_difference: float = 0.05, power: float = 0.8,
+    testing: Testing | None = None, pairs: Testing | None = None,
 ) -> MetaReport:
-    """The three checks on one collection — scale dependence, stability and discriminative power
-    (``test`` between every pair of runs, at ``alpha``) —, every run against ``baseline`` (default: the
-    experiment's baseline, else the first run; tested as ``testing`` says, by default ``compare_test``,
-    ``correction``, ``alternative``, ``family`` at ``alpha``) and the topic-set size. ``experiment``: an
-    :class:`~ir_measures_graded.experiment.Experiment`, or qrels with ``runs`` and ``measures``. Every
-    check ranks runs by their measures' aggregates and tests only the measures the comparison tests."""
+    """The three checks on one collection — scale dependence, stability and discriminative power —,
+    every run against ``baseline`` (default: the experiment's baseline, else the first run) and the
+    topic-set size. ``experiment``: an :class:`~ir_measures_graded.experiment.Experiment`. How: ``testing`` (a :class:`~ir_measures_graded.experiment.testing.Testing`,
+    default ``Testing()``) tests the runs against the baseline, and its alpha, draws and seed serve every
+    check; ``pairs`` tests every pair of runs for the discriminative power (default: ``testing``'s alpha,
+    draws and seed with :data:`~ir_measures_graded.meta.judging.DEFAULT_TESTING`'s test, Sakai's
+    uncorrected randomization test). Every check ranks runs by their measures' aggregates and tests only
+    the measures the comparison tests."""
     exp = as_experiment(experiment, "meta-evaluation")
     if len(exp.runs) < 2:
         raise GradedInputError(f"meta-evaluation compares runs: give at least two (got {len(exp.runs)})")
-    testing = testing or Testing(test=compare_test, correction=correction, alternative=alternative, family=family,
-                                 alpha=alpha, permutations=permutations, seed=seed)
-    power_table, pairs = discriminative_power(exp, alpha=testing.alpha, test=test, permutations=testing.permutations,
-                                              seed=testing.seed)
+    testing = Testing.of(testing)
+    pairs = Testing.of(pairs) if pairs is not None else testing.pairs(DEFAULT_TESTING.test, DEFAULT_TESTING.correction)
+    power_table, pair_table = discriminative_power(exp, pairs)
     comparison = exp.compare(baseline, testing=testing)
     return MetaReport(
         scores=scores(exp), scale=scale_dependence(exp, transforms=transforms),
-        stability=stability(exp, samples=samples, seed=testing.seed), power=power_table, pairs=pairs,
+        stability=stability(exp, samples=samples, seed=testing.seed), power=power_table, pairs=pair_table,
         per_query=exp.per_query, comparison=comparison.table,
-        sizes=topic_set_sizes(exp, min_difference=min_difference, alpha=testing.alpha, power=power,
-                              alternative=testing.alternative),
+        sizes=topic_set_sizes(exp, min_difference=min_difference, power=power, testing=testing),
         notes=tuple(comparison.notes), testing=testing, baseline=comparison.baseline,
     )

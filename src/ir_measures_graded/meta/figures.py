@@ -141,10 +141,12 @@ def sorted_differences(per_query: Any, baseline: str, measure: str, runs: Sequen
     """Per run other than ``baseline``: its per-query differences against it on ``measure`` (a label of
     ``per_query``, the tidy ``Experiment.per_query``), from the largest gain to the largest loss; the
     package's ties (:func:`~ir_measures_graded.statistics.differences`) are 0."""
-    of = per_query[per_query["measure"] == measure].pivot(index="query_id", columns="run", values="value")
+    from ir_measures_graded.experiment.comparison import wide
+
     runs = list(dict.fromkeys(per_query["run"])) if runs is None else list(runs)
-    base = of[baseline].to_numpy(dtype=float)
-    return {run: np.sort(statistics.differences(of[run].to_numpy(dtype=float), base)[0])[::-1]
+    of = wide(per_query, measure)
+    base = of.loc[baseline].to_numpy(dtype=float)
+    return {run: np.sort(statistics.differences(of.loc[run].to_numpy(dtype=float), base)[0])[::-1]
             for run in runs if run != baseline}
 
 
@@ -277,24 +279,38 @@ def intervals(comparison: Any, measures: Sequence[str] | None = None) -> Any:
         low, high = of["ci_low"].to_numpy(dtype=float), of["ci_high"].to_numpy(dtype=float)
         p = of["p_adjusted"].to_numpy(dtype=float)
         tested = ~np.isnan(low)
-        ax.errorbar(delta[tested], y[tested], xerr=[delta[tested] - low[tested], high[tested] - delta[tested]],
+        # a one-sided interval's open end (±∞) is drawn as an arrow to the panel's edge, after the limits
+        shown_low, shown_high = np.where(np.isinf(low), delta, low), np.where(np.isinf(high), delta, high)
+        ax.errorbar(delta[tested], y[tested],
+                    xerr=[delta[tested] - shown_low[tested], shown_high[tested] - delta[tested]],
                     fmt="none", ecolor="black", elinewidth=1, capsize=2, gid=f"intervals:{measure}")
-        significant = p < testing.alpha
+        significant = testing.significant(p)
         ax.scatter(delta, y, s=16, zorder=3, facecolors=np.where(significant, "black", "white"),
                    edgecolors="black", linewidths=0.8, gid=f"delta:{measure}")
         for k in np.flatnonzero(significant):
-            ax.annotate(mark(p[k], testing.levels), (high[k] if tested[k] else delta[k], y[k]), xytext=(2, 0),
+            ax.annotate(mark(p[k], testing.levels), (shown_high[k] if tested[k] else delta[k], y[k]), xytext=(2, 0),
                         textcoords="offset points", va="center", fontsize=SMALL)
         ax.axvline(0, color="grey", linewidth=0.6)
         ax.set_title(elided(measure, panel) + ("" if tested.any() else "\n(not tested)"), fontsize=SMALL)
         ax.tick_params(labelsize=SMALL)
         ax.xaxis.set_major_locator(MaxNLocator(nbins=3))  # narrow panels: ticks that never touch
         ax.margins(x=0.15)
+        if np.isinf(low[tested]).any() or np.isinf(high[tested]).any():
+            # the finite ends and 0 (a one-sided interval is about crossing it) set the limits
+            edges = ax.get_xlim()
+            left, right = min(edges[0], -0.05 * (edges[1] - edges[0])), max(edges[1], 0.05 * (edges[1] - edges[0]))
+            ax.set_xlim(left, right)
+            for k in np.flatnonzero(tested & (np.isinf(low) | np.isinf(high))):
+                end = right if high[k] > 0 else left
+                start = shown_low[k] if np.isinf(high[k]) else shown_high[k]
+                ax.annotate("", xy=(end, y[k]), xytext=(start, y[k]), annotation_clip=False,
+                            arrowprops={"arrowstyle": "->", "linewidth": 1, "color": "black", "shrinkA": 0,
+                                        "shrinkB": 0}, gid=f"open-interval:{measure}")
     for ax in axes.flat[len(chosen):]:
         ax.remove()
     axes[0, 0].set_yticks(y, labels(runs, names))
     axes[0, 0].invert_yaxis()
     loose, strict = marks(len(testing.levels))
-    fig.supxlabel(f"Δ against {short(comparison.baseline)}, {testing.level * 100:.10g}% t interval\n"
+    fig.supxlabel(f"Δ against {short(comparison.baseline)}, {testing.percent} {testing.sided}t interval\n"
                   f"filled, {loose}: p < {testing.levels[0]:g}; {strict}: p < {testing.levels[1]:g}", fontsize=SMALL)
     return fig

@@ -14,28 +14,25 @@ get a row of NaN whose ``note`` says why.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ir_measures_graded import statistics
-from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiment import Experiment
+from ir_measures_graded.experiment.comparison import wide
+from ir_measures_graded.experiment.testing import TESTS, Testing, pairwise_p
 from ir_measures_graded.meta.inputs import per_query_table
 
-__all__ = ["stability", "discriminative_power", "topic_set_sizes", "query_halves", "TESTS"]
-
-TESTS = statistics.PAIRED_TESTS + statistics.MULTI_TESTS
+__all__ = ["stability", "discriminative_power", "topic_set_sizes", "query_halves", "DEFAULT_TESTING", "TESTS"]
 
 
 def _matrix(table: pd.DataFrame, measure: str) -> tuple[list[str], np.ndarray]:
-    """``(run names, runs × queries matrix)`` of one measure's per-query values."""
-    of = table[table["measure"] == measure]
-    wide = of.pivot(index="run", columns="query_id", values="value")
-    runs = list(pd.unique(of["run"]))
-    return runs, wide.reindex(index=runs).to_numpy(dtype=np.float64)
+    """``(run names, runs × queries matrix)`` of one measure's per-query values (the comparison's
+    :func:`~ir_measures_graded.experiment.comparison.wide`: one query order)."""
+    values = wide(table, measure)
+    return list(values.index), values.to_numpy(dtype=np.float64)
 
 
 def _untested(given: Any) -> dict[str, str]:
@@ -81,9 +78,7 @@ def stability(table: Any, samples: int = 200, seed: int = 0) -> pd.DataFrame:
         a, b = _half_means(values, first), _half_means(values, second)  # samples × runs
         tol = statistics.tolerance(values)
         taus = statistics.kendall_tau_rows(a, b, tol)
-        ra, rb = statistics.tied_ranks(a, tol), statistics.tied_ranks(b, tol)
-        i, j = np.triu_indices(len(runs), k=1)
-        swaps = np.sign(ra[:, i] - ra[:, j]) * np.sign(rb[:, i] - rb[:, j]) < 0
+        swaps = statistics.swaps(a, b, tol)  # the agreement's count, with the ties of the per-query values
         taus = taus[~np.isnan(taus)]  # tau is undefined where one half ties every run (runs scoring the same)
         rows.append({"measure": measure, "samples": samples,
                      "tau_mean": float(taus.mean()) if len(taus) else np.nan,
@@ -93,54 +88,52 @@ def stability(table: Any, samples: int = 200, seed: int = 0) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["measure", "samples", "tau_mean", "tau_sd", "tau_min", "swap_rate", "note"])
 
 
-def _pairs(table: pd.DataFrame, measure: str) -> tuple[list[tuple[str, str]], np.ndarray, np.ndarray]:
+def _pairs(table: pd.DataFrame, measure: str) -> tuple[list[tuple[str, str]], np.ndarray]:
+    """The run pairs of one measure (``triu_indices`` order) and its runs × queries matrix."""
     runs, values = _matrix(table, measure)
     i, j = np.triu_indices(len(runs), k=1)
-    return [(runs[a], runs[b]) for a, b in zip(i, j, strict=True)], values[i], values[j]
+    return [(runs[a], runs[b]) for a, b in zip(i, j, strict=True)], values
 
 
-def _check_test(test: str, allowed: Sequence[str]) -> None:
-    if test not in allowed:
-        raise GradedInputError(f"unknown test {test!r}; expected one of {', '.join(allowed)}")
+#: How :func:`discriminative_power` tests the pairs unless told: Sakai's paired randomization test of each
+#: pair, uncorrected, at alpha 0.05 with 10,000 sign vectors.
+DEFAULT_TESTING = Testing(test="randomization", correction="none")
 
 
-def discriminative_power(
-    table: Any, alpha: float = 0.05, test: str = "randomization",
-    permutations: int | None = 10_000, seed: int = 0,
-) -> tuple[pd.DataFrame, pd.DataFrame]:
+def discriminative_power(table: Any, testing: Testing | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Paired tests between every pair of runs, per measure (Sakai 2006).
 
-    ``test``: a paired test (``randomization``, ``bootstrap`` — Sakai's —, ``t``, ``wilcoxon``,
-    ``sign``; two-sided) or a test of all pairs at once (``tukey``: Tukey's HSD with the queries as
-    blocks, ``randomized_tukey``: Carterette's randomised Tukey HSD), whose p-values are already
-    family-wise over the pairs. Returns ``(summary, pairs)``: ``summary`` has one row per measure
-    with the number of run pairs and the share significant at ``alpha`` (the discriminative power);
-    ``pairs`` has one row per measure and run pair with the mean difference (run_a − run_b), the
-    p-value and the pair's position in the measure's ASL curve (``asl_rank``: 1 = smallest p-value).
+    ``testing``: a :class:`~ir_measures_graded.experiment.testing.Testing` (default
+    :data:`DEFAULT_TESTING`), two-sided. Its ``test``: a paired test (``randomization``, ``bootstrap`` —
+    Sakai's —, ``t``, ``wilcoxon``, ``sign``) of every pair, its p-values corrected by its
+    ``correction`` across the pairs of a measure (``none``: Sakai's), or a test of all pairs at once
+    (``tukey``: Tukey's HSD with the queries as blocks, ``randomized_tukey``: Carterette's randomised
+    Tukey HSD), whose p-values are already family-wise over the pairs: the leaderboard's test
+    (:func:`~ir_measures_graded.experiment.testing.pairwise_p`). Returns ``(summary, pairs)``:
+    ``summary`` has one row per measure with the number of run pairs and the share significant at its
+    ``alpha`` (the discriminative power); ``pairs`` has one row per measure and run pair with the mean
+    difference (run_a − run_b), the p-value and the pair's position in the measure's ASL curve
+    (``asl_rank``: 1 = smallest p-value).
     """
-    _check_test(test, TESTS)
+    testing = Testing.of(testing or DEFAULT_TESTING).check_pairs("the discriminative power")
+    test, alpha = testing.test, testing.alpha
     untested = _untested(table)
     table = per_query_table(table)
     summary, rows = [], []
     for measure in pd.unique(table["measure"]):
-        pairs, a, b = _pairs(table, measure)
-        if measure in untested or not pairs or np.isnan(a).any() or np.isnan(b).any():
+        pairs, values = _pairs(table, measure)
+        if measure in untested or not pairs or np.isnan(values).any():
             summary.append({"measure": measure, "pairs": len(pairs), "test": test, "alpha": alpha,
                             "significant": 0, "discriminative_power": np.nan, "note": untested.get(measure, "")})
             continue
-        if test in statistics.MULTI_TESTS:
-            _, values = _matrix(table, measure)
-            matrix = (statistics.tukey_hsd(values) if test == "tukey"
-                      else statistics.randomized_tukey_hsd(values, permutations=permutations, seed=seed))
-            p = matrix[np.triu_indices(len(values), k=1)]
-        else:
-            p = statistics.paired_test(test, a, b, permutations=permutations, seed=seed)
+        i, j = np.triu_indices(len(values), k=1)
+        p = pairwise_p([values], testing)[0][i, j]
         ranks = np.empty(len(p), dtype=np.int64)
         ranks[np.argsort(p, kind="stable")] = np.arange(1, len(p) + 1)
-        for (run_a, run_b), delta, pk, rank in zip(pairs, (a - b).mean(axis=1), p, ranks, strict=True):
+        for (run_a, run_b), delta, pk, rank in zip(pairs, (values[i] - values[j]).mean(axis=1), p, ranks, strict=True):
             rows.append({"measure": measure, "run_a": run_a, "run_b": run_b, "delta": float(delta),
                          "test": test, "p_value": float(pk), "asl_rank": int(rank)})
-        significant = int((p < alpha).sum())
+        significant = int(testing.significant(p).sum())
         summary.append({"measure": measure, "pairs": len(pairs), "test": test, "alpha": alpha,
                         "significant": significant, "discriminative_power": significant / len(pairs), "note": ""})
     return (pd.DataFrame(summary, columns=["measure", "pairs", "test", "alpha", "significant", "discriminative_power",
@@ -148,14 +141,15 @@ def discriminative_power(
             pd.DataFrame(rows, columns=["measure", "run_a", "run_b", "delta", "test", "p_value", "asl_rank"]))
 
 
-def topic_set_sizes(
-    table: Any, min_difference: float = 0.05, alpha: float = 0.05, power: float = 0.8,
-    alternative: str = "two-sided",
-) -> pd.DataFrame:
+def topic_set_sizes(table: Any, min_difference: float = 0.05, power: float = 0.8,
+                    testing: Testing | None = None) -> pd.DataFrame:
     """How many queries a collection needs, per measure, for a paired t-test to detect a true mean
-    difference of ``min_difference`` between two runs with probability ``power`` at level ``alpha``
-    (Sakai 2016): the variance of a difference is estimated as twice the residual variance of a
-    two-way ANOVA (runs × queries) on the observed per-query values."""
+    difference of ``min_difference`` between two runs with probability ``power`` at the ``alpha`` and
+    with the ``alternative`` of ``testing`` (a :class:`~ir_measures_graded.experiment.testing.Testing`;
+    default 0.05, two-sided) (Sakai 2016): the variance of a difference is estimated as twice the
+    residual variance of a two-way ANOVA (runs × queries) on the observed per-query values."""
+    testing = Testing.of(testing)
+    alpha, alternative = testing.alpha, testing.alternative
     untested = _untested(table)
     table = per_query_table(table)
     rows = []

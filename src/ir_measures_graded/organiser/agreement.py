@@ -15,20 +15,12 @@ import numpy as np
 import pandas as pd
 
 from ir_measures_graded import statistics
+from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.experiment.testing import Testing
 from ir_measures_graded.organiser import common
 from ir_measures_graded.organiser.leaderboard import Leaderboard, leaderboard
 
-__all__ = ["Agreement", "agreement", "swapped"]
-
-
-def swapped(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The runs × runs matrix of pairs ``a`` and ``b`` order oppositely (each vector's ties from its own
-    scale, as the rank correlations: a tie in either is no swap; NaN is no swap)."""
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    ra, rb = statistics.tied_ranks(a).astype(float), statistics.tied_ranks(b).astype(float)
-    ra[np.isnan(a)] = rb[np.isnan(b)] = np.nan
-    with np.errstate(invalid="ignore"):
-        return np.sign(ra[:, None] - ra[None, :]) * np.sign(rb[:, None] - rb[None, :]) < 0
+__all__ = ["Agreement", "agreement"]
 
 
 @dataclass
@@ -44,33 +36,37 @@ class Agreement(common.View):
 
 
 def agreement(exp: Any, measures: Sequence[Any] | None = None, board: Leaderboard | None = None,
-              **testing: Any) -> Agreement:
+              testing: Testing | None = None) -> Agreement:
     """τ, τ_AP and swaps between the run rankings of every pair of ``measures`` (default: all of
     ``exp``'s). The significance of a swap comes from ``board`` (a :func:`leaderboard` of ``exp``: its
-    test and alpha), else from a leaderboard made here with ``testing`` (``test``, ``alpha``, …)."""
+    testing), else from a leaderboard made here with ``testing`` (a
+    :class:`~ir_measures_graded.experiment.testing.Testing`; default the leaderboard's); not both."""
+    if board is not None and testing is not None:
+        raise GradedInputError("give the agreement a leaderboard (board=) or a testing, not both: the board's "
+                               "testing decides which swaps are significant")
     common.check_runs(exp, "agreement between measures")
     names = common.chosen(exp, measures)
     if len(names) < 2:
         raise ValueError("agreement needs at least two measures")
     if board is None:
-        board = leaderboard(exp, measures=names, **testing)
+        board = leaderboard(exp, measures=names, testing=testing)
     runs = list(exp.runs)
     order = [board.runs.index(r) for r in runs]  # the board's matrices in the experiment's order
     sig = {m: None if board.significant(m) is None else board.significant(m)[np.ix_(order, order)] for m in names}
     scores = {m: common.aggregate(exp, m) for m in names}
     rows = []
+    i, j = np.triu_indices(len(runs), k=1)  # the pairs of runs, in the order statistics.swaps lists them
     for first, second in combinations(names, 2):
         a, b = scores[first], scores[second]
-        swaps = np.triu(swapped(a, b), k=1)
-        both = None if sig[first] is None or sig[second] is None else sig[first] & sig[second]
+        swaps = statistics.swaps(a, b)[0]
+        both = None if sig[first] is None or sig[second] is None else (sig[first] & sig[second])[i, j]
         rows.append((first, second, statistics.kendall_tau(a, b), statistics.tau_ap_b(a, b), int(swaps.sum()),
-                     np.nan if both is None else float((swaps & both).sum()), len(runs) * (len(runs) - 1) // 2))
+                     np.nan if both is None else float((swaps & both).sum()), len(i)))
     table = pd.DataFrame(rows, columns=["measure", "other", "tau", "tau_ap", "swaps", "significant_swaps", "pairs"])
     table["significant_swaps"] = table["significant_swaps"].astype("Int64")  # missing: a measure not tested
     notes = ["tau: Kendall's tau-b; tau_ap: tau_AP,b (Urbano & Marrero 2017; Yilmaz et al.'s tau_AP both ways "
              "without ties). swaps: pairs of runs the two measures order oppositely; significant_swaps: those "
-             f"separated under both measures ({statistics.TEST_NAMES.get(board.test, board.test)}, "
-             f"alpha = {board.alpha:g})."]
+             f"separated under both measures ({board.testing.describe_pairs()}, alpha = {board.testing.alpha:g})."]
     untested = [m for m in names if sig[m] is None]
     if untested:
         notes.append(f"No significant swaps for {', '.join(untested)}: not tested (its aggregate is not the mean "

@@ -49,8 +49,8 @@ def resolve(exp: Any, measure: Any) -> str:
 
 
 def values(exp: Any, measure: str) -> np.ndarray:
-    """One measure's per-query values: the experiment's runs (in order) × its judged queries (in the qrels'
-    order): the comparison's :func:`~ir_measures_graded.experiment.comparison.matrix`."""
+    """One measure's per-query values: the experiment's runs (in order) × its judged queries (sorted):
+    the comparison's :func:`~ir_measures_graded.experiment.comparison.matrix`."""
     from ir_measures_graded.experiment.comparison import matrix
 
     return matrix(exp.per_query, measure, list(exp.runs))

@@ -39,7 +39,7 @@ def leaderboard_figure(board: Any, measure: str, path: Any = None) -> Any:
     ax.hlines(y, low, high, color="#555", linewidth=1.5)
     ax.plot(values, y, "o", color="C0")
     ax.set_yticks(y, list(rows.index))
-    ax.set_xlabel(f"{measure} (dot: the run's value; line: {1 - board.alpha:.0%} t interval of the mean)")
+    ax.set_xlabel(f"{measure} (dot: the run's value; line: {board.testing.interval()} of the mean)")
     ax.grid(axis="x", alpha=0.3)
     for k, letter in enumerate(letters):
         held = np.array([letter in g for g in rows["group"]])

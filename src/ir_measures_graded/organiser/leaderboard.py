@@ -3,9 +3,11 @@ groups an all-pairs test cannot separate, as a compact letter display (Piepho 20
 
 A run's score is its measure's aggregate (the experiment's); the test compares the per-query values,
 so it applies only to measures whose aggregate is their mean (others get no letters, and the legend
-says why). The tests: randomised Tukey HSD (the default, Carterette 2012, as Sakai recommends for
-many systems), Tukey HSD blocked by query, or a paired test of every pair with a correction across the
-pairs of a measure; the same ``alpha`` decides every pair of every measure.
+says why). How runs are tested is one :class:`~ir_measures_graded.experiment.testing.Testing`, by
+default :data:`DEFAULT_TESTING`: the randomised Tukey HSD (Carterette 2012, as Sakai recommends for
+many systems); ``tukey`` (Tukey HSD blocked by query) or a paired test of every pair with a correction
+across the pairs of a measure are the others (:func:`~ir_measures_graded.experiment.testing.pairwise_p`);
+the same alpha decides every pair of every measure.
 """
 
 from __future__ import annotations
@@ -18,36 +20,15 @@ import numpy as np
 import pandas as pd
 
 from ir_measures_graded import statistics
-from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiment import tables
+from ir_measures_graded.experiment.testing import Testing, pairwise_p
 from ir_measures_graded.organiser import common
 from ir_measures_graded.organiser.letters import compact_letters
 
-__all__ = ["Leaderboard", "leaderboard", "pairwise_p", "TESTS"]
+__all__ = ["Leaderboard", "leaderboard", "DEFAULT_TESTING"]
 
-#: The tests a leaderboard groups runs by: all-pairs tests, then paired tests corrected across pairs.
-TESTS = (*statistics.MULTI_TESTS, *statistics.PAIRED_TESTS)
-
-
-def pairwise_p(values: np.ndarray, test: str = "randomized_tukey", correction: str = "holm",
-               permutations: int | None = 10_000, seed: int = 0) -> np.ndarray:
-    """The runs × runs matrix of p-values of ``test`` on ``values`` (runs × queries), family-wise over the
-    pairs: the all-pairs tests are so by construction; a paired test's p-values are corrected by
-    ``correction`` across the pairs. NaN on the diagonal and for a run holding a NaN value."""
-    x = np.asarray(values, dtype=np.float64)
-    if test == "randomized_tukey":
-        return statistics.randomized_tukey_hsd(x, permutations, seed)
-    if test == "tukey":
-        return statistics.tukey_hsd(x, blocked=True)
-    if test not in statistics.PAIRED_TESTS:
-        raise GradedInputError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
-    i, j = np.triu_indices(len(x), k=1)
-    p = np.full((len(x), len(x)), np.nan)
-    if len(i):
-        found = statistics.correct(statistics.paired_test(test, x[i], x[j], permutations=permutations, seed=seed),
-                                   correction)
-        p[i, j] = p[j, i] = found
-    return p
+#: How a leaderboard tests runs unless told: the randomised Tukey HSD at alpha 0.05, 10,000 permutations.
+DEFAULT_TESTING = Testing(test="randomized_tukey")
 
 
 @dataclass
@@ -61,9 +42,7 @@ class Leaderboard(common.View):
     by: str
     runs: list[str]  # in the leaderboard's order
     measures: list[str]
-    test: str
-    alpha: float
-    correction: str
+    testing: Testing
     p: dict[str, np.ndarray] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     title: str = "Leaderboard"
@@ -72,7 +51,7 @@ class Leaderboard(common.View):
     def significant(self, measure: str) -> np.ndarray | None:
         """The runs × runs matrix (``runs``' order) of pairs the test separates at ``alpha``; None untested."""
         p = self.p.get(measure)
-        return None if p is None else np.nan_to_num(p, nan=1.0) < self.alpha
+        return None if p is None else self.testing.significant(p)
 
     def plot(self, path: Any = None, measure: str | None = None) -> Any:
         """The figure of ``measure`` (default: the sort measure): each run's value with its confidence
@@ -99,29 +78,25 @@ class Leaderboard(common.View):
         return pd.DataFrame(shown)
 
 
-def leaderboard(exp: Any, by: Any = None, test: str = "randomized_tukey", alpha: float = 0.05,
-                correction: str = "holm", permutations: int | None = 10_000, seed: int = 0,
-                measures: Sequence[Any] | None = None, bounds: Any = None) -> Leaderboard:
+def leaderboard(exp: Any, by: Any = None, testing: Testing | None = None, measures: Sequence[Any] | None = None,
+                bounds: Any = None) -> Leaderboard:
     """The runs of ``exp`` (an :class:`~ir_measures_graded.experiment.Experiment`) sorted by the measure
     ``by`` (default: the first), with each measure's value, rank and significance groups.
 
-    - ``test``: ``randomized_tukey`` (default; ``permutations`` draws, ``seed``), ``tukey`` (blocked by
-      query), or a paired test (``t``, ``randomization``, ``bootstrap``, ``wilcoxon``, ``sign``) of every
-      pair corrected by ``correction`` (``holm``, ``bonferroni``, ``fdr_bh``, ``none``) across the pairs;
-    - ``alpha``: two runs whose p-value is below it are separated (share no letter);
+    - ``testing``: a :class:`~ir_measures_graded.experiment.testing.Testing` (default
+      :data:`DEFAULT_TESTING`): its ``test`` — ``randomized_tukey`` (``permutations`` draws, ``seed``),
+      ``tukey`` (blocked by query), or a paired test (``t``, ``randomization``, ``bootstrap``,
+      ``wilcoxon``, ``sign``) of every pair corrected by its ``correction`` across the pairs of a
+      measure —, two-sided; two runs whose p-value is below its ``alpha`` are separated (share no
+      letter), and each run's interval is at ``1 - alpha``;
     - ties: runs whose scores are within :func:`ir_measures_graded.statistics.tolerance` share a rank;
       a run whose value is NaN comes last, without rank or letter;
     - ``bounds``: a :func:`~ir_measures_graded.organiser.bounds` of ``exp``: each row gets its interval
       (``low``, ``high``) and ``overlaps`` (other runs whose interval meets it), and a row whose interval
       overlaps another's is flagged ``*``.
     """
+    testing = Testing.of(testing or DEFAULT_TESTING).check_pairs("the leaderboard")
     common.check_runs(exp, "a leaderboard")
-    if test not in TESTS:
-        raise GradedInputError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
-    if correction not in statistics.CORRECTIONS:
-        raise GradedInputError(f"unknown correction {correction!r}; expected one of {', '.join(statistics.CORRECTIONS)}")
-    if not 0 < alpha < 1:
-        raise GradedInputError(f"alpha must be between 0 and 1, got {alpha}")
     names = common.chosen(exp, measures)
     by = names[0] if by is None else common.resolve(exp, by)
     names = [by, *(m for m in names if m != by)]  # the column the runs are sorted by comes first
@@ -136,18 +111,14 @@ def leaderboard(exp: Any, by: Any = None, test: str = "randomized_tukey", alpha:
     intervals = {m: np.full((len(runs), 2), np.nan) for m in names}
     tested = [m for m in names if m not in untested]
     values = {m: common.values(exp, m) for m in tested}
-    if test == "randomized_tukey":  # one set of draws for every measure: each p-value as the measure's alone
-        found = dict(zip(tested, statistics.randomized_tukey_hsd_many([values[m] for m in tested], permutations,
-                                                                      seed), strict=True))
-    else:
-        found = {m: pairwise_p(values[m], test, correction, permutations, seed) for m in tested}
+    found = dict(zip(tested, pairwise_p([values[m] for m in tested], testing), strict=True))
     for m in names:
         if m in untested:
             groups[m] = [""] * len(runs)
             continue
-        intervals[m] = statistics.t_interval(values[m], 1 - alpha)
+        intervals[m] = statistics.t_interval(values[m], testing.level)
         p_values[m] = found[m][np.ix_(order, order)]
-        groups[m] = _letters(found[m], scores[m], alpha)
+        groups[m] = _letters(found[m], scores[m], testing)
     rows = [(runs[i], m, float(scores[m][i]), ranks[m][i], groups[m][i], *intervals[m][i]) for i in order for m in names]
     table = pd.DataFrame(rows, columns=["run", "measure", "value", "rank", "group", "ci_low", "ci_high"])
     table["rank"] = table["rank"].astype("Int64")
@@ -155,32 +126,26 @@ def leaderboard(exp: Any, by: Any = None, test: str = "randomized_tukey", alpha:
         intervals_of = bounds.table.set_index(["run", "measure"])[["low", "high", "overlaps"]]
         table = table.join(intervals_of, on=["run", "measure"])
         table["overlaps"] = table["overlaps"].astype("Int64")
-    notes = [_legend(test, alpha, correction, test in statistics.RESAMPLED and permutations, by)]
+    notes = [f"Sorted by {by}. Runs sharing a letter are not significantly different at alpha = {testing.alpha:g} "
+             f"({testing.describe_pairs()}); runs with no letter in common are."]
     if bounds is not None:
         notes.append("*: the run's incompleteness interval (its unjudged documents judged at the floor or at the "
                      "top grade of their topic) overlaps another run's.")
     if untested:
         notes += [f"No letters for {m}: {exp.untested[m]}." for m in names if m in untested]
-    return Leaderboard(table, by, [runs[i] for i in order], names, test, alpha, correction, p_values, notes)
+    return Leaderboard(table, by, [runs[i] for i in order], names, testing, p_values, notes)
 
 
-def _letters(p: np.ndarray, scores: np.ndarray, alpha: float) -> list[str]:
+def _letters(p: np.ndarray, scores: np.ndarray, testing: Testing) -> list[str]:
     """Letters of the runs tested (a run with a NaN p-value against every other was not: none)."""
     tested = np.flatnonzero(~np.all(np.isnan(p) | np.eye(len(p), dtype=bool), axis=1)) if len(p) > 1 else []
     letters = [""] * len(p)
     if len(tested) < 2:
         return letters
     sub = p[np.ix_(tested, tested)]
-    sig = np.nan_to_num(sub, nan=1.0) < alpha
+    sig = testing.significant(sub)
     best_first = np.lexsort((np.arange(len(tested)), -np.nan_to_num(scores[tested], nan=-np.inf)))
     for k, found in zip(tested, compact_letters(sig, best_first), strict=True):
         letters[k] = found
     return letters
 
-
-def _legend(test: str, alpha: float, correction: str, permutations: Any, by: str) -> str:
-    name = statistics.TEST_NAMES.get(test, test)
-    how = (f"{name} ({permutations:,} permutations)" if permutations else name) if test in statistics.MULTI_TESTS \
-        else f"{name} of every pair, {correction} correction across the pairs"
-    return (f"Sorted by {by}. Runs sharing a letter are not significantly different at alpha = {alpha:g} "
-            f"({how}); runs with no letter in common are.")

@@ -163,8 +163,10 @@ def report(
 
 def _leaderboard(exp: Any, testing: Testing) -> Any:
     from ir_measures_graded.organiser import leaderboard
+    from ir_measures_graded.organiser.leaderboard import DEFAULT_TESTING
 
-    return leaderboard(exp, alpha=testing.alpha, permutations=testing.permutations, seed=testing.seed)
+    # the report's alpha, draws and seed for the leaderboard's own (all-pairs, two-sided) test
+    return leaderboard(exp, testing=testing.pairs(DEFAULT_TESTING.test, DEFAULT_TESTING.correction))
 
 
 def versions() -> dict[str, str]:

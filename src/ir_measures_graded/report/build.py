@@ -64,10 +64,11 @@ def _frame(given: Any, kind: str) -> pd.DataFrame:
 
 
 def wide_values(per_query: pd.DataFrame, measure: str) -> pd.DataFrame:
-    """One measure's per-query values: a row per query (in the qrels' order), a column per run."""
-    of = per_query[per_query["measure"] == measure]
-    wide = of.pivot(index="query_id", columns="run", values="value")
-    return wide.reindex(index=pd.unique(of["query_id"]), columns=pd.unique(of["run"]))
+    """One measure's per-query values: a row per query (the comparison's one order:
+    :func:`~ir_measures_graded.experiment.comparison.wide`), a column per run."""
+    from ir_measures_graded.experiment.comparison import wide
+
+    return wide(per_query, measure).T
 
 
 def measure_parameters(measure: ir_measures.Measure) -> dict[str, Any]:

@@ -8,7 +8,6 @@ from typing import Any
 
 import pandas as pd
 
-from ir_measures_graded import statistics
 from ir_measures_graded.experiment.formats import number
 
 __all__ = ["section", "rows"]
@@ -46,5 +45,5 @@ def section(report: Any) -> Any:
     template = env.from_string((resources.files("ir_measures_graded.report") / "leaderboard.html.j2")
                                .read_text(encoding="utf-8"))
     shown = rows(board.table, board.by)
-    shown.update(test=statistics.TEST_NAMES.get(board.test, board.test), alpha=board.alpha, notes=board.notes)
+    shown.update(test=board.testing.describe_pairs(), alpha=board.testing.alpha, notes=board.notes)
     return Markup(template.render(s=shown))

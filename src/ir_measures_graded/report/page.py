@@ -13,7 +13,6 @@ import pandas as pd
 from ir_measures_graded.experiment import tables
 from ir_measures_graded.experiment.formats import number
 from ir_measures_graded.experiment.naming import display
-from ir_measures_graded.experiment.testing import percent
 from ir_measures_graded.report import build, figures
 from ir_measures_graded.report.leaderboard import section as leaderboard_section
 
@@ -46,7 +45,7 @@ def render(report: Report) -> str:
         r=report, css=Markup(asset("page.css")), js=Markup(asset("page.js")), Markup=Markup,
         summary=summary_rows(report), measures=measure_rows(report), sources=source_rows(report),
         differs=list(report.untested), thresholds=figs["thresholds"], queries=figs["queries"],
-        scale=scale_view(report), level=percent(report.testing.level), testing=report.testing,
+        scale=scale_view(report), level=report.testing.percent, testing=report.testing,
         fmt=fmt, signed=signed, per_query_csv=per_query_csv(report), leaderboard=leaderboard_section(report),
     )
 
@@ -81,13 +80,14 @@ def summary_rows(report: Report) -> list[dict[str, Any]]:
             key = (name, label)
             c = compared.loc[key]
             c = {k: (np.nan if pd.isna(v) else v) for k, v in c.items()}  # a row of mixed types: NA as NaN
-            significant = bool(c["p_adjusted"] < alpha) if not math.isnan(c["p_adjusted"]) else False
-            marker = ("▲" if c["delta"] > 0 else "▼") if significant else ""
+            marker = report.testing.direction(c["delta"], c["p_adjusted"])
             cells.append({
                 "measure": label, "value": float(values[key]), "delta": float(c["delta"]),
                 "low": float(c["ci_low"]), "high": float(c["ci_high"]), "boot_low": float(c["boot_low"]),
                 "boot_high": float(c["boot_high"]), "d_z": float(c["effect_size"]), "p": float(c["p_value"]),
                 "p_adjusted": float(c["p_adjusted"]), "marker": marker,
+                "interval": tables.interval_text(c["ci_low"], c["ci_high"], 3),
+                "boot_interval": tables.interval_text(c["boot_low"], c["boot_high"], 3),
                 "p_shown": "" if math.isnan(c["p_adjusted"]) else
                 f"p = {tables.format_p(c['p_adjusted'], c['test'], levels=(alpha,))}",
                 **{k: None if pd.isna(c[k]) else int(c[k]) for k in ("wins", "ties", "losses")},

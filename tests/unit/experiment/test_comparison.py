@@ -48,8 +48,10 @@ def test_compare_intervals_effect_sizes_and_counts(sample_experiment, sample_tab
     result = sample_experiment.compare("random", test="t", alternative="greater").table
     d = wide(sample_table, "P@5")["weak"] - wide(sample_table, "P@5")["random"]
     row = result[(result["run"] == "weak") & (result["measure"] == "P@5")].iloc[0]
-    assert [row.ci_low, row.ci_high] == pytest.approx(statistics.t_interval(d[None])[0], abs=1e-12)
-    assert [row.boot_low, row.boot_high] == pytest.approx(statistics.bootstrap_interval(d[None])[0], abs=1e-12)
+    # a one-sided test, its one-sided intervals (#50): (low, ∞)
+    assert [row.ci_low, row.ci_high] == pytest.approx(statistics.t_interval(d[None], 0.95, "greater")[0], abs=1e-12)
+    assert [row.boot_low, row.boot_high] == pytest.approx(
+        statistics.bootstrap_interval(d[None], alternative="greater")[0], abs=1e-12)
     assert row.effect_size == pytest.approx(d.mean() / d.std(ddof=1), abs=1e-12)
     assert (row.wins, row.ties, row.losses) == (int((d > 0).sum()), int((d == 0).sum()), int((d < 0).sum()))
     two_sided = sample_experiment.compare("random", test="t").table.set_index(["run", "measure"])

@@ -26,6 +26,7 @@ from ir_measures_graded.cli import main
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiment import experiment
 from ir_measures_graded.experiment.evaluation import Reading
+from ir_measures_graded.experiment.testing import Testing as Options  # pytest would collect a "Test..." name
 from ir_measures_graded.per_level import by_level
 from ir_measures_graded.sample import graded_sample
 from support.cli import error_of, run_main
@@ -143,7 +144,7 @@ def test_a_measure_averaging_only_the_ranked_queries_is_not_tested():
     assert list(exp.untested) == ["Accuracy"]
     row = exp.compare("all").table.set_index(["run", "measure"]).loc[("three", "Accuracy")]
     assert np.isnan(row["p_value"]) and np.isnan(row["ci_low"])
-    power, pairs = meta.discriminative_power(exp, permutations=50)
+    power, pairs = meta.discriminative_power(exp, Options(test="randomization", correction="none", permutations=50))
     assert np.isnan(power.set_index("measure").loc["Accuracy", "discriminative_power"])
     assert "Accuracy" not in set(pairs["measure"])  # one rule in every section
 
@@ -312,7 +313,7 @@ def test_float_noise_is_a_tie_in_the_worst_queries_and_in_bold(tmp_path):
 def test_one_alpha_drives_the_intervals_the_marks_and_every_description(capsys, tmp_path):
     out, _ = run_main(capsys, QRELS, *RUNS, "muMAP", "--baseline", "weak", "--alpha", "0.1", "-o", "text",
                       "--alternative", "greater", "--family", "all")
-    assert "† p < 0.1, ‡ p < 0.02" in out and "90% t confidence interval" in out
+    assert "† p < 0.1, ‡ p < 0.02" in out and "90% one-sided t confidence interval" in out
     assert "(greater; Holm correction across all runs × measures)" in out
     out, _ = run_main(capsys, QRELS, *RUNS, "muMAP", "--baseline", "weak", "--alpha", "0.025", "-o", "text")
     assert "97.5% t confidence interval" in out

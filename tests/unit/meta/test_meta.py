@@ -11,6 +11,7 @@ import ir_measures_graded
 from ir_measures_graded import meta, muMAP, nDCNG
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiment import experiment
+from ir_measures_graded.experiment.testing import Testing as Options  # pytest would collect a "Test..." name
 from ir_measures_graded.meta.transforms import parse_transform
 from ir_measures_graded.sample import graded_sample
 from support.cli import run_main
@@ -78,7 +79,7 @@ def test_stability_and_discriminative_power(sample):
     table = experiment(qrels, runs, [muMAP, "P@5"]).per_query
     stab = meta.stability(table, samples=50, seed=1).set_index("measure")
     assert stab.loc["muAP", "samples"] == 50 and -1 <= stab.loc["P@5", "tau_min"] <= stab.loc["P@5", "tau_mean"] <= 1
-    summary, pairs = meta.discriminative_power(table, alpha=0.05, permutations=2000, seed=0)
+    summary, pairs = meta.discriminative_power(table, Options(test="randomization", correction="none", permutations=2000))
     assert list(summary["pairs"]) == [3, 3]
     for measure, group in pairs.groupby("measure"):
         share = (group["p_value"] < 0.05).mean()
@@ -90,7 +91,7 @@ def test_discriminative_power_on_few_queries_is_exact():
     rows = [("a", f"q{i}", "m", v) for i, v in enumerate([0.5, 0.6, 0.7, 0.2, 0.9])]
     rows += [("b", f"q{i}", "m", v) for i, v in enumerate([0.4, 0.6, 0.5, 0.1, 0.3])]
     table = pd.DataFrame(rows, columns=["run", "query_id", "measure", "value"])
-    _, pairs = meta.discriminative_power(table, permutations=10_000)
+    _, pairs = meta.discriminative_power(table, Options(test="randomization", correction="none"))
     d = [0.1, 0.0, 0.2, 0.1, 0.6]
     assert pairs["p_value"].iloc[0] == pytest.approx(slow_randomization_p(d), abs=1e-9)
 

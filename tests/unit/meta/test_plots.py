@@ -7,6 +7,7 @@ import numpy as np
 
 import ir_measures_graded
 from ir_measures_graded import meta
+from ir_measures_graded.experiment.testing import Testing as Options  # pytest would collect a "Test..." name
 from ir_measures_graded.meta.plots import report_figure
 from ir_measures_graded.sample import graded_sample
 
@@ -14,7 +15,7 @@ from ir_measures_graded.sample import graded_sample
 def test_plot_shows_tau_ap_and_per_query_differences(tmp_path):
     qrels, runs = graded_sample()
     report = meta.meta_evaluate(ir_measures_graded.experiment(qrels, runs, ["muMAP", "P@5"]), transforms=["scale:2"], samples=5,
-                                permutations=200, baseline="random")
+                                testing=Options(permutations=200), baseline="random")
     figure = report_figure(report)
     titles = [ax.get_title() for ax in figure.axes]
     assert "τ_AP,b, original vs\ntransformed labels" in titles
@@ -44,7 +45,7 @@ def test_plot_is_laid_out_so_nothing_overlaps():
     names = ["bm25", "bm25+rm3_expansion_k10_terms20.run", "monoT5-rerank-top100-cast21-official", "splade"]
     runs = {name: random_collection(20 + k, n_queries=158)[1] for k, name in enumerate(names)}
     exp = experiment(qrels, runs, ["µMAP", "nDCG@10"], baseline="bm25", warn=lambda _: None)
-    report = meta.meta_evaluate(exp, transforms=["scale:2", "real"], samples=20, permutations=100)
+    report = meta.meta_evaluate(exp, transforms=["scale:2", "real"], samples=20, testing=Options(permutations=100))
     figure = report_figure(report)
     assert overlapping_texts(figure) == []
     axes = [ax for ax in figure.axes if ax.get_label() != "<colorbar>"]

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 import ir_measures_graded as img
 from ir_measures_graded import statistics
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.experiment.testing import Testing as Options  # pytest would collect a "Test..." name
 from ir_measures_graded.organiser import agreement, bounds, compact_letters, leaderboard, pool, topics
 from ir_measures_graded.sample import shared_task
 
@@ -93,7 +94,7 @@ def _per_query(qrels, runs, measure):
 
 
 def test_leaderboard_sorts_ranks_and_groups_by_the_test(exp, task):
-    board = leaderboard(exp, by="AP", permutations=2000)
+    board = leaderboard(exp, by="AP", testing=Options(test="randomized_tukey", permutations=2000))
     agg = exp.aggregates
     ap = agg[agg["measure"] == "AP"].set_index("run")["value"]
     assert board.runs == list(ap.sort_values(ascending=False, kind="stable").index)
@@ -121,14 +122,14 @@ def test_leaderboard_paired_t_holm_matches_scipy_and_statsmodels(exp, task):
     from scipy import stats
     from statsmodels.stats.multitest import multipletests
 
-    board = leaderboard(exp, by="nDCNG@10", test="t", correction="holm", alpha=0.1)
+    board = leaderboard(exp, by="nDCNG@10", testing=Options(test="t", correction="holm", alpha=0.1))
     values = _per_query(*task, "nDCNG@10")[[list(exp.runs).index(r) for r in board.runs]]
     pairs = list(itertools.combinations(range(len(values)), 2))
     raw = [stats.ttest_rel(values[i], values[j]).pvalue for i, j in pairs]
     holm = multipletests(raw, method="holm")[1]
     for (i, j), p in zip(pairs, holm, strict=True):
         assert board.p["nDCNG@10"][i, j] == pytest.approx(p)
-    tukey = leaderboard(exp, by="nDCNG@10", test="tukey")
+    tukey = leaderboard(exp, by="nDCNG@10", testing=Options(test="tukey"))
     assert np.allclose(tukey.p["nDCNG@10"], statistics.tukey_hsd(values), equal_nan=True)
 
 
@@ -137,7 +138,7 @@ def test_leaderboard_ties_untested_measures_and_views(task):
     first = next(iter(runs))
     twins = {**runs, "twin": runs[first]}
     exp = img.experiment(qrels, twins, ["AP", "NumRet"])
-    board = leaderboard(exp, permutations=500)
+    board = leaderboard(exp, testing=Options(test="randomized_tukey", permutations=500))
     table = board.table.set_index(["run", "measure"])
     assert table.loc[(first, "AP"), "rank"] == table.loc[("twin", "AP"), "rank"]
     assert (board.table[board.table["measure"] == "NumRet"]["group"] == "").all()
@@ -173,7 +174,7 @@ def _tau_ap(truth, estimate):
 def test_agreement_against_scipy_and_the_published_tau_ap(exp):
     from scipy import stats
 
-    board = leaderboard(exp, permutations=1000)
+    board = leaderboard(exp, testing=Options(test="randomized_tukey", permutations=1000))
     found = agreement(exp, board=board).table
     agg = exp.aggregates.pivot(index="run", columns="measure", values="value").reindex(exp.runs)
     assert len(found) == len(MEASURES) * (len(MEASURES) - 1) // 2
@@ -196,7 +197,7 @@ def test_agreement_counts_significant_swaps_on_a_known_case():
     runs = {"A": pd.DataFrame({"query_id": "q1", "doc_id": ["a", "b", "c"], "score": [3.0, 2, 1]}),
             "B": pd.DataFrame({"query_id": "q1", "doc_id": ["b", "a", "c"], "score": [3.0, 2, 1]})}
     exp = img.experiment(qrels, runs, ["P@1", "AP"])
-    table = agreement(exp, permutations=100).table
+    table = agreement(exp, testing=Options(test="randomized_tukey", permutations=100)).table
     assert table.loc[0, "swaps"] == 0 and table.loc[0, "pairs"] == 1
 
 
@@ -341,7 +342,7 @@ def test_bounds_refuse_measures_that_cannot_be_bounded(task):
 
 def test_a_leaderboard_row_whose_interval_overlaps_another_is_flagged(exp):
     limits = bounds(exp, measures=["nDCNG@10", "P@5"])
-    board = leaderboard(exp, by="nDCNG@10", permutations=200, bounds=limits)
+    board = leaderboard(exp, by="nDCNG@10", testing=Options(test="randomized_tukey", permutations=200), bounds=limits)
     table = board.table.set_index(["run", "measure"])
     shown = board.display().set_index("run")
     for (run, measure), row in table.iterrows():
@@ -359,7 +360,7 @@ def test_a_leaderboard_row_whose_interval_overlaps_another_is_flagged(exp):
 # --- figures -------------------------------------------------------------------------------------------------------
 
 def test_the_leaderboard_figure_draws_values_intervals_and_groups(exp, tmp_path):
-    board = leaderboard(exp, by="AP", permutations=500)
+    board = leaderboard(exp, by="AP", testing=Options(test="randomized_tukey", permutations=500))
     fig = board.plot(tmp_path / "board.png")
     assert (tmp_path / "board.png").stat().st_size > 0
     ax, groups = fig.axes
@@ -391,13 +392,13 @@ def test_nan_scores_rank_last_without_rank_or_letter():
     ranks = competition_ranks(np.array([0.5, np.nan, 0.7, 0.5 + 1e-12]))
     assert ranks[[0, 2, 3]].tolist() == [2, 1, 2] and np.isnan(ranks[1])
     p = np.array([[np.nan, np.nan, 0.01], [np.nan, np.nan, np.nan], [0.01, np.nan, np.nan]])
-    assert _letters(p, np.array([0.5, np.nan, 0.7]), 0.05) == ["b", "", "a"]
+    assert _letters(p, np.array([0.5, np.nan, 0.7]), Options(alpha=0.05)) == ["b", "", "a"]
 
 
 def test_agreement_leaves_untested_measures_without_significant_swaps(task):
     qrels, runs = task
     exp = img.experiment(qrels, runs, ["AP", "NumRet"])
-    found = agreement(exp, permutations=100)
+    found = agreement(exp, testing=Options(test="randomized_tukey", permutations=100))
     assert pd.isna(found.table.loc[0, "significant_swaps"]) and "No significant swaps for NumRet" in found.legend()
 
 

@@ -10,7 +10,8 @@ import pytest
 
 import ir_measures_graded as img
 from ir_measures_graded.cli.leaderboard import DEFAULT_SECTIONS, SECTIONS
-from ir_measures_graded.organiser.leaderboard import TESTS
+from ir_measures_graded.experiment.testing import TESTS
+from ir_measures_graded.experiment.testing import Testing as Options  # pytest would collect a "Test..." name
 from ir_measures_graded.sample import data_path
 from support.cli import error_of, run_main
 
@@ -27,7 +28,7 @@ def exp():
 def test_the_default_sections_are_the_library_tables(capsys, exp):
     out, _ = run_main(capsys, "leaderboard", QRELS, *RUNS, "-m", "nDCNG@10", "AP", "--permutations", "500",
                       "--pool-depth", "10")
-    board = img.leaderboard(exp, permutations=500)
+    board = img.leaderboard(exp, testing=Options(test="randomized_tukey", permutations=500))
     expected = "\n".join([board.to_text(), img.agreement(exp, board=board).to_text(), img.pool(exp, depth=10).to_text()])
     assert out == expected
     assert DEFAULT_SECTIONS == ("leaderboard", "agreement", "pool")
@@ -38,8 +39,8 @@ def test_each_section_as_a_tidy_table(capsys, exp, section):
     out, _ = run_main(capsys, "leaderboard", QRELS, *RUNS, "-m", "nDCNG@10", "AP", "--sections", section,
                       "-o", "tsv", "--permutations", "200", "--groups", "n")
     table = pd.read_csv(io.StringIO(out), sep="\t")
-    made = {"leaderboard": lambda: img.leaderboard(exp, permutations=200), "topics": lambda: img.topics(exp),
-            "agreement": lambda: img.agreement(exp, permutations=200), "bounds": lambda: img.bounds(exp),
+    made = {"leaderboard": lambda: img.leaderboard(exp, testing=Options(test="randomized_tukey", permutations=200)), "topics": lambda: img.topics(exp),
+            "agreement": lambda: img.agreement(exp, testing=Options(test="randomized_tukey", permutations=200)), "bounds": lambda: img.bounds(exp),
             "pool": lambda: img.pool(exp, groups="n")}[section]().table
     assert list(table.columns) == list(made.columns) and len(table) == len(made)
 

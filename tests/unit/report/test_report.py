@@ -47,7 +47,7 @@ def test_comparison_is_the_experiments_comparison_on_the_aggregates(sample_repor
     qrels, runs = graded_sample()
     evaluated = ir_measures_graded.experiment(qrels, runs, MEASURES, baseline="weak")
     aggregates = {(r.run, r.measure): r.value for r in sample_report.summary.itertuples()}
-    expected = evaluated.compare(test="t", correction="holm", level=0.95).table
+    expected = evaluated.compare(test="t", correction="holm", alpha=0.05).table
     got = sample_report.comparison
     pd.testing.assert_frame_equal(got, expected)
     for row in got[got["run"] != "weak"].itertuples():
