@@ -19,7 +19,7 @@ def opened(browser, tmp_path_factory):
 
     qrels, runs = shared_task(n_runs=8, n_queries=20)
     exp = img.experiment(qrels, runs, ["nDCNG@10", "AP"])
-    report = img.report(exp, leaderboard=True, transforms=[], permutations=2000)
+    report = img.report(exp, leaderboard=True, transforms=[], testing=img.Testing(permutations=2000))
     page = Opened(browser, report.save(tmp_path_factory.mktemp("leaderboard") / "report.html"))
     yield page, img.leaderboard(exp, testing=Options(test="randomized_tukey", permutations=2000))
     page.close()

@@ -53,7 +53,7 @@ class Opened:
 def sample_page(browser, tmp_path_factory):
     folder = tmp_path_factory.mktemp("report")
     runs = {name: SAMPLE / f"{name}.run" for name in GRADED_SAMPLE_RUNS}
-    report = ir_measures_graded.report(SAMPLE / "qrels.txt", runs, MEASURES, baseline="weak")
+    report = ir_measures_graded.report(ir_measures_graded.experiment(SAMPLE / "qrels.txt", runs, MEASURES), baseline="weak")
     opened = Opened(browser, report.save(folder / "report.html"))
     yield opened
     opened.close()
@@ -172,7 +172,8 @@ def test_ten_thousand_queries_open_and_draw_binned(browser, large_report):
 def test_the_notebook_display_renders_in_its_frame(browser, tmp_path):
     """``_repr_html_`` (what Jupyter shows): the page in an iframe, its script running there."""
     qrels, runs = graded_sample()
-    report = ir_measures_graded.report(qrels, runs, ["muMAP", "nDCG@10"], baseline="weak", transforms=[])
+    report = ir_measures_graded.report(ir_measures_graded.experiment(qrels, runs, ["muMAP", "nDCG@10"]), baseline="weak",
+                                       transforms=[])
     notebook = tmp_path / "notebook.html"
     notebook.write_text(f"<!DOCTYPE html><html><body><h1>a notebook</h1>{report._repr_html_()}</body></html>",
                         encoding="utf-8")
@@ -191,7 +192,8 @@ def test_six_measures_at_1400_px_the_summary_uses_the_window_and_keeps_the_runs_
     The box now takes the window's width, scrolls sideways inside itself (the page does not), and the run
     column stays in view when it is scrolled to its last measure."""
     measures = [*MEASURES, "P@5", "gERR@10"]
-    report = ir_measures_graded.report(*graded_sample(), measures, baseline="weak", transforms=[])
+    report = ir_measures_graded.report(ir_measures_graded.experiment(*graded_sample(), measures), baseline="weak",
+                                       transforms=[])
     opened = Opened(browser, report.save(tmp_path / "report.html"), width=1400)
     try:
         page = opened.page
@@ -211,8 +213,8 @@ def test_six_measures_at_1400_px_the_summary_uses_the_window_and_keeps_the_runs_
 
 def test_every_n_a_of_the_scale_check_is_explained_in_visible_text(browser, tmp_path):
     """n/a cells were explained only in their hover title; the reason is now printed under the table."""
-    report = ir_measures_graded.report(*graded_sample(), ["muMAP", "nDCG@10", "P@5"], baseline="weak",
-                                       transforms=["scale:2", "real"])
+    report = ir_measures_graded.report(ir_measures_graded.experiment(*graded_sample(), ["muMAP", "nDCG@10", "P@5"]),
+                                       baseline="weak", transforms=["scale:2", "real"])
     opened = Opened(browser, report.save(tmp_path / "report.html"))
     try:
         page = opened.page
