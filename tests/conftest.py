@@ -64,8 +64,8 @@ def large_report(tmp_path_factory):
         runs[name].write_text("".join(f"q{q} Q0 d{d} {r} {s:.4f} {name}\n" for q, d, r, s in
                                       zip(query.tolist(), ranked.tolist(), (judged + 1).tolist(), score.tolist(),
                                           strict=True)))
-    report = ir_measures_graded.report(folder / "qrels.txt", runs, ["muMAP", "nDCG@10"], baseline="weak",
-                                       transforms=["scale:2"])
+    exp = ir_measures_graded.experiment(folder / "qrels.txt", runs, ["muMAP", "nDCG@10"])
+    report = ir_measures_graded.report(exp, baseline="weak", transforms=["scale:2"])
     return report, report.save(folder / "report.html")
 
 

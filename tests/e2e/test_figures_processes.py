@@ -26,8 +26,9 @@ def test_a_figure_shows_under_its_notebook_cell():
         "from ir_measures_graded.sample import graded_sample\n"
         "exp = experiment(*graded_sample(), ['µMAP'])\nfig = figures.threshold_curve(exp)"),
         # the organiser's figures too (issue 50: made as the others, no longer through pyplot's Agg)
-        nbformat.v4.new_code_cell("from ir_measures_graded import organiser\n"
-                                  "board = organiser.leaderboard(exp, permutations=50)\nfig = board.plot()")]
+        nbformat.v4.new_code_cell("from ir_measures_graded import Testing, organiser\n"
+                                  "board = organiser.leaderboard(exp, testing=Testing('randomized_tukey', permutations=50))\n"
+                                  "fig = board.plot()")]
     nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
     for cell in notebook.cells:
         assert [o.output_type for o in cell.outputs] == ["display_data"]
@@ -40,7 +41,7 @@ import sys, warnings
 import matplotlib
 assert matplotlib.get_backend() == "svg", matplotlib.get_backend()
 import numpy as np, pandas as pd
-from ir_measures_graded import organiser
+from ir_measures_graded import Testing, organiser
 from ir_measures_graded.experiment import experiment
 from ir_measures_graded.meta import figures
 from ir_measures_graded.paper import plots
@@ -55,7 +56,7 @@ for k in range(24):
     run["score"] = run["score"] + rng.normal(0, 0.5 + k / 8, len(run))
     runs[f"run{k:02d}"] = run
 exp = experiment(qrels, runs, ["muMAP", "nDCG@10"])
-board = organiser.leaderboard(exp, permutations=50)
+board = organiser.leaderboard(exp, testing=Testing("randomized_tukey", permutations=50))
 drawn = [board.plot(), board.plot(sys.argv[1] + "/board.svg")]
 topics = organiser.topics(exp)
 drawn += [topics.plot(run) for run in exp.runs]
