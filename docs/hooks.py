@@ -107,8 +107,8 @@ def cross_reference(match: re.Match[str]) -> str:
 
 
 def canonical(path: str) -> str:
-    """Where the object ``path`` names is defined (``ir_measures_graded.experiment.Experiment`` ->
-    ``ir_measures_graded.experiment.evaluation.Experiment``): the API page's anchors are those names."""
+    """Where the object ``path`` names is defined (``ir_measures_graded.experiments.Experiment`` ->
+    ``ir_measures_graded.experiments.evaluation.Experiment``): the API page's anchors are those names."""
     import pkgutil
 
     try:

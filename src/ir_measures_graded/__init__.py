@@ -30,11 +30,13 @@ from ir_measures_graded.measures import *  # noqa: F403 - every measure and alia
 from ir_measures_graded.provider import GradedEvaluator, GradedProvider
 
 if TYPE_CHECKING:  # loaded on first use, see _LAZY
-    from ir_measures_graded import experiment, organiser, report
-    from ir_measures_graded.experiment.testing import Testing
+    from ir_measures_graded import experiments, organiser, reports
+    from ir_measures_graded.experiments import experiment
+    from ir_measures_graded.experiments.testing import Testing
     from ir_measures_graded.io import read_qrels, read_qrels_table, read_run, read_run_table, scan_run
     from ir_measures_graded.organiser import agreement, bounds, leaderboard, pool, topics
     from ir_measures_graded.per_level import by_level, by_threshold
+    from ir_measures_graded.reports import report
 
 #: Every change importing makes in ir_measures, PyTerrier and ir_datasets (see :mod:`.integration`;
 #: ``uninstall()`` undoes them). ``graded`` is the provider ir_measures calls for our measures.
@@ -42,11 +44,12 @@ graded = install()
 
 #: Loaded on first use (PEP 562, see :func:`.lazy.lazy_attributes`): name -> module.
 _LAZY = {
-    "report": "ir_measures_graded.report",  # the report package, callable: ir_measures_graded.report(qrels, runs, measures)
-    # the experiment package, callable: ir_measures_graded.experiment(qrels, runs, measures, baseline=...)
-    "experiment": "ir_measures_graded.experiment",
+    "report": "ir_measures_graded.reports",  # report(experiment): the HTML page of an experiment
+    "experiment": "ir_measures_graded.experiments",  # experiment(qrels, runs, measures, baseline=...)
+    "experiments": "ir_measures_graded.experiments",
+    "reports": "ir_measures_graded.reports",
     # the testing options, one value: compare, report, judge (meta), leaderboard and agreement take it
-    "Testing": "ir_measures_graded.experiment.testing",
+    "Testing": "ir_measures_graded.experiments.testing",
     "by_level": "ir_measures_graded.per_level",
     "by_threshold": "ir_measures_graded.per_level",
     "scan_run": "ir_measures_graded.io.stream",
@@ -71,7 +74,7 @@ __all__ = [
     *(name for name in _measures.__all__ if name not in ("GradedMeasure", "MEASURES")),
     "GradedProvider", "GradedEvaluator", "GradedInputError",
     "graded", "install", "uninstall", "by_level", "by_threshold", "scan_run",
-    "read_qrels", "read_run", "read_qrels_table", "read_run_table", "report", "experiment", "Testing",
+    "read_qrels", "read_run", "read_qrels_table", "read_run_table", "report", "experiment", "Testing", "experiments", "reports",
     "organiser", "leaderboard", "agreement", "topics", "pool", "bounds",
     "__version__",
 ]

@@ -131,7 +131,7 @@ def test_the_layer_map_is_committed_as_generated():
         if len(modules) > 1:
             assert (" | " if independent else " : ").join(modules) in shown
     order = [re.search(rf"^ *{name}/ ", shown, re.MULTILINE).start()
-             for name in ("io", "engines", "experiment", "meta", "report", "cli")]
+             for name in ("io", "engines", "experiments", "meta", "reports", "cli")]
     assert order == sorted(order)  # lowest first, as the data flows
 
 
@@ -170,7 +170,7 @@ def test_every_parameter_of_experiment_is_described_in_its_docstring():
     """The API page is built from the docstring: experiment() described 6 of its 16 parameters."""
     import inspect
 
-    from ir_measures_graded.experiment.evaluation import experiment
+    from ir_measures_graded.experiments.evaluation import experiment
 
     doc = inspect.getdoc(experiment)
     missing = [name for name in inspect.signature(experiment).parameters if f"``{name}``" not in doc]
@@ -182,7 +182,7 @@ def test_experiment_missing_says_it_counts():
     import inspect
 
     from ir_measures_graded import experiment
-    from ir_measures_graded.experiment.evaluation import Experiment
+    from ir_measures_graded.experiments.evaluation import Experiment
 
     qrels, runs = graded_sample()
     missing = experiment(qrels, runs, ["muMAP"]).missing

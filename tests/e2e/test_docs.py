@@ -250,12 +250,12 @@ def test_the_overflow_check_sees_a_wide_table_and_a_raw_reference(opened):
     page = open_page("index.html")
     page.evaluate("""() => { const p = document.createElement('p');
         p.innerHTML = '<table><tr><td style="white-space: nowrap">' + 'wide '.repeat(400) + '</td></tr></table>';
-        p.append(' ~ir_measures_graded.experiment.Experiment');
+        p.append(' ~ir_measures_graded.experiments.Experiment');
         document.querySelector('article').append(p); }""")
     found = page.evaluate(OVERFLOW)
     assert any(f.startswith("table wider than its box") for f in found)
     assert re.findall(RAW_REFERENCE, page.locator("article").inner_text()) == [
-        "~ir_measures_graded.experiment.Experiment"]
+        "~ir_measures_graded.experiments.Experiment"]
 
 
 @pytest.mark.parametrize("name", ["measures", "definitions"])

@@ -22,7 +22,7 @@ def test_a_figure_shows_under_its_notebook_cell():
     nbclient = pytest.importorskip("nbclient")
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [nbformat.v4.new_code_cell(
-        "from ir_measures_graded.experiment import experiment\nfrom ir_measures_graded.meta import figures\n"
+        "from ir_measures_graded.experiments import experiment\nfrom ir_measures_graded.meta import figures\n"
         "from ir_measures_graded.sample import graded_sample\n"
         "exp = experiment(*graded_sample(), ['µMAP'])\nfig = figures.threshold_curve(exp)"),
         # the organiser's figures too (issue 50: made as the others, no longer through pyplot's Agg)
@@ -42,7 +42,7 @@ import matplotlib
 assert matplotlib.get_backend() == "svg", matplotlib.get_backend()
 import numpy as np, pandas as pd
 from ir_measures_graded import Testing, organiser
-from ir_measures_graded.experiment import experiment
+from ir_measures_graded.experiments import experiment
 from ir_measures_graded.meta import figures
 from ir_measures_graded.paper import plots
 from ir_measures_graded.sample import graded_sample

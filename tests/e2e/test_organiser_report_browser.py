@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import ir_measures_graded as img
-from ir_measures_graded.experiment.testing import Testing as Options  # pytest would collect a "Test..." name
+from ir_measures_graded.experiments.testing import Testing as Options  # pytest would collect a "Test..." name
 from ir_measures_graded.sample import shared_task
 
 pytestmark = pytest.mark.slow

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ir_measures_graded.report import figures
+from ir_measures_graded.reports import figures
 
 
 def test_ten_thousand_queries_stay_a_small_page(large_report):

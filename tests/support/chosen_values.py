@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ir_measures_graded.experiment import Experiment, experiment
+from ir_measures_graded.experiments import Experiment, experiment
 
 
 def hits_of(values: np.ndarray | Sequence[float], depth: int) -> list[int]:

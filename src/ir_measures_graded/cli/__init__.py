@@ -7,7 +7,7 @@
 
 One parser (:mod:`.args`): every subcommand takes the same inputs (QRELS, runs, measures positional or
 with ``-m``, ``--names``), the same comparison options (``--baseline``, ``--test``, ``--correction``, ...)
-and the same ``-o`` formats (:mod:`ir_measures_graded.experiment.formats`); each evaluates one
+and the same ``-o`` formats (:mod:`ir_measures_graded.experiments.formats`); each evaluates one
 experiment (:func:`.args.experiment_of`) and writes views of it. A subcommand is a module with a
 ``run(args, runs, measures, out)``, listed once in :data:`COMMANDS`.
 
@@ -88,6 +88,6 @@ def shell_line(argv: Sequence[str]) -> str:
     """The command as a shell would take it (for the report's header)."""
     import shlex
 
-    from ir_measures_graded.experiment.naming import display
+    from ir_measures_graded.experiments.naming import display
 
     return " ".join(shlex.quote(display(a)) for a in [PROG, *argv])

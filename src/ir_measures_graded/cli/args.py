@@ -13,7 +13,7 @@ import ir_measures
 
 from ir_measures_graded.cli.output import PROG
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiment.formats import FORMATS
+from ir_measures_graded.experiments.formats import FORMATS
 from ir_measures_graded.files import STANDARD_INPUT
 from ir_measures_graded.measures import GradedMeasure
 
@@ -200,7 +200,7 @@ def measure_texts(text: str) -> list[str]:
 
 def parse_measures(text: str) -> list[Named]:
     """The measures of one command-line argument (see :func:`measure_texts`), each with its label."""
-    from ir_measures_graded.experiment import measure_lists
+    from ir_measures_graded.experiments import measure_lists
 
     texts = measure_texts(text)
     try:
@@ -255,7 +255,7 @@ def read_once(runs: list[str]) -> None:
 
 def check_options(args: argparse.Namespace, runs: list[str], measures: list[Named]) -> None:
     """What the evaluate command's options allow together."""
-    from ir_measures_graded.experiment.measure_lists import breakdown_names, broken_down
+    from ir_measures_graded.experiments.measure_lists import breakdown_names, broken_down
 
     measures = [m for m, _ in measures]
     if args.no_summary and not args.by_query:
@@ -285,8 +285,8 @@ def places_of(args: argparse.Namespace) -> int | None:
 
 
 def testing_of(args: argparse.Namespace) -> Any:
-    """The testing options (:class:`~ir_measures_graded.experiment.testing.Testing`) of any subcommand."""
-    from ir_measures_graded.experiment.testing import Testing
+    """The testing options (:class:`~ir_measures_graded.experiments.testing.Testing`) of any subcommand."""
+    from ir_measures_graded.experiments.testing import Testing
 
     try:
         return Testing(test=args.test, correction=args.correction, alternative=args.alternative, family=args.family,
@@ -309,8 +309,8 @@ def experiment_of(args: argparse.Namespace, runs: list[str], measures: list[Name
     the inputs as read (every view); False streams each run for its aggregates alone."""
     from ir_measures_graded import engines
     from ir_measures_graded.cli.output import warn
-    from ir_measures_graded.experiment import experiment
-    from ir_measures_graded.experiment.evaluation import Reading
+    from ir_measures_graded.experiments import experiment
+    from ir_measures_graded.experiments.evaluation import Reading
 
     reading = Reading(column_names(args, "relevance"), column_names(args, "score"), progress=not args.quiet)
     return experiment(args.qrels, runs, measures, baseline=args.baseline, names=args.names,

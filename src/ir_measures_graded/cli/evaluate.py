@@ -9,7 +9,7 @@ from typing import Any, TextIO
 from ir_measures_graded.cli import writers
 from ir_measures_graded.cli.args import check_options, experiment_of, testing_of
 from ir_measures_graded.cli.figures import figures_of, needs, write_figures
-from ir_measures_graded.experiment.formats import FORMATS
+from ir_measures_graded.experiments.formats import FORMATS
 
 __all__ = ["run"]
 

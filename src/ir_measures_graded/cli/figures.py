@@ -41,7 +41,7 @@ def figures_of(args: argparse.Namespace, runs: Sequence[str], measures: Sequence
     if not asked:
         return []
     from ir_measures_graded.cli.writers import output_file
-    from ir_measures_graded.experiment.measure_lists import breakdown_names, broken_down
+    from ir_measures_graded.experiments.measure_lists import breakdown_names, broken_down
     from ir_measures_graded.lazy import require
 
     labels = {label: m for m, label in measures} | {str(m): m for m, _ in measures}

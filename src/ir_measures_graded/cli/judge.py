@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from ir_measures_graded.cli.args import SECTIONS, UsageError, experiment_of, places_of, testing_of
 from ir_measures_graded.cli.figures import figures_of, write_figures
-from ir_measures_graded.experiment.formats import FORMATS
+from ir_measures_graded.experiments.formats import FORMATS
 
 __all__ = ["run", "sections_of"]
 
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     from ir_measures_graded import meta
     from ir_measures_graded.cli.output import warn
     from ir_measures_graded.cli.writers import Streams
-    from ir_measures_graded.experiment import tables
+    from ir_measures_graded.experiments import tables
 
     if len(runs) < 2:
         raise UsageError("judge needs at least two runs")

@@ -18,7 +18,7 @@ from ir_measures_graded.cli.args import (
     places_of,
     testing_of,
 )
-from ir_measures_graded.experiment.formats import FORMATS
+from ir_measures_graded.experiments.formats import FORMATS
 
 #: The tables the subcommand writes, in this order; the default ones first.
 SECTIONS = ("leaderboard", "agreement", "pool", "topics", "bounds")

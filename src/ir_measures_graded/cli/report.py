@@ -16,7 +16,7 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     """``report``; returns the exit status."""
     from ir_measures_graded.cli.output import warn
     from ir_measures_graded.lazy import require
-    from ir_measures_graded.report import report as make_report
+    from ir_measures_graded.reports import report as make_report
 
     require("jinja2", "report", "the report")
     if args.no_scale and args.transform:

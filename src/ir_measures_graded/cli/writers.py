@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ir_measures_graded.cli.args import UsageError, places_of
-from ir_measures_graded.experiment.formats import FORMATS, json_number, number
+from ir_measures_graded.experiments.formats import FORMATS, json_number, number
 from ir_measures_graded.files import Inputs, blocked, display, writing
 
 if TYPE_CHECKING:  # pandas is imported where a table is written: --help and argument errors never load it
@@ -124,7 +124,7 @@ def write_table(exp: Any, args: argparse.Namespace, places: int, out: TextIO) ->
         return
     import pandas as pd
 
-    from ir_measures_graded.experiment import tables
+    from ir_measures_graded.experiments import tables
 
     out.write(tables.render(pd.DataFrame(rows, columns=columns), args.output_format, places))
 
@@ -157,7 +157,7 @@ def write_breakdown(exp: Any, table: pd.DataFrame, args: argparse.Namespace, out
     trec`` its lines are part of each run's: :func:`write_results`.)"""
     import pandas as pd
 
-    from ir_measures_graded.experiment import tables
+    from ir_measures_graded.experiments import tables
 
     fmt, places = args.output_format, places_of(args)
     if FORMATS[fmt].machine:

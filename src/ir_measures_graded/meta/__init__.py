@@ -1,14 +1,14 @@
 """Judging measures on your own judgments and runs: does a measure depend on the rating scale, is it
 stable, is it discriminative, how many queries does it need?
 
-Each function takes an :class:`~ir_measures_graded.experiment.Experiment` and returns a tidy DataFrame; any ir_measures measure works, ours and the standard ones:
+Each function takes an :class:`~ir_measures_graded.experiments.Experiment` and returns a tidy DataFrame; any ir_measures measure works, ours and the standard ones:
 
 - :func:`scale_dependence` (:mod:`.scale`): relabel the qrels and compare the system rankings;
 - :func:`stability`, :func:`discriminative_power`, :func:`topic_set_sizes` (:mod:`.judging`);
 - :func:`meta_evaluate` (:mod:`.evaluate`): all of them, and every run against a baseline.
 
 Comparing runs against a baseline is the experiment's (``experiment(...).compare()``); the tests are
-:mod:`ir_measures_graded.statistics`; the tables are :mod:`ir_measures_graded.experiment.tables`.
+:mod:`ir_measures_graded.statistics`; the tables are :mod:`ir_measures_graded.experiments.tables`.
 """
 
 from ir_measures_graded.meta.evaluate import MetaReport, meta_evaluate

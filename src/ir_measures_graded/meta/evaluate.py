@@ -9,8 +9,8 @@ from typing import Any
 import pandas as pd
 
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiment.comparison import Comparison
-from ir_measures_graded.experiment.testing import Testing
+from ir_measures_graded.experiments.comparison import Comparison
+from ir_measures_graded.experiments.testing import Testing
 from ir_measures_graded.meta.inputs import as_experiment, scores
 from ir_measures_graded.meta.judging import DEFAULT_TESTING, discriminative_power, stability, topic_set_sizes
 from ir_measures_graded.meta.scale import scale_dependence
@@ -47,7 +47,7 @@ def meta_evaluate(
 ) -> MetaReport:
     """The three checks on one collection — scale dependence, stability and discriminative power —,
     every run against ``baseline`` (default: the experiment's baseline, else the first run) and the
-    topic-set size. ``experiment``: an :class:`~ir_measures_graded.experiment.Experiment`. How: ``testing`` (a :class:`~ir_measures_graded.experiment.testing.Testing`,
+    topic-set size. ``experiment``: an :class:`~ir_measures_graded.experiments.Experiment`. How: ``testing`` (a :class:`~ir_measures_graded.experiments.testing.Testing`,
     default ``Testing()``) tests the runs against the baseline, and its alpha, draws and seed serve every
     check; ``pairs`` tests every pair of runs for the discriminative power (default: ``testing``'s alpha,
     draws and seed with :data:`~ir_measures_graded.meta.judging.DEFAULT_TESTING`'s test, Sakai's

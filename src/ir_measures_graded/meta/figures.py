@@ -1,5 +1,5 @@
 """Figures for a paper, one function per figure, each drawn from an
-:class:`~ir_measures_graded.experiment.Experiment`'s own tables (so a figure shows the numbers its
+:class:`~ir_measures_graded.experiments.Experiment`'s own tables (so a figure shows the numbers its
 tables print) and returned as a matplotlib ``Figure`` one column wide (:data:`WIDTH` inches):
 
 - :func:`threshold_curve`: a thresholded measure (µMAP, µP@k, ...) at every relevance threshold t,
@@ -141,7 +141,7 @@ def sorted_differences(per_query: Any, baseline: str, measure: str, runs: Sequen
     """Per run other than ``baseline``: its per-query differences against it on ``measure`` (a label of
     ``per_query``, the tidy ``Experiment.per_query``), from the largest gain to the largest loss; the
     package's ties (:func:`~ir_measures_graded.statistics.differences`) are 0."""
-    from ir_measures_graded.experiment.comparison import wide
+    from ir_measures_graded.experiments.comparison import wide
 
     runs = list(dict.fromkeys(per_query["run"])) if runs is None else list(runs)
     of = wide(per_query, measure)
@@ -245,7 +245,7 @@ def scale_grid(exp_or_scale_table: Any) -> Any:
 
 
 def intervals(comparison: Any, measures: Sequence[str] | None = None) -> Any:
-    """Each run against the baseline (a :class:`~ir_measures_graded.experiment.comparison.Comparison`,
+    """Each run against the baseline (a :class:`~ir_measures_graded.experiments.comparison.Comparison`,
     or an Experiment compared with its defaults): per measure a panel, per run its mean difference Δ
     with the t interval at ``1 - alpha``, filled where the corrected p-value is below alpha, and the
     tables' mark (†, ‡) after the run's name; a measure that is not tested shows Δ alone.
@@ -256,7 +256,7 @@ def intervals(comparison: Any, measures: Sequence[str] | None = None) -> Any:
         comparison = comparison.compare()
     from matplotlib.ticker import MaxNLocator
 
-    from ir_measures_graded.experiment.tables import mark, marks
+    from ir_measures_graded.experiments.tables import mark, marks
 
     table, testing = comparison.table, comparison.testing
     table = table[table["run"] != comparison.baseline]

@@ -1,4 +1,4 @@
-"""What the judging of measures takes: an :class:`~ir_measures_graded.experiment.Experiment` (its inputs
+"""What the judging of measures takes: an :class:`~ir_measures_graded.experiments.Experiment` (its inputs
 read once), or for the per-query checks its per-query table."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiment import Experiment
+from ir_measures_graded.experiments import Experiment
 
 __all__ = ["as_experiment", "per_query_table", "scores"]
 

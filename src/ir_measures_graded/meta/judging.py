@@ -6,9 +6,9 @@
   differ at α and the achieved significance level (ASL) curve (Sakai 2006);
 - :func:`topic_set_sizes` — queries a paired t-test needs for a given difference (Sakai 2016).
 
-Each takes an :class:`~ir_measures_graded.experiment.Experiment` or its per-query table. They rank
+Each takes an :class:`~ir_measures_graded.experiments.Experiment` or its per-query table. They rank
 and test runs by per-query values, so of an Experiment they judge only the measures it tests
-(:attr:`~ir_measures_graded.experiment.Experiment.untested`: one rule with the comparison); the others
+(:attr:`~ir_measures_graded.experiments.Experiment.untested`: one rule with the comparison); the others
 get a row of NaN whose ``note`` says why.
 """
 
@@ -20,9 +20,9 @@ import numpy as np
 import pandas as pd
 
 from ir_measures_graded import statistics
-from ir_measures_graded.experiment import Experiment
-from ir_measures_graded.experiment.comparison import wide
-from ir_measures_graded.experiment.testing import TESTS, Testing, pairwise_p
+from ir_measures_graded.experiments import Experiment
+from ir_measures_graded.experiments.comparison import wide
+from ir_measures_graded.experiments.testing import TESTS, Testing, pairwise_p
 from ir_measures_graded.meta.inputs import per_query_table
 
 __all__ = ["stability", "discriminative_power", "topic_set_sizes", "query_halves", "DEFAULT_TESTING", "TESTS"]
@@ -30,7 +30,7 @@ __all__ = ["stability", "discriminative_power", "topic_set_sizes", "query_halves
 
 def _matrix(table: pd.DataFrame, measure: str) -> tuple[list[str], np.ndarray]:
     """``(run names, runs × queries matrix)`` of one measure's per-query values (the comparison's
-    :func:`~ir_measures_graded.experiment.comparison.wide`: one query order)."""
+    :func:`~ir_measures_graded.experiments.comparison.wide`: one query order)."""
     values = wide(table, measure)
     return list(values.index), values.to_numpy(dtype=np.float64)
 
@@ -103,13 +103,13 @@ DEFAULT_TESTING = Testing(test="randomization", correction="none")
 def discriminative_power(table: Any, testing: Testing | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Paired tests between every pair of runs, per measure (Sakai 2006).
 
-    ``testing``: a :class:`~ir_measures_graded.experiment.testing.Testing` (default
+    ``testing``: a :class:`~ir_measures_graded.experiments.testing.Testing` (default
     :data:`DEFAULT_TESTING`), two-sided. Its ``test``: a paired test (``randomization``, ``bootstrap`` —
     Sakai's —, ``t``, ``wilcoxon``, ``sign``) of every pair, its p-values corrected by its
     ``correction`` across the pairs of a measure (``none``: Sakai's), or a test of all pairs at once
     (``tukey``: Tukey's HSD with the queries as blocks, ``randomized_tukey``: Carterette's randomised
     Tukey HSD), whose p-values are already family-wise over the pairs: the leaderboard's test
-    (:func:`~ir_measures_graded.experiment.testing.pairwise_p`). Returns ``(summary, pairs)``:
+    (:func:`~ir_measures_graded.experiments.testing.pairwise_p`). Returns ``(summary, pairs)``:
     ``summary`` has one row per measure with the number of run pairs and the share significant at its
     ``alpha`` (the discriminative power); ``pairs`` has one row per measure and run pair with the mean
     difference (run_a − run_b), the p-value and the pair's position in the measure's ASL curve
@@ -145,7 +145,7 @@ def topic_set_sizes(table: Any, min_difference: float = 0.05, power: float = 0.8
                     testing: Testing | None = None) -> pd.DataFrame:
     """How many queries a collection needs, per measure, for a paired t-test to detect a true mean
     difference of ``min_difference`` between two runs with probability ``power`` at the ``alpha`` and
-    with the ``alternative`` of ``testing`` (a :class:`~ir_measures_graded.experiment.testing.Testing`;
+    with the ``alternative`` of ``testing`` (a :class:`~ir_measures_graded.experiments.testing.Testing`;
     default 0.05, two-sided) (Sakai 2016): the variance of a difference is estimated as twice the
     residual variance of a two-way ANOVA (runs × queries) on the observed per-query values."""
     testing = Testing.of(testing)

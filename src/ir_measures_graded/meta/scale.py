@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ir_measures_graded import statistics
-from ir_measures_graded.experiment.rejudging import Rejudging
+from ir_measures_graded.experiments.rejudging import Rejudging
 from ir_measures_graded.labels import integral_labels, takes_real_labels
 from ir_measures_graded.measures import GradedMeasure
 from ir_measures_graded.meta.inputs import as_experiment, scores
@@ -23,7 +23,7 @@ __all__ = ["default_transforms", "scale_dependence"]
 
 def default_transforms(qrels: Any) -> list[str]:
     """``scale:2``, ``shift:1``, merging the two highest labels (3+ relevant labels), and ``real``;
-    ``qrels``: an :class:`~ir_measures_graded.experiment.Experiment` or a frame with a ``relevance`` column."""
+    ``qrels``: an :class:`~ir_measures_graded.experiments.Experiment` or a frame with a ``relevance`` column."""
     frame = qrels.qrels_frame if hasattr(qrels, "qrels_frame") else qrels
     labels = np.unique(frame["relevance"].to_numpy(dtype=np.float64))
     relevant = labels[labels > 0]
@@ -58,7 +58,7 @@ def _adjusted(measure: Any, transform: Transform) -> Any | None:
 def scale_dependence(experiment: Any, transforms: Sequence[str | Transform] | None = None) -> pd.DataFrame:
     """Does the system ranking change when the labels are transformed?
 
-    ``experiment``: an :class:`~ir_measures_graded.experiment.Experiment`. One row per transform and measure: ``kendall_tau`` and ``tau_ap_b``
+    ``experiment``: an :class:`~ir_measures_graded.experiments.Experiment`. One row per transform and measure: ``kendall_tau`` and ``tau_ap_b``
     between the ranking of the runs on the original and on the transformed labels (1 = same order),
     ``max_abs_delta`` (the largest change of a run's score), ``same_ranking`` and ``note`` (why a value
     is missing: "n/a" when the measure is undefined on the original labels).

@@ -1,5 +1,5 @@
 """The organiser's view: many runs on one set of graded judgments (track organisers, shared tasks,
-offline leaderboards). Each function takes an :class:`~ir_measures_graded.experiment.Experiment` and
+offline leaderboards). Each function takes an :class:`~ir_measures_graded.experiments.Experiment` and
 returns one result object with tidy tables and text, Markdown, LaTeX and TSV/CSV/JSON-lines views:
 
 - :func:`leaderboard`: runs sorted by a measure, each measure's value and rank, significance groups as a

@@ -16,7 +16,7 @@ import pandas as pd
 
 from ir_measures_graded import statistics
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiment.testing import Testing
+from ir_measures_graded.experiments.testing import Testing
 from ir_measures_graded.organiser import common
 from ir_measures_graded.organiser.leaderboard import Leaderboard, leaderboard
 
@@ -40,7 +40,7 @@ def agreement(exp: Any, measures: Sequence[Any] | None = None, board: Leaderboar
     """τ, τ_AP and swaps between the run rankings of every pair of ``measures`` (default: all of
     ``exp``'s). The significance of a swap comes from ``board`` (a :func:`leaderboard` of ``exp``: its
     testing), else from a leaderboard made here with ``testing`` (a
-    :class:`~ir_measures_graded.experiment.testing.Testing`; default the leaderboard's); not both."""
+    :class:`~ir_measures_graded.experiments.testing.Testing`; default the leaderboard's); not both."""
     if board is not None and testing is not None:
         raise GradedInputError("give the agreement a leaderboard (board=) or a testing, not both: the board's "
                                "testing decides which swaps are significant")

@@ -1,6 +1,6 @@
 """What every organiser's table shares: the runs' values as matrices, measure names resolved, the
 checks every function makes, ranks with the package's ties, and the views (text, Markdown, LaTeX,
-tidy TSV/CSV/JSON lines) written by :mod:`ir_measures_graded.experiment.tables`."""
+tidy TSV/CSV/JSON lines) written by :mod:`ir_measures_graded.experiments.tables`."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pandas as pd
 
 from ir_measures_graded import statistics
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiment import measure_lists, tables
+from ir_measures_graded.experiments import measure_lists, tables
 
 __all__ = ["View", "labels", "resolve", "values", "aggregate", "competition_ranks", "check_runs"]
 
@@ -50,8 +50,8 @@ def resolve(exp: Any, measure: Any) -> str:
 
 def values(exp: Any, measure: str) -> np.ndarray:
     """One measure's per-query values: the experiment's runs (in order) × its judged queries (sorted):
-    the comparison's :func:`~ir_measures_graded.experiment.comparison.matrix`."""
-    from ir_measures_graded.experiment.comparison import matrix
+    the comparison's :func:`~ir_measures_graded.experiments.comparison.matrix`."""
+    from ir_measures_graded.experiments.comparison import matrix
 
     return matrix(exp.per_query, measure, list(exp.runs))
 

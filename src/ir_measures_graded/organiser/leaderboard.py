@@ -3,10 +3,10 @@ groups an all-pairs test cannot separate, as a compact letter display (Piepho 20
 
 A run's score is its measure's aggregate (the experiment's); the test compares the per-query values,
 so it applies only to measures whose aggregate is their mean (others get no letters, and the legend
-says why). How runs are tested is one :class:`~ir_measures_graded.experiment.testing.Testing`, by
+says why). How runs are tested is one :class:`~ir_measures_graded.experiments.testing.Testing`, by
 default :data:`DEFAULT_TESTING`: the randomised Tukey HSD (Carterette 2012, as Sakai recommends for
 many systems); ``tukey`` (Tukey HSD blocked by query) or a paired test of every pair with a correction
-across the pairs of a measure are the others (:func:`~ir_measures_graded.experiment.testing.pairwise_p`);
+across the pairs of a measure are the others (:func:`~ir_measures_graded.experiments.testing.pairwise_p`);
 the same alpha decides every pair of every measure.
 """
 
@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 
 from ir_measures_graded import statistics
-from ir_measures_graded.experiment import tables
-from ir_measures_graded.experiment.testing import Testing, pairwise_p
+from ir_measures_graded.experiments import tables
+from ir_measures_graded.experiments.testing import Testing, pairwise_p
 from ir_measures_graded.organiser import common
 from ir_measures_graded.organiser.letters import compact_letters
 
@@ -80,10 +80,10 @@ class Leaderboard(common.View):
 
 def leaderboard(exp: Any, by: Any = None, testing: Testing | None = None, measures: Sequence[Any] | None = None,
                 bounds: Any = None) -> Leaderboard:
-    """The runs of ``exp`` (an :class:`~ir_measures_graded.experiment.Experiment`) sorted by the measure
+    """The runs of ``exp`` (an :class:`~ir_measures_graded.experiments.Experiment`) sorted by the measure
     ``by`` (default: the first), with each measure's value, rank and significance groups.
 
-    - ``testing``: a :class:`~ir_measures_graded.experiment.testing.Testing` (default
+    - ``testing``: a :class:`~ir_measures_graded.experiments.testing.Testing` (default
       :data:`DEFAULT_TESTING`): its ``test`` — ``randomized_tukey`` (``permutations`` draws, ``seed``),
       ``tukey`` (blocked by query), or a paired test (``t``, ``randomization``, ``bootstrap``,
       ``wilcoxon``, ``sign``) of every pair corrected by its ``correction`` across the pairs of a

@@ -26,9 +26,9 @@ import numpy as np
 import pandas as pd
 
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiment.formats import number
-from ir_measures_graded.experiment.naming import display as shown_name
-from ir_measures_graded.experiment.rejudging import Rejudging
+from ir_measures_graded.experiments.formats import number
+from ir_measures_graded.experiments.naming import display as shown_name
+from ir_measures_graded.experiments.rejudging import Rejudging
 from ir_measures_graded.organiser import common
 
 __all__ = ["Pool", "pool", "Bounds", "bounds", "UNBOUNDED", "run_groups"]

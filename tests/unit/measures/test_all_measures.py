@@ -7,7 +7,7 @@ import pytest
 
 from ir_measures_graded import cli
 from ir_measures_graded.cli.args import measures_help
-from ir_measures_graded.experiment import experiment
+from ir_measures_graded.experiments import experiment
 from ir_measures_graded.io import scan_run
 from ir_measures_graded.measures import MEASURES
 from ir_measures_graded.measures.base import all_measures

@@ -9,7 +9,7 @@ import pytest
 
 from ir_measures_graded import meta, statistics
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiment import experiment
+from ir_measures_graded.experiments import experiment
 from ir_measures_graded.meta import figures
 from ir_measures_graded.sample import graded_sample
 from support.cli import error_of, run_main
@@ -129,7 +129,7 @@ def test_intervals_draw_the_comparison(large):
     the corrected p-value is below alpha, marked as the tables mark it (one alpha for all of it)."""
     from matplotlib.colors import to_rgba
 
-    from ir_measures_graded.experiment.tables import mark
+    from ir_measures_graded.experiments.tables import mark
 
     comparison = large.compare(permutations=100, alpha=0.2)
     fig = figures.intervals(comparison)

@@ -10,8 +10,8 @@ import pytest
 import ir_measures_graded
 from ir_measures_graded import meta, muMAP, nDCNG
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiment import experiment
-from ir_measures_graded.experiment.testing import Testing as Options  # pytest would collect a "Test..." name
+from ir_measures_graded.experiments import experiment
+from ir_measures_graded.experiments.testing import Testing as Options  # pytest would collect a "Test..." name
 from ir_measures_graded.meta.transforms import parse_transform
 from ir_measures_graded.sample import graded_sample
 from support.cli import run_main
@@ -144,7 +144,7 @@ def test_ordinary_command_compares_runs_with_a_baseline(capsys):
     runs = [STRONG, WEAK, RANDOM]
     out, _ = run_main(capsys, QRELS, *runs, "muMAP", "AP", "--baseline", "random", "--correction", "bonferroni")
     table = pd.read_csv(pd.io.common.StringIO(out), sep="\t")  # tsv: the comparison is the one table
-    from ir_measures_graded.experiment.comparison import COLUMNS
+    from ir_measures_graded.experiments.comparison import COLUMNS
 
     assert list(table.columns) == COLUMNS
     assert list(table["measure"]) == ["muMAP"] * 3 + ["AP"] * 3

@@ -7,7 +7,7 @@ import numpy as np
 
 import ir_measures_graded
 from ir_measures_graded import meta
-from ir_measures_graded.experiment.testing import Testing as Options  # pytest would collect a "Test..." name
+from ir_measures_graded.experiments.testing import Testing as Options  # pytest would collect a "Test..." name
 from ir_measures_graded.meta.plots import report_figure
 from ir_measures_graded.sample import graded_sample
 
@@ -36,7 +36,7 @@ def test_plot_is_laid_out_so_nothing_overlaps():
     """Issue 45: with 158 queries and 4 runs the judging's figure has no empty slot, no text over
     another, no legend over an axes, stability's error bars inside τ's range, and per measure one sorted
     line of per-query differences per run (not 3 × 158 bars laid over each other)."""
-    from ir_measures_graded.experiment import experiment
+    from ir_measures_graded.experiments import experiment
     from ir_measures_graded.meta.figures import sorted_differences
     from support.figures import overlapping_texts
     from support.random_collections import random_collection

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 import ir_measures_graded as img
 from ir_measures_graded import statistics
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiment.testing import Testing as Options  # pytest would collect a "Test..." name
+from ir_measures_graded.experiments.testing import Testing as Options  # pytest would collect a "Test..." name
 from ir_measures_graded.organiser import agreement, bounds, compact_letters, leaderboard, pool, topics
 from ir_measures_graded.sample import shared_task
 
@@ -84,7 +84,7 @@ def _per_query(qrels, runs, measure):
     import ir_measures
 
     m = ir_measures.parse_measure(measure) if measure not in ("nDCNG@10", "muMAP", "Q", "gRBP") else \
-        img.experiment.measure_lists.parse([measure])[0]
+        img.experiments.measure_lists.parse([measure])[0]
     queries = list(dict.fromkeys(qrels["query_id"]))
     rows = []
     for run in runs.values():

@@ -10,8 +10,8 @@ import pytest
 
 import ir_measures_graded as img
 from ir_measures_graded.cli.leaderboard import DEFAULT_SECTIONS, SECTIONS
-from ir_measures_graded.experiment.testing import TESTS
-from ir_measures_graded.experiment.testing import Testing as Options  # pytest would collect a "Test..." name
+from ir_measures_graded.experiments.testing import TESTS
+from ir_measures_graded.experiments.testing import Testing as Options  # pytest would collect a "Test..." name
 from ir_measures_graded.sample import data_path
 from support.cli import error_of, run_main
 

@@ -12,7 +12,7 @@ import pytest
 import ir_measures_graded as g
 from ir_measures_graded.cli import main
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiment import experiment
+from ir_measures_graded.experiments import experiment
 from support.paths import QRELS, RANDOM, SAMPLE, STRONG, WEAK
 
 RUNS = [WEAK, STRONG, RANDOM]
@@ -137,7 +137,7 @@ def test_every_entry_point_tests_with_the_alternative_and_family_asked_for(capsy
     options = ["--alternative", alternative, "--family", family, "-o", "jsonl"]
     expected = experiment(QRELS, RUNS, ["muMAP", "P@5"], baseline=0).compare(alternative=alternative, family=family)
     want = expected.to_dataframe().set_index(["run", "measure"])["p_adjusted"].dropna().sort_index()
-    from ir_measures_graded.experiment.testing import Testing
+    from ir_measures_graded.experiments.testing import Testing
 
     page = g.report(experiment(QRELS, RUNS, ["muMAP", "P@5"]), baseline=0, transforms=[],
                     testing=Testing(alternative=alternative, family=family))

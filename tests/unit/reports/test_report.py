@@ -15,7 +15,7 @@ import pytest
 
 import ir_measures_graded
 from ir_measures_graded import GradedInputError, meta
-from ir_measures_graded.report import build, figures
+from ir_measures_graded.reports import build, figures
 from ir_measures_graded.sample import GRADED_SAMPLE_RUNS, graded_sample
 from support.cli import error_of, run_main
 from support.paths import SAMPLE
@@ -123,7 +123,7 @@ def test_frames_in_memory_are_hashed_by_rows_and_first_run_is_the_default_baseli
     ({"testing": {"test": "ttest"}}, "unknown test 'ttest'"),
 ])
 def test_bad_arguments_are_named(kwargs, message):
-    from ir_measures_graded.experiment.testing import Testing
+    from ir_measures_graded.experiments.testing import Testing
 
     qrels, runs = graded_sample()
     with pytest.raises(GradedInputError, match=message):

@@ -2,7 +2,7 @@
 
 Nothing is averaged here: the summary values, per-query values, the comparison (tests, intervals,
 effect sizes, win/tie/loss) and the per-threshold breakdown are the
-:class:`~ir_measures_graded.experiment.Experiment`'s, the scale check
+:class:`~ir_measures_graded.experiments.Experiment`'s, the scale check
 :func:`ir_measures_graded.meta.scale_dependence`'s, the inputs' hashes the experiment's reading's.
 """
 
@@ -65,8 +65,8 @@ def _frame(given: Any, kind: str) -> pd.DataFrame:
 
 def wide_values(per_query: pd.DataFrame, measure: str) -> pd.DataFrame:
     """One measure's per-query values: a row per query (the comparison's one order:
-    :func:`~ir_measures_graded.experiment.comparison.wide`), a column per run."""
-    from ir_measures_graded.experiment.comparison import wide
+    :func:`~ir_measures_graded.experiments.comparison.wide`), a column per run."""
+    from ir_measures_graded.experiments.comparison import wide
 
     return wide(per_query, measure).T
 

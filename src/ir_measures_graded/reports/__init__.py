@@ -12,7 +12,7 @@ a summary table (every run × measure; deltas to the baseline with intervals, co
 win/tie/loss; sortable), MAP^t and P^t@k per relevance threshold (the paper's Figs. 6-8), the sorted
 per-query differences to the baseline with the worst queries, and the scale-dependence check.
 
-``ir_measures_graded.report`` is this module and, called, :func:`report`.
+:func:`report` is ``ir_measures_graded.report``; this package is ``ir_measures_graded.reports``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ import datetime
 import os
 import platform
 import sys
-import types
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -31,10 +30,10 @@ from typing import Any
 import pandas as pd
 
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiment.comparison import Comparison
-from ir_measures_graded.experiment.testing import Testing
-from ir_measures_graded.report import build
-from ir_measures_graded.report.build import Source
+from ir_measures_graded.experiments.comparison import Comparison
+from ir_measures_graded.experiments.testing import Testing
+from ir_measures_graded.reports import build
+from ir_measures_graded.reports.build import Source
 
 __all__ = ["report", "Report", "Source"]
 
@@ -73,7 +72,7 @@ class Report:
 
     def html(self) -> str:
         """The page: one self-contained HTML document."""
-        from ir_measures_graded.report.page import render
+        from ir_measures_graded.reports.page import render
 
         return render(self)
 
@@ -103,13 +102,13 @@ def report(
     transforms: Sequence[str] | None = None, thresholds: Iterable[Any] | None = None, title: str | None = None,
     command: str | None = None, leaderboard: bool = False,
 ) -> Report:
-    """Gather what the page shows of ``experiment`` (an :class:`~ir_measures_graded.experiment.Experiment`:
+    """Gather what the page shows of ``experiment`` (an :class:`~ir_measures_graded.experiments.Experiment`:
     ``ir_measures_graded.experiment(qrels, runs, measures)``, its inputs read once; the page reads nothing again).
 
     - ``baseline``: the run (name, position, path, file name or run tag) the others are compared with;
       default: the experiment's, else the first.
     - ``testing``: how runs are tested against the baseline
-      (:class:`~ir_measures_graded.experiment.testing.Testing`, default ``Testing()``: paired t-test, Holm,
+      (:class:`~ir_measures_graded.experiments.testing.Testing`, default ``Testing()``: paired t-test, Holm,
       alpha 0.05); the intervals of the deltas are at ``1 - alpha``, ▲/▼ mark p < alpha.
     - ``transforms``: label transforms of the scale check (``meta`` syntax, e.g. ``["scale:2", "real"]``);
       None: :func:`meta.default_transforms`; ``[]``: no scale check.
@@ -120,7 +119,7 @@ def report(
       randomised Tukey HSD at the testing's alpha, permutations and seed; at least two runs).
     """
     from ir_measures_graded import meta
-    from ir_measures_graded.experiment import Experiment
+    from ir_measures_graded.experiments import Experiment
     from ir_measures_graded.lazy import require
 
     require("jinja2", "report", "the report")
@@ -178,14 +177,3 @@ def versions() -> dict[str, str]:
         except metadata.PackageNotFoundError:
             continue
     return found
-
-
-class _CallableModule(types.ModuleType):
-    """``ir_measures_graded.report(...)`` calls :func:`report`, whether or not this module was imported
-    by name first (importing a subpackage binds the module to the parent's attribute)."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Report:
-        return report(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

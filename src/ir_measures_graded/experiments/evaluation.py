@@ -21,15 +21,15 @@ from typing import TYPE_CHECKING, Any
 
 from ir_measures_graded import engines
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiment import measure_lists
-from ir_measures_graded.experiment.naming import STDIN, display, find_baseline, run_names
+from ir_measures_graded.experiments import measure_lists
+from ir_measures_graded.experiments.naming import STDIN, display, find_baseline, run_names
 from ir_measures_graded.io.inputs import Input
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ir_measures_graded.experiment.comparison import Comparison
-    from ir_measures_graded.experiment.testing import Testing
+    from ir_measures_graded.experiments.comparison import Comparison
+    from ir_measures_graded.experiments.testing import Testing
     from ir_measures_graded.prepare import Judgments
 
 __all__ = ["experiment", "Experiment", "Reading", "run_specs", "SAME_MEAN"]
@@ -243,12 +243,12 @@ class Experiment:
 
     def compare(self, baseline: Any = None, testing: Testing | None = None, **options: Any) -> Comparison:
         """Every run against ``baseline`` (default: the experiment's, else the first run): a
-        :class:`~ir_measures_graded.experiment.comparison.Comparison`. How: one
-        :class:`~ir_measures_graded.experiment.testing.Testing` (``testing``), or its fields as keywords
+        :class:`~ir_measures_graded.experiments.comparison.Comparison`. How: one
+        :class:`~ir_measures_graded.experiments.testing.Testing` (``testing``), or its fields as keywords
         (``test``, ``correction``, ``alternative``, ``family``, ``alpha``, ``permutations``, ``seed``;
         e.g. ``compare(test="t", alpha=0.01)``), not both."""
-        from ir_measures_graded.experiment.comparison import compare
-        from ir_measures_graded.experiment.testing import Testing
+        from ir_measures_graded.experiments.comparison import compare
+        from ir_measures_graded.experiments.testing import Testing
 
         return compare(self, self.baseline_run(baseline), Testing.of(testing, **options))
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ir_measures_graded.experiment.formats import number
-from ir_measures_graded.report import svg
+from ir_measures_graded.experiments.formats import number
+from ir_measures_graded.reports import svg
 
 MAX_POINTS = 400
 BINS = 200

@@ -61,7 +61,7 @@ def _missing(value: Any) -> bool:
 def number(value: Any, places: int, signed: bool = False, missing: str = "") -> str:
     """How a value prints in every format and table (``-p``, ``places=``): ``places`` decimals, or -1
     for every digit (Python's repr); a sign with ``signed`` (deltas); ``missing`` for None or NaN.
-    p-values print by significant digits instead (:func:`~ir_measures_graded.experiment.tables.format_p`)."""
+    p-values print by significant digits instead (:func:`~ir_measures_graded.experiments.tables.format_p`)."""
     if _missing(value):
         return missing
     value = float(value)

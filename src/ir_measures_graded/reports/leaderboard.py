@@ -8,7 +8,7 @@ from typing import Any
 
 import pandas as pd
 
-from ir_measures_graded.experiment.formats import number
+from ir_measures_graded.experiments.formats import number
 
 __all__ = ["section", "rows"]
 
@@ -42,7 +42,7 @@ def section(report: Any) -> Any:
 
     board = report.leaderboard
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    template = env.from_string((resources.files("ir_measures_graded.report") / "leaderboard.html.j2")
+    template = env.from_string((resources.files("ir_measures_graded.reports") / "leaderboard.html.j2")
                                .read_text(encoding="utf-8"))
     shown = rows(board.table, board.by)
     shown.update(test=board.testing.describe_pairs(), alpha=board.testing.alpha, notes=board.notes)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ir_measures_graded.experiment import tables
+from ir_measures_graded.experiments import tables
 from support.examples import examples
 
 #: Levels beside the default ones: a stricter one and ones with more digits than the 3 printed.

@@ -108,7 +108,7 @@ ODD_NAMES = ["__init__", "x<b>y", "[a](http://e.com)", "*bold*", "`code`", "~~go
 def markdown_of(names: list[str], title: str = "Runs", legend: str = "") -> str:
     import pandas as pd
 
-    from ir_measures_graded.experiment import tables
+    from ir_measures_graded.experiments import tables
 
     table = pd.DataFrame({"run": names, "value": [0.5] * len(names)})
     return tables.render(table, "markdown", title=title, legend=legend)

@@ -20,7 +20,7 @@ import pandas as pd
 
 from ir_measures_graded import statistics
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiment.formats import (  # noqa: F401 (one registry, re-exported)
+from ir_measures_graded.experiments.formats import (  # noqa: F401 (one registry, re-exported)
     FORMATS,
     HUMAN_FORMATS,
     MACHINE_FORMATS,
@@ -28,7 +28,7 @@ from ir_measures_graded.experiment.formats import (  # noqa: F401 (one registry,
     json_number,
     number,
 )
-from ir_measures_graded.experiment.testing import percent  # noqa: F401 (re-exported: one definition)
+from ir_measures_graded.experiments.testing import percent  # noqa: F401 (re-exported: one definition)
 
 #: Significance levels and their marks, strictest last.
 LEVELS = (0.05, 0.01)
@@ -147,8 +147,8 @@ def legend(testing: Any, baseline: str, deltas: bool = True, levels: Sequence[fl
 
 
 def testing_of(comparison: pd.DataFrame) -> Any:
-    """The :class:`~ir_measures_graded.experiment.testing.Testing` a comparison table was made with (its attrs)."""
-    from ir_measures_graded.experiment.testing import Testing
+    """The :class:`~ir_measures_graded.experiments.testing.Testing` a comparison table was made with (its attrs)."""
+    from ir_measures_graded.experiments.testing import Testing
 
     a = comparison.attrs
     alpha = a.get("alpha", 1 - a.get("level", 0.95))
@@ -158,7 +158,7 @@ def testing_of(comparison: pd.DataFrame) -> Any:
 
 def paper_table(comparison: pd.DataFrame, places: int = 4, levels: Sequence[float] | None = None,
                 interval: str = "t", deltas: bool = True, testing: Any = None) -> tuple[pd.DataFrame, str]:
-    """``(table, legend)``: a comparison (:class:`~ir_measures_graded.experiment.comparison.Comparison`'s
+    """``(table, legend)``: a comparison (:class:`~ir_measures_graded.experiments.comparison.Comparison`'s
     table) as papers show it: a row per run and, per measure, its value with a significance mark (the
     corrected p-value, one mark per level of ``levels``, by default the testing's: alpha and alpha / 5) and,
     with ``deltas``, the mean difference to the baseline with its confidence interval (``interval``: 't'

@@ -14,7 +14,7 @@ from statsmodels.stats.weightstats import DescrStatsW
 
 from ir_measures_graded import experiment, meta, organiser, statistics
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiment.testing import Testing as Options  # pytest would collect a "Test..." name
+from ir_measures_graded.experiments.testing import Testing as Options  # pytest would collect a "Test..." name
 from support.chosen_values import chosen
 from support.cli import error_of
 from support.examples import examples
@@ -110,7 +110,7 @@ def test_the_interval_is_the_tests_own_as_scipy_and_statsmodels_compute_it(alter
 def test_a_one_sided_mark_comes_with_its_one_sided_interval_in_every_view():
     pytest.importorskip("matplotlib")
     import ir_measures_graded as img
-    from ir_measures_graded.experiment import tables
+    from ir_measures_graded.experiments import tables
     from ir_measures_graded.meta import figures
 
     exp = chosen({"base": BASE, "run": BETTER}, baseline="base")
@@ -155,7 +155,7 @@ def test_one_rule_of_significance_for_the_marks_the_arrows_and_the_groups():
     assert testing.significant(np.array([0.01, np.nan, 0.2])).tolist() == [True, False, False]
     assert [testing.direction(0.1, 0.01), testing.direction(-0.1, 0.01), testing.direction(0.1, 0.2),
             testing.direction(0.1, float("nan"))] == ["▲", "▼", "", ""]
-    from ir_measures_graded.experiment.tables import mark
+    from ir_measures_graded.experiments.tables import mark
 
     for p in (0.001, 0.0499, 0.05, 0.3, float("nan")):  # the † mark's loosest level is the same rule
         assert (mark(p, testing.levels) != "") == testing.significant(p)

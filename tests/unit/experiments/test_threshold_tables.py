@@ -8,7 +8,7 @@ from ir_measures_graded import muAP, muP, muR, muRprec, muRR
 from ir_measures_graded.measures import MEASURES
 from ir_measures_graded.measures.thresholded import ThresholdedMeasure
 from ir_measures_graded.per_level import threshold_table
-from ir_measures_graded.report.figures import threshold_label
+from ir_measures_graded.reports.figures import threshold_label
 from support import reference
 
 QRELS = {"q1": {"a": 2, "b": 1, "c": 0, "e": 3}, "q2": {"a": 1, "b": 0, "d": 0, "f": 2}}
@@ -56,14 +56,14 @@ def test_every_registered_thresholded_measure_is_named():
 def test_the_report_draws_each_measures_own_curve():
     import pandas as pd
 
-    from ir_measures_graded.report.figures import threshold_figure
+    from ir_measures_graded.reports.figures import threshold_figure
 
     qrels = pd.DataFrame([(q, d, label) for q, judged in QRELS.items() for d, label in judged.items()],
                          columns=["query_id", "doc_id", "relevance"])
     run = pd.DataFrame([(q, d, s) for q, scored in RUN.items() for d, s in scored.items()],
                        columns=["query_id", "doc_id", "score"])
     measures = [muRR, muR @ 3, muRprec]
-    from ir_measures_graded.experiment import experiment
+    from ir_measures_graded.experiments import experiment
 
     table = experiment(qrels, {"r": run}, measures).breakdown().drop(columns="measure").rename(
         columns={"of": "measure"})

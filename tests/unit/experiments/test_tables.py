@@ -1,4 +1,4 @@
-"""Tables people paste into papers (ir_measures_graded.experiment.tables): p-values, significance marks
+"""Tables people paste into papers (ir_measures_graded.experiments.tables): p-values, significance marks
 with a legend, LaTeX that compiles, markdown that renders as a table, the same run names in every mode."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from markdown_it import MarkdownIt
 from ir_measures_graded import meta, statistics
 from ir_measures_graded.cli import args as cli_args
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiment import Experiment, experiment, tables
+from ir_measures_graded.experiments import Experiment, experiment, tables
 from ir_measures_graded.sample import graded_sample
 from support.chosen_values import chosen, hits_of
 from support.cli import error_of, run_main
@@ -320,7 +320,7 @@ def test_the_one_latex_table_fits_a_column_with_five_measures_and_six_runs(tmp_p
     engine = latex_engine()
     if engine is None:
         pytest.skip("no LaTeX engine here (pdflatex); install texlive-latex-base texlive-latex-recommended")
-    from ir_measures_graded.experiment import experiment
+    from ir_measures_graded.experiments import experiment
 
     runs = [str(SAMPLE / f"{n}.run") for n in ("weak", "strong", "random")] * 2
     names = ["bm25_baseline", "dense_retriever", "random_control", "bm25+rm3", "monoT5_rerank", "colbert_v2"]

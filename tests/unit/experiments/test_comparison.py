@@ -10,7 +10,7 @@ import pytest
 
 from ir_measures_graded import muMAP, statistics
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiment import experiment, tables
+from ir_measures_graded.experiments import experiment, tables
 from ir_measures_graded.sample import graded_sample
 from support.chosen_values import chosen, hits_of
 

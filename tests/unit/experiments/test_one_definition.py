@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ir_measures_graded import statistics
-from ir_measures_graded.experiment.comparison import matrix, wide
+from ir_measures_graded.experiments.comparison import matrix, wide
 from support.cli import run_main
 from support.examples import examples
 from support.paths import QRELS, RANDOM, STRONG, WEAK

@@ -12,7 +12,7 @@ import pytest
 from ir_measures_graded import muMAP, nDCNG
 from ir_measures_graded.cli import main
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiment import experiment
+from ir_measures_graded.experiments import experiment
 from ir_measures_graded.measures.base import ALL_NAME, all_measures, parse_measures
 
 QRELS = pd.DataFrame({"query_id": ["1", "1", "2"], "doc_id": ["a", "b", "a"], "relevance": [2, 0, 1]})
@@ -64,7 +64,7 @@ def test_the_experiment_takes_all():
 @pytest.mark.parametrize("measure", [muMAP, ir_measures.nDCG @ 10])
 def test_a_single_measure_object_is_a_list_of_one_at_every_entry_point(measure):
     from ir_measures_graded import experiment, report
-    from ir_measures_graded.experiment.measure_lists import parse
+    from ir_measures_graded.experiments.measure_lists import parse
 
     assert parse(measure) == [measure]
     exp = experiment(QRELS, RUNS, measure)
@@ -81,7 +81,7 @@ STANDARD_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 @pytest.mark.parametrize("name, measure", [("P", ir_measures.P), ("Precision", ir_measures.P),
                                            ("R", ir_measures.R), ("Recall", ir_measures.R)])
 def test_p_and_r_without_a_cutoff_expand_to_trec_evals_standard_cutoffs(name, measure, tmp_path, capsys):
-    from ir_measures_graded.experiment.measure_lists import parse
+    from ir_measures_graded.experiments.measure_lists import parse
 
     expanded = [measure @ k for k in STANDARD_CUTOFFS]
     assert parse([name]) == expanded
@@ -98,7 +98,7 @@ def test_p_and_r_without_a_cutoff_expand_to_trec_evals_standard_cutoffs(name, me
 
 @pytest.mark.parametrize("name", ["SDCG", "BPM"])
 def test_a_measure_that_needs_a_cutoff_without_one_gets_one_line(name):
-    from ir_measures_graded.experiment.measure_lists import parse
+    from ir_measures_graded.experiments.measure_lists import parse
 
     with pytest.raises(GradedInputError, match=rf"^{name} needs a cutoff: write {name}@k, e\.g\. {name}@10$"):
         parse([name])

@@ -17,32 +17,18 @@ The real-label rule is :func:`ir_measures_graded.labels.check_labels`, applied b
 
 from __future__ import annotations
 
-import sys
-import types
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ir_measures_graded.experiment.evaluation import Experiment, experiment
-from ir_measures_graded.experiment.naming import find_baseline, run_names
+from ir_measures_graded.experiments.evaluation import Experiment, experiment
+from ir_measures_graded.experiments.naming import find_baseline, run_names
 from ir_measures_graded.lazy import lazy_attributes
 
 if TYPE_CHECKING:
-    from ir_measures_graded.experiment.comparison import Comparison, compare
+    from ir_measures_graded.experiments.comparison import Comparison, compare
 
 __all__ = ["experiment", "Experiment", "Comparison", "compare", "run_names", "find_baseline"]
 
 # The comparison (pandas, scipy) loads when first used, as the package's own names do: evaluating a
 # run file loads neither.
-__getattr__ = lazy_attributes(__name__, {"Comparison": "ir_measures_graded.experiment.comparison",
-                                         "compare": "ir_measures_graded.experiment.comparison"})
-
-
-class _CallableModule(types.ModuleType):
-    """``ir_measures_graded.experiment(...)`` calls :func:`experiment`, whether or not this package was
-    imported by name first (importing a subpackage binds the module to the parent's attribute): the
-    same rule as ``ir_measures_graded.report(...)``."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Experiment:
-        return experiment(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
+__getattr__ = lazy_attributes(__name__, {"Comparison": "ir_measures_graded.experiments.comparison",
+                                         "compare": "ir_measures_graded.experiments.comparison"})

@@ -24,9 +24,9 @@ import ir_measures_graded as g
 from ir_measures_graded import meta
 from ir_measures_graded.cli import main
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiment import experiment
-from ir_measures_graded.experiment.evaluation import Reading
-from ir_measures_graded.experiment.testing import Testing as Options  # pytest would collect a "Test..." name
+from ir_measures_graded.experiments import experiment
+from ir_measures_graded.experiments.evaluation import Reading
+from ir_measures_graded.experiments.testing import Testing as Options  # pytest would collect a "Test..." name
 from ir_measures_graded.per_level import by_level
 from ir_measures_graded.sample import graded_sample
 from support.cli import error_of, run_main
@@ -299,7 +299,7 @@ def test_an_unknown_output_format_is_refused():
 # --- ties, testing options and the LaTeX table --------------------------------------------------------
 
 def test_float_noise_is_a_tie_in_the_worst_queries_and_in_bold(tmp_path):
-    from ir_measures_graded.report import figures
+    from ir_measures_graded.reports import figures
 
     wide = pd.DataFrame({"base": [0.3, 0.5], "run": [0.1 + 0.2, 0.4]}, index=["q1", "q2"])
     worst = figures.worst_queries(wide, "base")

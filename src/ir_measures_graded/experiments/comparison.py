@@ -4,10 +4,10 @@
 What is tested, once for every entry point: a run's value and delta are each measure's own aggregate;
 the paired test, intervals, effect size and wins/ties/losses take the per-query values (every judged
 query, 0 where a run ranks nothing). A measure whose aggregate is not the mean of those values
-(:attr:`Experiment.untested <ir_measures_graded.experiment.Experiment.untested>`: collection-level µMAP,
+(:attr:`Experiment.untested <ir_measures_graded.experiments.Experiment.untested>`: collection-level µMAP,
 sums, a measure averaging only the ranked queries) and a pair with an undefined (NaN) per-query value
 are not tested: p is NaN, nothing is marked, and :attr:`Comparison.notes` says why. How runs are
-tested is one :class:`~ir_measures_graded.experiment.testing.Testing`.
+tested is one :class:`~ir_measures_graded.experiments.testing.Testing`.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import pandas as pd
 
 from ir_measures_graded import statistics
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiment import tables
-from ir_measures_graded.experiment.testing import Testing
+from ir_measures_graded.experiments import tables
+from ir_measures_graded.experiments.testing import Testing
 
 __all__ = ["Comparison", "compare", "COLUMNS", "wide", "matrix"]
 

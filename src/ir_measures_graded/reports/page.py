@@ -10,14 +10,14 @@ from urllib.parse import quote
 import numpy as np
 import pandas as pd
 
-from ir_measures_graded.experiment import tables
-from ir_measures_graded.experiment.formats import number
-from ir_measures_graded.experiment.naming import display
-from ir_measures_graded.report import build, figures
-from ir_measures_graded.report.leaderboard import section as leaderboard_section
+from ir_measures_graded.experiments import tables
+from ir_measures_graded.experiments.formats import number
+from ir_measures_graded.experiments.naming import display
+from ir_measures_graded.reports import build, figures
+from ir_measures_graded.reports.leaderboard import section as leaderboard_section
 
 if TYPE_CHECKING:
-    from ir_measures_graded.report import Report
+    from ir_measures_graded.reports import Report
 
 WORST = 5
 #: The per-query table is embedded in the page (a download link) up to this many rows.
@@ -25,7 +25,7 @@ MAX_DOWNLOAD_ROWS = 20_000
 
 
 def asset(name: str) -> str:
-    return (resources.files("ir_measures_graded.report") / name).read_text(encoding="utf-8")
+    return (resources.files("ir_measures_graded.reports") / name).read_text(encoding="utf-8")
 
 
 def render(report: Report) -> str:
@@ -59,7 +59,7 @@ def per_query_csv(report: Report) -> str:
 
 
 def fmt(value: float, places: int = 4) -> str:
-    """A value on the page: the tables' :func:`~ir_measures_graded.experiment.formats.number`, a dash
+    """A value on the page: the tables' :func:`~ir_measures_graded.experiments.formats.number`, a dash
     where there is none."""
     return number(value, places, missing="–")
 

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import ir_measures_graded as img
-from ir_measures_graded.experiment.rejudging import Rejudging
+from ir_measures_graded.experiments.rejudging import Rejudging
 from ir_measures_graded.meta.transforms import parse_transform
 from ir_measures_graded.sample import graded_sample
 
