@@ -1,4 +1,4 @@
-"""Entry points in fresh interpreters and beside ir_measures' own command (split from tests/unit/experiment/test_entry_points.py)."""
+"""Entry points in fresh interpreters and beside ir_measures' own command (split from tests/unit/experiments/test_entry_points.py)."""
 
 from __future__ import annotations
 

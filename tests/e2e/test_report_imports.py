@@ -1,4 +1,4 @@
-"""The report function in a fresh interpreter (split from tests/unit/report/test_report.py)."""
+"""The report function in a fresh interpreter (split from tests/unit/reports/test_report.py)."""
 
 from __future__ import annotations
 

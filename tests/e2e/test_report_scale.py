@@ -1,4 +1,4 @@
-"""The report of 10,000 queries stays a small page (a scale test, on conftest's large_report, which the browser test opens too; split from tests/unit/report/test_report.py)."""
+"""The report of 10,000 queries stays a small page (a scale test, on conftest's large_report, which the browser test opens too; split from tests/unit/reports/test_report.py)."""
 
 from __future__ import annotations
 

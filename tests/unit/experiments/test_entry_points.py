@@ -1,6 +1,6 @@
 """Issue 34: every entry point — the evaluate command, ``compare``, ``report``, ``experiment()`` and
 ``report()`` — takes the same inputs and gives the same run names, the same baseline, the same values
-and the same refusal message (as tests/unit/experiment/test_measure_lists.py does for measure lists)."""
+and the same refusal message (as tests/unit/experiments/test_measure_lists.py does for measure lists)."""
 
 from __future__ import annotations
 
