@@ -303,16 +303,18 @@ def column_names(args: argparse.Namespace, value: str) -> dict[str, str]:
 
 
 def experiment_of(args: argparse.Namespace, runs: list[str], measures: list[Named], per_query: bool = True,
-                  provider: str | None = None) -> Any:
+                  keep: bool = True, provider: str | None = None) -> Any:
     """The experiment every subcommand evaluates, from its options (one place): the inputs read once,
-    with their column options, the measures with their labels. ``per_query``: keep per-query values and
-    the inputs as read (every view); False streams each run for its aggregates alone."""
+    with their column options, the measures with their labels. ``per_query``: keep per-query values;
+    ``keep``: and the inputs as read (the views that take them: the breakdown, the report, judging, the
+    organiser's); else each run is streamed in bounded memory."""
     from ir_measures_graded import engines
     from ir_measures_graded.cli.output import warn
     from ir_measures_graded.experiments import experiment
     from ir_measures_graded.experiments.evaluation import Reading
 
-    reading = Reading(column_names(args, "relevance"), column_names(args, "score"), progress=not args.quiet)
+    reading = Reading(column_names(args, "relevance"), column_names(args, "score"), progress=not args.quiet,
+                      keep=keep)
     return experiment(args.qrels, runs, measures, baseline=args.baseline, names=args.names,
                       engine=engines.engine(args.engine, args.master), provider=provider, reading=reading,
                       per_query=per_query, warn=warn)

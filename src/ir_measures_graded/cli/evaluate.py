@@ -26,8 +26,9 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
               *(["thresholds"] if args.thresholds and args.output_format != "trec" else []),  # trec: in the results
               *(["comparison"] if compared else [])]
     streams = writers.Streams(args, out, tables)  # before evaluating: refuses an --output-dir that holds an input
+    # per-query values for -q, --baseline and the figures; the runs as read only for what takes them again
     exp = experiment_of(args, runs, measures, per_query=args.by_query or compared or args.thresholds or needs(figures),
-                        provider=args.provider)
+                        keep=args.thresholds or needs(figures), provider=args.provider)
     breakdown = exp.breakdown() if args.thresholds else None
     comparison = exp.compare(testing=testing) if compared else None
     for table in tables:

@@ -62,11 +62,14 @@ def _spec(given: Any) -> Any:
 @dataclass(frozen=True)
 class Reading:
     """How the inputs are read: the column names of Parquet / Arrow inputs (``{'query_id': 'qid', ...}``,
-    for the qrels and for the runs) and whether a progress bar shows on stderr (when it is a terminal)."""
+    for the qrels and for the runs), whether a progress bar shows on stderr (when it is a terminal), and
+    whether each input is kept as read (``keep``, the default: every view takes it). ``keep=False`` streams
+    each run in bounded memory for its values alone (per query too): a view that needs a run says so."""
 
     qrels_columns: Mapping[str, str] = field(default_factory=dict)
     run_columns: Mapping[str, str] = field(default_factory=dict)
     progress: bool = False
+    keep: bool = True
 
 
 @dataclass
@@ -297,10 +300,11 @@ def experiment(
       (``engines.engine('spark', master='local[2]')``).
     - ``provider``: one ir_measures provider computing every measure (default: ours for our measures,
       ir_measures' default pipeline for the others).
-    - ``reading``: how inputs are read (:class:`Reading`: column names of Parquet / Arrow inputs, a progress bar).
-    - ``per_query``: keep per-query values and every input as read, so that every view (tests, the breakdown,
-      the report, the organiser's view) reads nothing again. ``False`` keeps each measure's aggregate only
-      and streams each run in bounded memory: a view that needs more says so.
+    - ``reading``: how inputs are read (:class:`Reading`: column names of Parquet / Arrow inputs, a progress
+      bar, whether the inputs are kept).
+    - ``per_query``: keep per-query values and (unless ``reading`` says not to) every input as read, so that
+      every view (tests, the breakdown, the report, the organiser's view) reads nothing again. ``False`` keeps
+      each measure's aggregate only and streams each run in bounded memory: a view that needs more says so.
     - ``warn``: told what is suspicious but not wrong (a run that misses judged queries, ...); by default
       Python warnings.
     """
@@ -323,7 +327,8 @@ def experiment(
             raise GradedInputError("the Spark engine reads the columns query_id, doc_id, relevance and score: "
                                    "it takes no column names (--query-column, ...); rename the columns or use "
                                    "the local engine")
-    keep = per_query and not spark  # the Spark engine returns values only: views that need the inputs say so
+    # the Spark engine returns values only, and aggregates alone need no input again: views that need one say so
+    keep = per_query and reading.keep and not spark
     # A baseline named by its run tag is found once the files are read (they carry the tags).
     base = None if baseline is None else _find(baseline, names, specs, "baseline", None)
     qrels = hold(_spec(qrels), "qrels")  # an iterator or record batch reader: read once, kept

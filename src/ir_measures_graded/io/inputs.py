@@ -153,6 +153,6 @@ class Input:
     def held(self, name: str, needed_by: str) -> Any:
         """What was read, for a view (``needed_by``); one line when the input was streamed and not kept."""
         if self.data is None:
-            raise GradedInputError(f"{self.kind} {name} was read as a stream and not kept (per_query=False): "
-                                   f"{needed_by} needs it; evaluate with per_query=True")
+            raise GradedInputError(f"{self.kind} {name} was read as a stream and not kept (per_query=False or "
+                                   f"Reading(keep=False)): {needed_by} needs it; evaluate with per_query=True")
         return self.data

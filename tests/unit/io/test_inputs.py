@@ -56,6 +56,19 @@ def test_a_streamed_experiment_keeps_nothing_and_every_view_says_so_in_one_line(
         assert "\n" not in str(raised.value) and "per_query=True" in str(raised.value)
 
 
+def test_per_query_values_without_the_inputs_stream_the_runs():
+    """``Reading(keep=False)``: per-query values (what -q and --baseline print) with every run streamed."""
+    from ir_measures_graded.experiments.evaluation import Reading
+
+    kept = img.experiment(QRELS, [STRONG, WEAK], ["muMAP", "nDCNG@10"])
+    streamed = img.experiment(QRELS, [STRONG, WEAK], ["muMAP", "nDCNG@10"], reading=Reading(keep=False))
+    assert not any(i.kept for i in streamed.inputs) and all(i.kept for i in kept.inputs)
+    assert streamed.per_query.equals(kept.per_query) and streamed.aggregates.equals(kept.aggregates)
+    assert streamed.compare().table.equals(kept.compare().table)
+    with pytest.raises(GradedInputError, match="not kept"):
+        streamed.breakdown()
+
+
 def test_a_view_takes_an_experiment_and_nothing_else():
     with pytest.raises(GradedInputError, match="takes an experiment"):
         img.report(QRELS)
