@@ -263,14 +263,21 @@ def first_duplicate_ids(query_codes: np.ndarray, doc_ids: Any, keys: np.ndarray 
     when the caller has them) sorted once; only if two keys are equal are the ids encoded exactly."""
     if len(doc_ids) < 2:
         return None
-    keys = pair_keys(id_keys(doc_ids) if keys is None else keys, query_codes)
+    if keys is None:  # keys of its own: made into the pair keys in place (no copy of millions of keys)
+        keys = id_keys(doc_ids)
+        if not keys.flags.writeable:
+            keys = keys.copy()
+        keys *= np.uint64(0x9E3779B97F4A7C15)
+        np.add(keys, query_codes, out=keys, casting="unsafe")  # as pair_keys: codes are non-negative
+    else:
+        keys = pair_keys(keys, query_codes)
     keys.sort()
     if not (keys[1:] == keys[:-1]).any():
         return None
     import pyarrow.compute as pc
 
     doc_codes = to_numpy(pc.dictionary_encode(one_array(doc_ids)).indices).astype(np.int64)
-    return first_duplicate(query_codes, doc_codes)
+    return first_duplicate(np.asarray(query_codes, dtype=np.int64), doc_codes)
 
 
 def pair_keys(doc_keys: np.ndarray, query_codes: np.ndarray) -> np.ndarray:
@@ -293,6 +300,17 @@ def id_keys(ids: Any) -> np.ndarray:
     return string_hashes(ids)
 
 
+def _filled(n: int, parts: Any) -> np.ndarray:
+    """The :func:`string_hashes` of ``(strings, length)`` parts, written in turn into one array of ``n``
+    (not a list of parts and their concatenation: one copy of the hashes at a time)."""
+    out = np.empty(n, dtype=np.uint64)
+    at = 0
+    for part, length in parts:
+        out[at:at + length] = string_hashes(part)
+        at += length
+    return out
+
+
 def string_hashes(strings: Any) -> np.ndarray:
     """A 64-bit hash of every string of a pyarrow string array (vectorised, no Python str).
 
@@ -306,12 +324,12 @@ def string_hashes(strings: Any) -> np.ndarray:
     import pyarrow as pa
 
     if isinstance(strings, pa.ChunkedArray):  # chunk by chunk: joining them would copy every id
-        return np.concatenate([np.zeros(0, dtype=np.uint64), *(string_hashes(c) for c in strings.chunks)])
+        return _filled(len(strings), ((c, len(c)) for c in strings.chunks))
     if not (pa.types.is_string(strings.type) or pa.types.is_large_string(strings.type)):
         strings = strings.cast(pa.large_string())
     n = len(strings)
     if n > HASH_CHUNK:  # the words of a pass stay in cache
-        return np.concatenate([string_hashes(strings.slice(i, HASH_CHUNK)) for i in range(0, n, HASH_CHUNK)])
+        return _filled(n, ((strings.slice(i, HASH_CHUNK), min(HASH_CHUNK, n - i)) for i in range(0, n, HASH_CHUNK)))
     offsets, padded = _string_bytes(strings)
     word_at = _words_at(padded, "<")  # the little-endian 8-byte word starting at every byte
     lengths = np.diff(offsets)

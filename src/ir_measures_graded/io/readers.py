@@ -206,27 +206,39 @@ class _ArrowText(io.RawIOBase):
 # --- whole files ----------------------------------------------------------------------------------
 
 def _read_whole(path: str | os.PathLike, layout: Layout, columns: Mapping[str, str] | None,
-                progress: Any = None, meter: Meter | None = None) -> pa.Table:
+                progress: Any = None, meter: Meter | None = None, block_size: int = BLOCK_SIZE) -> pa.Table:
+    """The whole file as one table, held compactly while it is read: each block's query ids are
+    dictionary-encoded as it comes (the dictionaries unified at the end: ids in order of first
+    appearance, as one encoding of the whole column gives them) and its text columns dropped, so
+    the peak is about the table kept, a block, and each column joined once, not every block's
+    text columns and a copy of them all."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    blocks = list(iter_blocks(path, layout, columns, progress=progress, meter=meter))
-    if not blocks:
+    queries, docs, values, spans = [], [], [], []
+    for block in iter_blocks(path, layout, columns, block_size, progress, meter):
+        table = block.table
+        queries.extend(pc.dictionary_encode(table.column("query_id")).chunks)
+        docs.extend(table.column("doc_id").chunks)
+        values.extend(table.column("value").chunks)
+        spans.append((table.num_rows, block.first_line, block.lines, block.unit))
+        del block, table
+    if not spans:
         return pa.table({"query_id": empty(pa.string()).dictionary_encode(),
                          "doc_id": empty(pa.string()),
                          layout.value: empty(pa.float64())})
-    table = pa.concat_tables([b.table for b in blocks]).combine_chunks()
-    spans = [(b.table.num_rows, b.first_line, b.lines, b.unit) for b in blocks]
-    del blocks
-    query = pc.dictionary_encode(table.column("query_id")).combine_chunks()
-    doc = one_array(table.column("doc_id"))  # one string per row: no hash table of millions of ids
-    pair = first_duplicate_ids(to_numpy(query.indices).astype(np.int64), doc)
+    query = one_array(pa.chunked_array(queries).unify_dictionaries())
+    del queries
+    doc = one_array(pa.chunked_array(docs))  # one string per row: no hash table of millions of ids
+    del docs
+    value = one_array(pa.chunked_array(values))
+    del values
+    pair = first_duplicate_ids(to_numpy(query.indices), doc)
     if pair is not None:
         first, second = (_line_of_row(spans, row) for row in pair)
-        raise duplicate_error(layout.kind, table.column("query_id")[pair[0]].as_py(),
-                              table.column("doc_id")[pair[0]].as_py(), first, second, display_name(path), spans[0][3])
-    result = pa.table({"query_id": query, "doc_id": doc, layout.value: table.column("value")},
-                      metadata={UNIQUE_KEY: b"1"})
+        raise duplicate_error(layout.kind, query[pair[0]].as_py(), doc[pair[0]].as_py(), first, second,
+                              display_name(path), spans[0][3])
+    result = pa.table({"query_id": query, "doc_id": doc, layout.value: value}, metadata={UNIQUE_KEY: b"1"})
     return result.replace_schema_metadata({UNIQUE_KEY: b"1", CHECKED_KEY: fingerprint(result)})
 
 
