@@ -148,6 +148,32 @@ def _before_after(command: list[str], before_env: dict[str, str], repeats: int) 
                       statistics.median(a / b for a, b in zip(after.peaks, before.peaks, strict=True)))
 
 
+def regressions(args: argparse.Namespace) -> list[str]:
+    """The figures issue 54 must not make worse, this version paired with ``--before``'s: the 5M-line
+    file (``bench.py``'s generator) through the command line, our measures and the mixed list; ir_measures'
+    generators through ``calc_aggregate`` at 20M lines; the 50-query file through the command line."""
+    env = {"PYTHONPATH": str(args.before)}
+    out = ["| figure | before wall s | before peak MiB | after wall s | after peak MiB | wall after / before | "
+           "peak after / before |", "|:--|--:|--:|--:|--:|--:|--:|"]
+    five = bench.collection(args.cache, 5_000)
+    twenty = bench.collection(args.cache, 20_000)
+    fifty = bench.collection(args.cache, 50)
+    cases = [
+        ("5M lines: `ir-measures-graded Q R muMAP nDCNG@10`", bench.ours(*five), args.regression_repeats),
+        ("5M lines: `ir-measures-graded Q R AP nDCG@10 muMAP nDCNG@10`",
+         bench.ours(*five, "AP", "nDCG@10", "muMAP", "nDCNG@10"), args.regression_repeats),
+        ("20M lines: `calc_aggregate([muMAP, nDCNG@10], read_trec_qrels(Q), read_trec_run(R))`",
+         [*bench.python(API), *map(str, twenty)], 1),
+        ("50 queries: `ir-measures-graded Q R muMAP nDCNG@10`", bench.ours(*fifty), 3 * args.regression_repeats),
+    ]
+    for name, command, repeats in cases:
+        pair = _before_after(command, env, repeats)
+        out.append(f"| {name} | {pair.b.seconds:.2f} | {pair.b.peak_mib:,.0f} | {pair.a.seconds:.2f} | "
+                   f"{pair.a.peak_mib:,.0f} | {pair.wall:.2f} | {pair.rss:.2f} |")
+        print(out[-1], file=sys.stderr, flush=True)
+    return out
+
+
 def growth(users: list[int], peaks: list[float]) -> list[str]:
     """Peak RSS against users: the ratio per step and a least-squares line, extrapolated to 1M users."""
     out = ["| users | ours CLI muMAP nDCNG@10 peak MiB | × users | × peak |", "|--:|--:|--:|--:|"]
@@ -172,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=100, help="length of each user's list (default 100)")
     parser.add_argument("--repeats", type=int, default=1, help="pairs per ratio (default 1, after a warm-up each)")
     parser.add_argument("--before", type=Path, help="a src folder of another version, measured beside this one")
+    parser.add_argument("--regressions", action="store_true",
+                        help="with --before: also the 5M-line, 20M-line and 50-query figures, before and after")
+    parser.add_argument("--regression-repeats", type=int, default=3, help="pairs per regression figure (default 3)")
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "ir_measures_graded-bench")
     parser.add_argument("--trec-eval", metavar="PATH", help="a trec_eval binary (else built from shared/tools)")
     parser.add_argument("--results", type=Path, default=bench.ROOT / "benchmarks" / "RESULTS.md",
@@ -185,6 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     trec_eval = bench.trec_eval_binary(args.trec_eval, args.cache)
     start = time.perf_counter()
     rows, peaks, same = [], [], True
+    checked = regressions(args) if args.regressions and args.before else []
     for users in sorted(args.users):
         size_rows, seen = measure_size(args, trec_eval, users)
         rows += size_rows
@@ -206,6 +236,8 @@ def main(argv: list[str] | None = None) -> int:
         f"AP and nDCG@10 of the mixed list identical to `python -m ir_measures`'s at every size: {'yes' if same else 'NO, they DIFFER'}.",
         "",
         *growth(sorted(args.users), peaks),
+        *(["", f"The figures that must not get worse, this version against `PYTHONPATH={args.before}` (paired "
+           "medians, after / before):", "", *checked] if checked else []),
     ])
     print(body)
     if str(args.results) != "-":

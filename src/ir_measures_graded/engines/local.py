@@ -379,14 +379,18 @@ class Grouped:
     def __init__(self, obj: Any, value_field: str):
         kind = "qrels" if value_field == "relevance" else "run"
         cols = (validated.qrels_columns if kind == "qrels" else validated.run_columns)(obj, encode_docs=False)
+        per_row: np.ndarray | None
         if np.all(cols.query_codes[1:] >= cols.query_codes[:-1]):  # grouped by query already
-            self.per_row, values = cols.doc_codes, cols.values
+            per_row, values = cols.doc_codes, cols.values
         else:
             order = np.argsort(cols.query_codes, kind="stable")
-            self.per_row, values = cols.doc_codes[order], cols.values[order]
+            per_row, values = cols.doc_codes[order], cols.values[order]
+            del order
+        if len(per_row) == len(cols.doc_ids) and np.array_equal(per_row, np.arange(len(per_row))):
+            per_row = None  # row i's doc is doc_ids[i]: nothing to keep
         if kind == "qrels" and len(values) and validated.integral_labels(values):
-            values = values.astype(np.int64)
-        self.values, self.doc_ids = values, cols.doc_ids
+            values = values.astype(narrowest_integers(values))  # Python ints all the same, as trec_eval needs
+        self.per_row, self.values, self.doc_ids = per_row, values, cols.doc_ids
         self.query_ids = cols.query_ids.tolist()
         self.ptr = np.zeros(len(self.query_ids) + 1, dtype=np.int64)
         np.cumsum(np.bincount(cols.query_codes, minlength=len(self.query_ids)), out=self.ptr[1:])
@@ -406,7 +410,7 @@ class Grouped:
     def dict(self, codes: np.ndarray) -> dict:
         """``{query_id: {doc_id: value}}`` of the queries ``codes`` (in that order)."""
         rows = kernels.segment_rows(self.ptr, np.asarray(codes, dtype=np.int64))
-        per_row = self.per_row[rows]
+        per_row = rows if self.per_row is None else self.per_row[rows]
         if isinstance(self.doc_ids, np.ndarray):  # distinct ids as bytes (the small-file reader's)
             docs = [d.decode() for d in self.doc_ids[per_row].tolist()]
         else:
@@ -420,6 +424,13 @@ class Grouped:
         return {self.query_ids[q]: dict(zip(docs[bounds[i]:bounds[i + 1]], values[bounds[i]:bounds[i + 1]],
                                             strict=True))
                 for i, q in enumerate(np.asarray(codes).tolist())}
+
+
+def narrowest_integers(values: np.ndarray) -> type:
+    """The narrowest numpy integer type holding the whole numbers ``values`` (not empty)."""
+    low, high = float(values.min()), float(values.max())
+    return next(t for t in (np.int8, np.int16, np.int32) if np.iinfo(t).min <= low and high <= np.iinfo(t).max) \
+        if -2**31 <= low and high < 2**31 else np.int64
 
 
 #: Judgments above which ir_measures' own measures of a mixed list are computed a chunk of queries at

@@ -19,13 +19,22 @@ from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
-from ir_measures_graded.arrow import empty, from_numpy, one_array, to_numpy
+from ir_measures_graded.arrow import empty, from_numpy, to_numpy
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.columnar import columnar_blocks, columnar_format
 from ir_measures_graded.io.columns import CHECKED_KEY, UNIQUE_KEY, fingerprint, integral_labels
 from ir_measures_graded.io.ids import duplicate_error, first_duplicate_ids
 from ir_measures_graded.io.inputs import Meter
-from ir_measures_graded.io.trec import BLOCK_SIZE, QRELS, RUN, Block, Layout, display_name, text_blocks
+from ir_measures_graded.io.trec import (
+    BLOCK_SIZE,
+    QRELS,
+    RUN,
+    Block,
+    Layout,
+    display_name,
+    joined_blocks,
+    text_blocks,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -207,32 +216,15 @@ class _ArrowText(io.RawIOBase):
 
 def _read_whole(path: str | os.PathLike, layout: Layout, columns: Mapping[str, str] | None,
                 progress: Any = None, meter: Meter | None = None, block_size: int = BLOCK_SIZE) -> pa.Table:
-    """The whole file as one table, held compactly while it is read: each block's query ids are
-    dictionary-encoded as it comes (the dictionaries unified at the end: ids in order of first
-    appearance, as one encoding of the whole column gives them) and its text columns dropped, so
-    the peak is about the table kept, a block, and each column joined once, not every block's
-    text columns and a copy of them all."""
+    """The whole file as one table, held compactly while it is read (:func:`.trec.joined_blocks`)."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
-    queries, docs, values, spans = [], [], [], []
-    for block in iter_blocks(path, layout, columns, block_size, progress, meter):
-        table = block.table
-        queries.extend(pc.dictionary_encode(table.column("query_id")).chunks)
-        docs.extend(table.column("doc_id").chunks)
-        values.extend(table.column("value").chunks)
-        spans.append((table.num_rows, block.first_line, block.lines, block.unit))
-        del block, table
-    if not spans:
+    joined = joined_blocks(iter_blocks(path, layout, columns, block_size, progress, meter))
+    if joined is None:
         return pa.table({"query_id": empty(pa.string()).dictionary_encode(),
                          "doc_id": empty(pa.string()),
                          layout.value: empty(pa.float64())})
-    query = one_array(pa.chunked_array(queries).unify_dictionaries())
-    del queries
-    doc = one_array(pa.chunked_array(docs))  # one string per row: no hash table of millions of ids
-    del docs
-    value = one_array(pa.chunked_array(values))
-    del values
+    query, doc, value, spans = joined  # one string per doc row: no hash table of millions of ids
     pair = first_duplicate_ids(to_numpy(query.indices), doc)
     if pair is not None:
         first, second = (_line_of_row(spans, row) for row in pair)

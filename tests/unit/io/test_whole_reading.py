@@ -52,3 +52,50 @@ def test_a_pair_given_twice_in_other_blocks_names_both_lines(tmp_path, block_siz
         readers._read_whole(str(path), QRELS, None, block_size=block_size)
     message = str(error.value)
     assert "\n" not in message and str(path) in message and "5" in message and "31" in message
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(queries, st.sampled_from(["grouped", "ungrouped", "shuffled"]), st.integers(0, 9), st.integers(1, 7))
+def test_named_tuples_as_one_compact_table(qs, order, seed, block) -> None:
+    """ir_measures' generators (read_trec_qrels / read_trec_run) held whole: blocks joined compactly."""
+    import ir_measures
+
+    from ir_measures_graded.io import tuples
+
+    rows = lines_of(qs, order, seed, run=False)
+    saved = tuples.CHUNK, tuples.BLOCK
+    tuples.CHUNK, tuples.BLOCK = 2, block  # many blocks
+    try:
+        table = tuples.tuple_table(iter([ir_measures.Qrel(q, d, int(v)) for q, d, v in rows]), "qrels", "relevance")
+    finally:
+        tuples.CHUNK, tuples.BLOCK = saved
+    query = table.column("query_id").combine_chunks()
+    assert query.dictionary.to_pylist() == list(dict.fromkeys(q for q, _, _ in rows))
+    assert query.cast(query.type.value_type).to_pylist() == [q for q, _, _ in rows]
+    assert table.column("doc_id").to_pylist() == [d for _, d, _ in rows]
+    assert table.column("relevance").to_pylist() == [v for _, _, v in rows]
+
+
+@pytest.mark.parametrize("order", ["grouped", "shuffled"])
+def test_calc_aggregate_on_generators_as_on_frames(tmp_path, order: str) -> None:
+    """The generators' path (tuples joined compactly) gives the values of the same data as frames."""
+    import ir_measures
+    import pandas as pd
+
+    from ir_measures_graded import muMAP, nDCNG
+    from support.random_collections import random_collection
+
+    qrels, run = random_collection(4, n_queries=40)
+    q = [(a, d, v) for a, docs in qrels.items() for d, v in docs.items()]
+    r = [(a, d, s) for a, docs in run.items() for d, s in docs.items()]
+    if order == "shuffled":
+        random.Random(1).shuffle(q)
+        random.Random(2).shuffle(r)
+    (tmp_path / "q").write_text("".join(f"{a} 0 {d} {v}\n" for a, d, v in q))
+    (tmp_path / "r").write_text("".join(f"{a} Q0 {d} 0 {s!r} t\n" for a, d, s in r))
+    measures = [muMAP, nDCNG @ 10]
+    lazy = ir_measures.calc_aggregate(measures, ir_measures.read_trec_qrels(str(tmp_path / "q")),
+                                      ir_measures.read_trec_run(str(tmp_path / "r")))
+    frames = ir_measures.calc_aggregate(measures, pd.DataFrame(q, columns=["query_id", "doc_id", "relevance"]),
+                                        pd.DataFrame(r, columns=["query_id", "doc_id", "score"]))
+    assert lazy == frames
