@@ -55,7 +55,7 @@ def write(folder: Path, users: int, ratings: int, top: int, seed: int = 11) -> N
     qrels_schema = pa.schema([("q", pa.int64()), ("it", pa.string()), ("d", pa.int64()), ("r", pa.int8())])
     run_schema = pa.schema([("q", pa.int64()), ("it", pa.string()), ("d", pa.int64()), ("rank", pa.int64()),
                             ("s", pa.float64()), ("name", pa.string())])
-    width = ratings + top - SHARED  # a user's distinct items: rated, listed, both
+    width = ratings + top - min(SHARED, ratings, top)  # a user's distinct items: rated, listed, both
     with pcsv.CSVWriter(qrels_path.with_suffix(".tmp"), qrels_schema, write_options=options) as qrels, \
             pcsv.CSVWriter(run_path.with_suffix(".tmp"), run_schema, write_options=options) as run:
         for first in range(0, users, 10_000):
@@ -226,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         "",
         f"`python benchmarks/recommender.py --users {' '.join(map(str, sorted(args.users)))} --repeats {args.repeats}"
         f"{f' --before {args.before}' if args.before else ''}`: users × {args.ratings} ratings (1-5) and a top-{args.top} "
-        f"list per user, {SHARED} of its items rated, both files sorted by user. Wall s are medians, peak MiB the "
+        f"list per user, {min(SHARED, args.ratings, args.top)} of its items rated, both files sorted by user. Wall s are medians, peak MiB the "
         "largest high-water mark; ratios are paired medians, ours / theirs.",
         "",
         "| size | ours | wall s | peak MiB | theirs | wall s | peak MiB | wall ratio | peak ratio |",
