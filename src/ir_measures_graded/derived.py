@@ -55,6 +55,11 @@ def query_chunks(judgments: Judgments) -> list[tuple[int, int]]:
     return chunks or [(0, 0)]
 
 
+def joined(parts: list[np.ndarray]) -> np.ndarray:
+    """The chunks' arrays as one (a lone one as it is: no copy)."""
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
 # --- thresholds (µAP, µP, GAP) ----------------------------------------------------------------------
 
 def collection_labels(judgments: Judgments, floor: float) -> np.ndarray:
@@ -83,7 +88,7 @@ def thresholds(judgments: Judgments, levels: str | tuple[float, ...], floor: flo
                 distinct[1:] = (query[1:] != query[:-1]) | (label[1:] != label[:-1])
                 queries.append(query[distinct])
                 labels.append(label[distinct])
-            return kernels.segment_ptr(np.concatenate(queries), judgments.n_queries), np.concatenate(labels)
+            return kernels.segment_ptr(joined(queries), judgments.n_queries), joined(labels)
         shared = collection_labels(judgments, floor) if isinstance(levels, str) else np.asarray(levels)
         ptr = np.arange(judgments.n_queries + 1, dtype=np.int64) * len(shared)
         return ptr, np.tile(shared.astype(np.float64), judgments.n_queries)
@@ -261,6 +266,6 @@ class GainFunction:
                 cums.append(cum)
             ptr = np.zeros(j.n_queries + 1, dtype=np.int64)
             np.cumsum(lengths, out=ptr[1:])
-            return ptr, np.concatenate(cums)
+            return ptr, joined(cums)
 
         return _cached(j, ("ideal", *self.key[1:]), compute)

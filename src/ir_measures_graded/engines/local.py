@@ -271,6 +271,8 @@ class _Scorer:
             calc_obj = ir_measures.providers.registry[provider] if provider else ir_measures.DefaultPipeline
             self.other = Others(calc_obj, others, qrels)
         self.judged = set(_query_ids(qrels, "qrels"))
+        # qrels as large as a run (a recommender's): a run read whole is joined to them by query batches
+        self.large_qrels = not isinstance(qrels, Mapping) and len(qrels) > OTHERS_CHUNK_ROWS
 
     def _graded_evaluator(self, small: bool, counting: bool = False) -> Any:
         """Our evaluator on the qrels as read by the small-file reader (``small``) or the Arrow reader; with
@@ -325,7 +327,7 @@ class _Scorer:
         with contextlib.nullcontext() if numpy_only else ARROW_JOINS, counter.counting() as counts:
             if self.other is not None:
                 metrics += self.other.iter_calc(table)
-            metrics += counter.iter_calc(held(table))
+            metrics += counter.iter_calc(held(table) if self.large_qrels else table)
         rows = sum(len(docs) for docs in table.values()) if isinstance(table, Mapping) else len(table)
         matched = len(self.judged.intersection(_query_ids(table, "run")))
         read = Input("run", origin, table if self.keep else None, digest=meter.hexdigest() if origin else None,
@@ -335,7 +337,9 @@ class _Scorer:
 
 
 #: A run read whole by the Arrow reader (for a mixed list, or kept) is evaluated by our measures by
-#: query batches, as a streamed file is, when it has more rows than this (values and order the same).
+#: query batches, as a streamed file is, when it has more rows than this and the qrels more than
+#: :data:`OTHERS_CHUNK_ROWS` judgments (values and order the same): the join of the whole run with
+#: qrels that large held several copies of both. With smaller qrels the whole table is faster.
 HELD_BATCH_ROWS = 1 << 20
 
 

@@ -264,11 +264,7 @@ def first_duplicate_ids(query_codes: np.ndarray, doc_ids: Any, keys: np.ndarray 
     if len(doc_ids) < 2:
         return None
     if keys is None:  # keys of its own: made into the pair keys in place (no copy of millions of keys)
-        keys = id_keys(doc_ids)
-        if not keys.flags.writeable:
-            keys = keys.copy()
-        keys *= np.uint64(0x9E3779B97F4A7C15)
-        np.add(keys, query_codes, out=keys, casting="unsafe")  # as pair_keys: codes are non-negative
+        keys = pair_keys_in_place(id_keys(doc_ids), query_codes)
     else:
         keys = pair_keys(keys, query_codes)
     keys.sort()
@@ -284,6 +280,15 @@ def pair_keys(doc_keys: np.ndarray, query_codes: np.ndarray) -> np.ndarray:
     """A 64-bit key of each (query code, doc) pair from its doc's :func:`id_keys`: equal pairs have
     equal keys (different pairs may share one)."""
     return doc_keys * np.uint64(0x9E3779B97F4A7C15) + query_codes.astype(np.uint64)
+
+
+def pair_keys_in_place(doc_keys: np.ndarray, query_codes: np.ndarray) -> np.ndarray:
+    """:func:`pair_keys` written over ``doc_keys`` (copied first if read-only): no second array of
+    keys, and the codes (any integer type, non-negative) added as uint64, never through float64."""
+    keys = doc_keys if doc_keys.flags.writeable else doc_keys.copy()
+    keys *= np.uint64(0x9E3779B97F4A7C15)
+    np.add(keys, query_codes, out=keys, dtype=np.uint64, casting="unsafe")
+    return keys
 
 
 def id_keys(ids: Any) -> np.ndarray:

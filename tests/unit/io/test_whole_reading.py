@@ -99,3 +99,18 @@ def test_calc_aggregate_on_generators_as_on_frames(tmp_path, order: str) -> None
     frames = ir_measures.calc_aggregate(measures, pd.DataFrame(q, columns=["query_id", "doc_id", "relevance"]),
                                         pd.DataFrame(r, columns=["query_id", "doc_id", "score"]))
     assert lazy == frames
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=50), st.sampled_from(["int32", "int64"]),
+       st.integers(0, 2**31 - 1))
+def test_pair_keys_in_place_are_the_pair_keys(doc_keys, dtype, top) -> None:
+    """Codes of any integer type added as uint64 (int32 codes once went through float64, which made
+    equal keys of different pairs and sent every file to the slow exact check)."""
+    import numpy as np
+
+    from ir_measures_graded.io.ids import pair_keys, pair_keys_in_place
+
+    keys = np.array(doc_keys, dtype=np.uint64)
+    codes = (np.arange(len(keys)) * 7919 % (top + 1)).astype(dtype)
+    assert (pair_keys_in_place(keys.copy(), codes) == pair_keys(keys, codes)).all()
