@@ -225,7 +225,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{bench.machine()}; {time.perf_counter() - start:.0f} s.",
         "",
         f"`python benchmarks/recommender.py --users {' '.join(map(str, sorted(args.users)))} --repeats {args.repeats}"
-        f"{f' --before {args.before}' if args.before else ''}`: users × {args.ratings} ratings (1-5) and a top-{args.top} "
+        f"{f' --before {args.before}' if args.before else ''}"
+        f"{f' --regressions --regression-repeats {args.regression_repeats}' if checked else ''}`: users × {args.ratings} ratings (1-5) and a top-{args.top} "
         f"list per user, {min(SHARED, args.ratings, args.top)} of its items rated, both files sorted by user. Wall s are medians, peak MiB the "
         "largest high-water mark; ratios are paired medians, ours / theirs.",
         "",
