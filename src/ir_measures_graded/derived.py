@@ -37,6 +37,29 @@ def _cached(judgments: Judgments, key: tuple, compute: Callable[[], Any]) -> Any
     return judgments.cached(key, lambda: read_only(compute()))
 
 
+#: Judgment rows a derived quantity is computed on at a time (whole queries; a larger query alone):
+#: each is per query, so the parts are those of the whole, and the sorts' and gains' temporaries
+#: hold a part's rows, not the collection's (recommender qrels hold millions).
+CHUNK_ROWS = 1 << 20
+
+
+def query_chunks(judgments: Judgments) -> list[tuple[int, int]]:
+    """Consecutive row ranges ``(start, end)`` of the judgments (sorted by query) covering them, each
+    of whole queries and about :data:`CHUNK_ROWS` rows (read when called)."""
+    query, n, size = judgments.query, len(judgments.query), CHUNK_ROWS
+    chunks, start = [], 0
+    while start < n:
+        end = n if start + size >= n else int(np.searchsorted(query, query[start + size - 1], side="right"))
+        chunks.append((start, end))
+        start = end
+    return chunks or [(0, 0)]
+
+
+def joined(parts: list[np.ndarray]) -> np.ndarray:
+    """The chunks' arrays as one (a lone one as it is: no copy)."""
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
 # --- thresholds (µAP, µP, GAP) ----------------------------------------------------------------------
 
 def collection_labels(judgments: Judgments, floor: float) -> np.ndarray:
@@ -54,13 +77,18 @@ def thresholds(judgments: Judgments, levels: str | tuple[float, ...], floor: flo
 
     def compute() -> tuple[np.ndarray, np.ndarray]:
         if levels == "query":
-            above = judgments.label > floor
-            query, label = judgments.query[above], judgments.label[above]
-            order = np.lexsort((label, query))  # each query's labels ascending, then the distinct ones
-            query, label = query[order], label[order]
-            distinct = np.ones(len(query), dtype=bool)
-            distinct[1:] = (query[1:] != query[:-1]) | (label[1:] != label[:-1])
-            return kernels.segment_ptr(query[distinct], judgments.n_queries), label[distinct]
+            queries, labels = [], []
+            for start, end in query_chunks(judgments):
+                label = judgments.label[start:end]
+                above = label > floor
+                query, label = judgments.query[start:end][above], label[above]
+                order = np.lexsort((label, query))  # each query's labels ascending, then the distinct ones
+                query, label = query[order], label[order]
+                distinct = np.ones(len(query), dtype=bool)
+                distinct[1:] = (query[1:] != query[:-1]) | (label[1:] != label[:-1])
+                queries.append(query[distinct])
+                labels.append(label[distinct])
+            return kernels.segment_ptr(joined(queries), judgments.n_queries), joined(labels)
         shared = collection_labels(judgments, floor) if isinstance(levels, str) else np.asarray(levels)
         ptr = np.arange(judgments.n_queries + 1, dtype=np.int64) * len(shared)
         return ptr, np.tile(shared.astype(np.float64), judgments.n_queries)
@@ -73,8 +101,12 @@ def relevant_counts(judgments: Judgments, levels: str | tuple[float, ...], floor
 
     def compute() -> np.ndarray:
         thr_ptr, thr_values = thresholds(judgments, levels, floor)
-        reached = kernels.level_of_rows(judgments.query, judgments.label, thr_ptr, thr_values)
-        return kernels.rows_reaching(judgments.query, reached, thr_ptr)
+        counts = np.zeros(int(thr_ptr[-1]), dtype=np.int64)
+        for start, end in query_chunks(judgments):  # each chunk counts its own queries' thresholds
+            query = judgments.query[start:end]
+            reached = kernels.level_of_rows(query, judgments.label[start:end], thr_ptr, thr_values)
+            counts += kernels.rows_reaching(query, reached, thr_ptr)
+        return counts
 
     return _cached(judgments, ("relevant_counts", levels, floor), compute)
 
@@ -225,5 +257,15 @@ class GainFunction:
     def ideal(self) -> tuple[np.ndarray, np.ndarray]:
         """Ideal DCG prefix ``(ptr, cum)`` of every query (see :func:`kernels.ideal_dcg`)."""
         j = self.judgments
-        return _cached(j, ("ideal", *self.key[1:]),
-                       lambda: kernels.ideal_dcg(j.query, self(j.query, j.label), j.n_queries))
+        def compute() -> tuple[np.ndarray, np.ndarray]:
+            lengths, cums = np.zeros(j.n_queries, dtype=np.int64), []
+            for start, end in query_chunks(j):  # the queries of a chunk: their gains, then their ideal
+                query = j.query[start:end]
+                ptr, cum = kernels.ideal_dcg(query, self(query, j.label[start:end]), j.n_queries)
+                lengths += np.diff(ptr)
+                cums.append(cum)
+            ptr = np.zeros(j.n_queries + 1, dtype=np.int64)
+            np.cumsum(lengths, out=ptr[1:])
+            return ptr, joined(cums)
+
+        return _cached(j, ("ideal", *self.key[1:]), compute)

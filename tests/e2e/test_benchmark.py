@@ -153,3 +153,25 @@ def test_generators_benchmark_prints_both_targets_and_appends_a_dated_section(tm
     assert "values    {muAP: " in out
     text = results.read_text()
     assert text.count("\n## ") == 1 and "ir_measures' generators (`generators.py`, 3k lines)" in text
+
+
+def test_recommender_benchmark_measures_every_target_and_appends_a_dated_section(tmp_path):
+    """``recommender.py`` (issue 54) at tiny sizes: users x ratings x top-k files sorted by user, every
+    contender measured, the peak's growth with an extrapolation said as such, a dated section appended."""
+    results = tmp_path / "RESULTS.md"
+    out = subprocess.run([sys.executable, str(BENCHMARKS / "recommender.py"), "--users", "30", "60", "90",
+                          "--ratings", "5", "--top", "4", "--cache", str(tmp_path), "--results", str(results)],
+                         capture_output=True, text=True, check=True).stdout
+    for name in ("ours CLI muMAP nDCNG@10", "ours CLI AP nDCG@10 muMAP nDCNG@10", "python -m ir_measures AP nDCG@10",
+                 "calc_aggregate([muMAP, nDCNG@10], read_trec_qrels(Q), read_trec_run(R))", "experiment(Q, [R]"):
+        assert out.count(name) >= 3, name
+    assert "identical to `python -m ir_measures`'s at every size: yes" in out
+    assert "extrapolated to 1,000,000 users" in out and "not a measurement" in out
+    assert results.read_text().count("\n## ") == 1 and "recommender scale" in results.read_text()
+    qrels = (tmp_path / "rec-30u-5r-top4-qrels.txt").read_text().splitlines()
+    run = (tmp_path / "rec-30u-5r-top4-run.txt").read_text().splitlines()
+    assert len(qrels) == 150 and len(run) == 120
+    assert {line.split()[3] for line in qrels} <= {"1", "2", "3", "4", "5"}
+    users = [int(line.split()[0]) for line in run]
+    assert users == sorted(users) and [int(line.split()[0]) for line in qrels] == sorted(users[::4] * 5)
+    assert all(len(line.split()) == 6 and line.split()[1] == "Q0" for line in run)

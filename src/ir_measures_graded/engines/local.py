@@ -22,6 +22,7 @@ from typing import Any
 import ir_measures
 import numpy as np
 
+from ir_measures_graded import kernels
 from ir_measures_graded.arrow import from_numpy
 from ir_measures_graded.engines import Request, RunResult, check_judged, check_shared_queries, run_name
 from ir_measures_graded.errors import GradedInputError
@@ -268,10 +269,12 @@ class _Scorer:
         self._graded: dict[tuple[bool, bool], Any] = {}  # (small, counting only) -> evaluator
         self.graded = self._graded_evaluator(small)
         self.other = None
-        if others:  # pytrec_eval converts the qrels once, here, for every run
+        if others:  # pytrec_eval converts the qrels once, here, for every run (large qrels: by chunks, per run)
             calc_obj = ir_measures.providers.registry[provider] if provider else ir_measures.DefaultPipeline
-            self.other = calc_obj.evaluator(others, dict_of_dict(qrels, "relevance"))
+            self.other = Others(calc_obj, others, qrels)
         self.judged = set(_query_ids(qrels, "qrels"))
+        # qrels as large as a run (a recommender's): a run read whole is joined to them by query batches
+        self.large_qrels = not isinstance(qrels, Mapping) and len(qrels) > OTHERS_CHUNK_ROWS
 
     def _graded_evaluator(self, small: bool, counting: bool = False) -> Any:
         """Our evaluator on the qrels as read by the small-file reader (``small``) or the Arrow reader; with
@@ -328,14 +331,31 @@ class _Scorer:
         # evaluating kept small runs aborted a test process once (SIGABRT in numpy, in CI's 10,000-query report).
         with contextlib.nullcontext() if numpy_only and not self.keep else ARROW_JOINS, counter.counting() as counts:
             if self.other is not None:
-                metrics += self.other.iter_calc(dict_of_dict(table, "score"))
-            metrics += counter.iter_calc(table)
+                metrics += self.other.iter_calc(table)
+            metrics += counter.iter_calc(held(table) if self.large_qrels else table)
         rows = sum(len(docs) for docs in table.values()) if isinstance(table, Mapping) else len(table)
         matched = len(self.judged.intersection(_query_ids(table, "run")))
         read = Input("run", origin, table if self.keep else None, digest=meter.hexdigest() if origin else None,
                      rows=rows, size=meter.size if origin else None,
                      tag=meter.tag if origin else frame_tag(source), columns=dict(self.columns or {}))
         return Scored(metrics, rows, matched, read, counts["ranked"], counts["judged"])
+
+
+#: A run read whole by the Arrow reader (for a mixed list, or kept) is evaluated by our measures by
+#: query batches, as a streamed file is, when it has more rows than this and the qrels more than
+#: :data:`OTHERS_CHUNK_ROWS` judgments (values and order the same): the join of the whole run with
+#: qrels that large held several copies of both. With smaller qrels the whole table is faster.
+HELD_BATCH_ROWS = 1 << 20
+
+
+def held(table: Any) -> Any:
+    """``table`` as our evaluator takes it: a large table of the Arrow reader by query batches
+    (:class:`..io.stream.HeldRun`), anything else whole."""
+    if isinstance(table, Columns) or not hasattr(table, "num_rows") or table.num_rows <= HELD_BATCH_ROWS:
+        return table
+    from ir_measures_graded.io.stream import HeldRun
+
+    return HeldRun(table)
 
 
 def _query_ids(obj: Any, kind: str) -> list[str]:
@@ -355,28 +375,140 @@ def dict_of_dict(obj: Any, value_field: str) -> dict:
     converts nothing) from any accepted input; integral labels as int, as trec_eval needs them."""
     if isinstance(obj, Mapping):
         return obj
-    kind = "qrels" if value_field == "relevance" else "run"
-    cols = (validated.qrels_columns if kind == "qrels" else validated.run_columns)(obj, encode_docs=False)
-    if np.all(cols.query_codes[1:] >= cols.query_codes[:-1]):  # grouped by query already
-        per_row, values = cols.doc_codes, cols.values
-    else:
-        order = np.argsort(cols.query_codes, kind="stable")
-        per_row, values = cols.doc_codes[order], cols.values[order]
-    if isinstance(cols.doc_ids, np.ndarray):  # distinct ids as bytes (the small-file reader's)
-        docs = [d.decode() for d in cols.doc_ids[per_row].tolist()]
-    else:
-        from ir_measures_graded.io.ids import as_strings
+    grouped = Grouped(obj, value_field)
+    return grouped.dict(np.arange(grouped.n_queries))
 
-        identity = np.array_equal(per_row, np.arange(len(per_row)))
-        docs = as_strings(cols.doc_ids if identity else cols.doc_ids.take(from_numpy(per_row))).to_pylist()
-    if kind == "qrels" and len(values) and validated.integral_labels(values):
-        values = values.astype(np.int64)
-    values = values.tolist()
-    ptr = np.zeros(len(cols.query_ids) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(cols.query_codes, minlength=len(cols.query_ids)), out=ptr[1:])
-    bounds = ptr.tolist()
-    return {q: dict(zip(docs[bounds[i]:bounds[i + 1]], values[bounds[i]:bounds[i + 1]], strict=True))
-            for i, q in enumerate(cols.query_ids.tolist())}
+
+class Grouped:
+    """An input's rows grouped by query (stably: each query's rows in input order), turned into
+    ``{query_id: {doc_id: value}}`` for any queries asked, a few at a time: the ids become Python
+    strings only for the rows of the queries asked. Queries are coded in first-seen order, as
+    :func:`dict_of_dict` gives them."""
+
+    def __init__(self, obj: Any, value_field: str):
+        kind = "qrels" if value_field == "relevance" else "run"
+        cols = (validated.qrels_columns if kind == "qrels" else validated.run_columns)(obj, encode_docs=False)
+        per_row: np.ndarray | None
+        if np.all(cols.query_codes[1:] >= cols.query_codes[:-1]):  # grouped by query already
+            per_row, values = cols.doc_codes, cols.values
+        else:
+            order = np.argsort(cols.query_codes, kind="stable")
+            per_row, values = cols.doc_codes[order], cols.values[order]
+            del order
+        if len(per_row) == len(cols.doc_ids) and np.array_equal(per_row, np.arange(len(per_row))):
+            per_row = None  # row i's doc is doc_ids[i]: nothing to keep
+        if kind == "qrels" and len(values) and validated.integral_labels(values):
+            values = values.astype(narrowest_integers(values))  # Python ints all the same, as trec_eval needs
+        self.per_row, self.values, self.doc_ids = per_row, values, cols.doc_ids
+        self.query_ids = cols.query_ids.tolist()
+        self.ptr = np.zeros(len(self.query_ids) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(cols.query_codes, minlength=len(self.query_ids)), out=self.ptr[1:])
+
+    @property
+    def n_queries(self) -> int:
+        return len(self.query_ids)
+
+    def chunks(self, rows: int) -> Iterator[np.ndarray]:
+        """The query codes in order, in consecutive chunks of at most ``rows`` rows (or one query)."""
+        start = 0
+        while start < self.n_queries:
+            end = max(start + 1, int(np.searchsorted(self.ptr, self.ptr[start] + rows, side="right")) - 1)
+            yield np.arange(start, min(end, self.n_queries))
+            start = end
+
+    def dict(self, codes: np.ndarray) -> dict:
+        """``{query_id: {doc_id: value}}`` of the queries ``codes`` (in that order)."""
+        rows = kernels.segment_rows(self.ptr, np.asarray(codes, dtype=np.int64))
+        per_row = rows if self.per_row is None else self.per_row[rows]
+        if isinstance(self.doc_ids, np.ndarray):  # distinct ids as bytes (the small-file reader's)
+            docs = [d.decode() for d in self.doc_ids[per_row].tolist()]
+        else:
+            from ir_measures_graded.io.ids import as_strings
+
+            identity = len(per_row) == len(self.doc_ids) and np.array_equal(per_row, np.arange(len(per_row)))
+            docs = as_strings(self.doc_ids if identity else self.doc_ids.take(from_numpy(per_row))).to_pylist()
+        values = self.values[rows].tolist()
+        lengths = (self.ptr[np.asarray(codes, dtype=np.int64) + 1] - self.ptr[codes]).tolist()
+        bounds = [0, *itertools.accumulate(lengths)]
+        return {self.query_ids[q]: dict(zip(docs[bounds[i]:bounds[i + 1]], values[bounds[i]:bounds[i + 1]],
+                                            strict=True))
+                for i, q in enumerate(np.asarray(codes).tolist())}
+
+
+def narrowest_integers(values: np.ndarray) -> type:
+    """The narrowest numpy integer type holding the whole numbers ``values`` (not empty)."""
+    low, high = float(values.min()), float(values.max())
+    return next(t for t in (np.int8, np.int16, np.int32) if np.iinfo(t).min <= low and high <= np.iinfo(t).max) \
+        if -2**31 <= low and high < 2**31 else np.int64
+
+
+#: Judgments above which ir_measures' own measures of a mixed list are computed a chunk of queries at
+#: a time (about this many run rows and their judgments per chunk): pytrec_eval and the dicts of dicts
+#: it takes then hold a chunk, not the collection. At or below, the qrels are converted once for every run.
+OTHERS_CHUNK_ROWS = 1_000_000
+
+
+class Others:
+    """Another provider's evaluator of ir_measures' own measures (those of a mixed list) on the qrels.
+
+    Small qrels are converted once into the dict of dicts pytrec_eval takes, for every run. Larger
+    ones (over ``chunk_rows`` judgments) stay columns, and each run is evaluated a chunk of queries
+    at a time — its queries in their order, about ``chunk_rows`` rows each, with their judgments —
+    by a pytrec_eval evaluator of that chunk. The values and their order are those of one
+    evaluator on the whole: pytrec_eval values each query from its own judgments and ranking, and
+    yields them in the run's order, invocation by invocation (gathered so, across chunks); the
+    judged queries the run misses then get the measure's default, as ``ir_measures`` gives them.
+    Another provider's evaluator (not pytrec_eval's) is given the whole.
+    """
+
+    def __init__(self, calc_obj: Any, measures: list, qrels: Any, chunk_rows: int = OTHERS_CHUNK_ROWS):
+        self.calc_obj, self.measures, self.chunk_rows = calc_obj, measures, chunk_rows
+        self.qrels: Grouped | None = None
+        self.whole = None
+        if isinstance(qrels, Mapping) or len(qrels) <= chunk_rows:
+            self.whole = calc_obj.evaluator(measures, dict_of_dict(qrels, "relevance"))
+        else:
+            self.qrels = Grouped(qrels, "relevance")
+            self._index = {q: i for i, q in enumerate(self.qrels.query_ids)}
+
+    def iter_calc(self, run: Any) -> Iterator[Any]:
+        """The values of ``run`` (columns, an Arrow table, a frame or a dict of dicts), as
+        ``evaluator.iter_calc`` yields them."""
+        if self.whole is not None:
+            return self.whole.iter_calc(dict_of_dict(run, "score"))
+        assert self.qrels is not None
+        if isinstance(run, Mapping):
+            run = validated.run_columns(run, encode_docs=False)
+        ranked = Grouped(run, "score")
+        parts: list[list] | None = None
+        evaluator = None
+        for codes in ranked.chunks(self.chunk_rows):
+            judged = [self._index[q] for q in (ranked.query_ids[c] for c in codes.tolist()) if q in self._index]
+            if not judged:
+                continue
+            evaluator = self.calc_obj.evaluator(self.measures, self.qrels.dict(np.array(judged, dtype=np.int64)))
+            invokers = getattr(evaluator, "invokers", None)
+            if invokers is None:  # not pytrec_eval's: the whole, at once
+                whole = self.calc_obj.evaluator(self.measures, self.qrels.dict(np.arange(self.qrels.n_queries)))
+                return whole.iter_calc(ranked.dict(np.arange(ranked.n_queries)))
+            part = ranked.dict(codes)
+            parts = parts if parts is not None else [[] for _ in invokers]
+            for gathered, invoker in zip(parts, invokers, strict=True):
+                gathered.extend(invoker.iter_calc(part))
+        measures = evaluator.measures if evaluator is not None else self.measures
+        return _Gathered(measures, set(self.qrels.query_ids), itertools.chain.from_iterable(parts or [])).iter_calc(None)
+
+
+class _Gathered(ir_measures.providers.Evaluator):
+    """Values computed already, completed as ``ir_measures.providers.Evaluator.iter_calc`` completes
+    an evaluator's: the judged queries without a value get the measure's default."""
+
+    def __init__(self, measures: Any, qrel_qids: set, metrics: Iterator[Any]):
+        super().__init__(measures, qrel_qids)
+        self.metrics = metrics
+
+    def _iter_calc(self, run: Any) -> Iterator[Any]:
+        return self.metrics
 
 
 @contextlib.contextmanager

@@ -263,20 +263,32 @@ def first_duplicate_ids(query_codes: np.ndarray, doc_ids: Any, keys: np.ndarray 
     when the caller has them) sorted once; only if two keys are equal are the ids encoded exactly."""
     if len(doc_ids) < 2:
         return None
-    keys = pair_keys(id_keys(doc_ids) if keys is None else keys, query_codes)
+    if keys is None:  # keys of its own: made into the pair keys in place (no copy of millions of keys)
+        keys = pair_keys_in_place(id_keys(doc_ids), query_codes)
+    else:
+        keys = pair_keys(keys, query_codes)
     keys.sort()
     if not (keys[1:] == keys[:-1]).any():
         return None
     import pyarrow.compute as pc
 
     doc_codes = to_numpy(pc.dictionary_encode(one_array(doc_ids)).indices).astype(np.int64)
-    return first_duplicate(query_codes, doc_codes)
+    return first_duplicate(np.asarray(query_codes, dtype=np.int64), doc_codes)
 
 
 def pair_keys(doc_keys: np.ndarray, query_codes: np.ndarray) -> np.ndarray:
     """A 64-bit key of each (query code, doc) pair from its doc's :func:`id_keys`: equal pairs have
     equal keys (different pairs may share one)."""
     return doc_keys * np.uint64(0x9E3779B97F4A7C15) + query_codes.astype(np.uint64)
+
+
+def pair_keys_in_place(doc_keys: np.ndarray, query_codes: np.ndarray) -> np.ndarray:
+    """:func:`pair_keys` written over ``doc_keys`` (copied first if read-only): no second array of
+    keys, and the codes (any integer type, non-negative) added as uint64, never through float64."""
+    keys = doc_keys if doc_keys.flags.writeable else doc_keys.copy()
+    keys *= np.uint64(0x9E3779B97F4A7C15)
+    np.add(keys, query_codes, out=keys, dtype=np.uint64, casting="unsafe")
+    return keys
 
 
 def id_keys(ids: Any) -> np.ndarray:
@@ -293,6 +305,17 @@ def id_keys(ids: Any) -> np.ndarray:
     return string_hashes(ids)
 
 
+def _filled(n: int, parts: Any) -> np.ndarray:
+    """The :func:`string_hashes` of ``(strings, length)`` parts, written in turn into one array of ``n``
+    (not a list of parts and their concatenation: one copy of the hashes at a time)."""
+    out = np.empty(n, dtype=np.uint64)
+    at = 0
+    for part, length in parts:
+        out[at:at + length] = string_hashes(part)
+        at += length
+    return out
+
+
 def string_hashes(strings: Any) -> np.ndarray:
     """A 64-bit hash of every string of a pyarrow string array (vectorised, no Python str).
 
@@ -306,12 +329,12 @@ def string_hashes(strings: Any) -> np.ndarray:
     import pyarrow as pa
 
     if isinstance(strings, pa.ChunkedArray):  # chunk by chunk: joining them would copy every id
-        return np.concatenate([np.zeros(0, dtype=np.uint64), *(string_hashes(c) for c in strings.chunks)])
+        return _filled(len(strings), ((c, len(c)) for c in strings.chunks))
     if not (pa.types.is_string(strings.type) or pa.types.is_large_string(strings.type)):
         strings = strings.cast(pa.large_string())
     n = len(strings)
     if n > HASH_CHUNK:  # the words of a pass stay in cache
-        return np.concatenate([string_hashes(strings.slice(i, HASH_CHUNK)) for i in range(0, n, HASH_CHUNK)])
+        return _filled(n, ((strings.slice(i, HASH_CHUNK), min(HASH_CHUNK, n - i)) for i in range(0, n, HASH_CHUNK)))
     offsets, padded = _string_bytes(strings)
     word_at = _words_at(padded, "<")  # the little-endian 8-byte word starting at every byte
     lengths = np.diff(offsets)

@@ -19,13 +19,22 @@ from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
-from ir_measures_graded.arrow import empty, from_fixed_width, from_numpy, from_strings, one_array, to_numpy
+from ir_measures_graded.arrow import empty, from_fixed_width, from_numpy, from_strings, to_numpy
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.columnar import columnar_blocks, columnar_format
 from ir_measures_graded.io.columns import CHECKED_KEY, UNIQUE_KEY, Columns, fingerprint, integral_labels
 from ir_measures_graded.io.ids import duplicate_error, first_duplicate_ids
 from ir_measures_graded.io.inputs import Meter
-from ir_measures_graded.io.trec import BLOCK_SIZE, QRELS, RUN, Block, Layout, display_name, text_blocks
+from ir_measures_graded.io.trec import (
+    BLOCK_SIZE,
+    QRELS,
+    RUN,
+    Block,
+    Layout,
+    display_name,
+    joined_blocks,
+    text_blocks,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -206,27 +215,22 @@ class _ArrowText(io.RawIOBase):
 # --- whole files ----------------------------------------------------------------------------------
 
 def _read_whole(path: str | os.PathLike, layout: Layout, columns: Mapping[str, str] | None,
-                progress: Any = None, meter: Meter | None = None) -> pa.Table:
+                progress: Any = None, meter: Meter | None = None, block_size: int = BLOCK_SIZE) -> pa.Table:
+    """The whole file as one table, held compactly while it is read (:func:`.trec.joined_blocks`)."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
-    blocks = list(iter_blocks(path, layout, columns, progress=progress, meter=meter))
-    if not blocks:
+    joined = joined_blocks(iter_blocks(path, layout, columns, block_size, progress, meter))
+    if joined is None:
         return pa.table({"query_id": empty(pa.string()).dictionary_encode(),
                          "doc_id": empty(pa.string()),
                          layout.value: empty(pa.float64())})
-    table = pa.concat_tables([b.table for b in blocks]).combine_chunks()
-    spans = [(b.table.num_rows, b.first_line, b.lines, b.unit) for b in blocks]
-    del blocks
-    query = pc.dictionary_encode(table.column("query_id")).combine_chunks()
-    doc = one_array(table.column("doc_id"))  # one string per row: no hash table of millions of ids
-    pair = first_duplicate_ids(to_numpy(query.indices).astype(np.int64), doc)
+    query, doc, value, spans = joined  # one string per doc row: no hash table of millions of ids
+    pair = first_duplicate_ids(to_numpy(query.indices), doc)
     if pair is not None:
         first, second = (_line_of_row(spans, row) for row in pair)
-        raise duplicate_error(layout.kind, table.column("query_id")[pair[0]].as_py(),
-                              table.column("doc_id")[pair[0]].as_py(), first, second, display_name(path), spans[0][3])
-    result = pa.table({"query_id": query, "doc_id": doc, layout.value: table.column("value")},
-                      metadata={UNIQUE_KEY: b"1"})
+        raise duplicate_error(layout.kind, query[pair[0]].as_py(), doc[pair[0]].as_py(), first, second,
+                              display_name(path), spans[0][3])
+    result = pa.table({"query_id": query, "doc_id": doc, layout.value: value}, metadata={UNIQUE_KEY: b"1"})
     return result.replace_schema_metadata({UNIQUE_KEY: b"1", CHECKED_KEY: fingerprint(result)})
 
 

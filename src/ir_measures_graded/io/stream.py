@@ -93,9 +93,33 @@ class RunStream:
         self.matched = 0
 
 
+class HeldRun:
+    """A run read whole already (an Arrow table of :mod:`.readers`: ``query_id``, ``doc_id``,
+    ``score``, checked), evaluated by query batches as a file is: beside the table, memory holds a
+    batch's work, not the whole run's. Rows are numbered from 0; the table is read again (not
+    spooled) for the queries seen again."""
+
+    def __init__(self, table: Any, block_rows: int = 1 << 18):
+        self.table = table
+        self.block_rows = block_rows
+        self.rows = 0
+        self.matched = 0
+
+    def blocks(self) -> Iterator[Block]:
+        import pyarrow as pa
+
+        for start in range(0, self.table.num_rows, self.block_rows):
+            part = self.table.slice(start, self.block_rows)
+            query = part.column("query_id")
+            if hasattr(query.type, "value_type"):  # dictionary-encoded: the block's own ids, as a file's
+                query = query.cast(query.type.value_type)
+            yield Block(pa.table({"query_id": query, "doc_id": part.column("doc_id"), "value": part.column(2)}),
+                        start, None, "row")
+
+
 def is_streamable(run: Any) -> bool:
     """Inputs evaluated batch by batch: scans, Arrow record batch readers and one-shot iterators."""
-    if isinstance(run, (RunScan, RunStream)):
+    if isinstance(run, (RunScan, RunStream, HeldRun)):
         return True
     if type(run).__module__.startswith("pyarrow") and hasattr(run, "read_next_batch"):
         return True
@@ -140,6 +164,8 @@ def _source(run: Any) -> tuple[Any, bool]:
     """``(make_blocks, rereadable)``: a function returning a fresh iterator of blocks."""
     if isinstance(run, RunScan):
         return run.blocks, run.rereadable
+    if isinstance(run, HeldRun):
+        return run.blocks, True
     if hasattr(run, "read_next_batch"):
         from ir_measures_graded.io.tuples import read_once
 

@@ -58,6 +58,35 @@ class Block:
     unit: str = "line"  # "line" (text files, 1-based) or "row" (other inputs, 0-based)
 
 
+def joined_blocks(blocks: Iterator[Block]) -> tuple[Any, Any, Any, list[tuple]] | None:
+    """Blocks joined into three columns held compactly as they come: ``(query, doc, value, spans)``
+    — the query ids dictionary-encoded block by block (the dictionaries unified at the end: ids in
+    order of first appearance, as one encoding of the whole column gives them), the doc ids and
+    values each joined once, and per block ``(rows, first line, lines, unit)``; None without a
+    block. Each block's text columns are dropped as it is taken, so the peak is about the columns
+    kept, a block, and one copy of the doc ids, not every block's text and a copy of it all."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from ir_measures_graded.arrow import one_array
+
+    queries, docs, values, spans = [], [], [], []
+    for block in blocks:
+        table = block.table
+        queries.extend(pc.dictionary_encode(table.column("query_id")).chunks)
+        docs.extend(table.column("doc_id").chunks)
+        values.extend(table.column("value").chunks)
+        spans.append((table.num_rows, block.first_line, block.lines, block.unit))
+        del block, table
+    if not spans:
+        return None
+    query = one_array(pa.chunked_array(queries).unify_dictionaries())
+    del queries
+    doc = one_array(pa.chunked_array(docs))
+    del docs
+    return query, doc, one_array(pa.chunked_array(values)), spans
+
+
 def display_name(path: str | os.PathLike) -> str:
     """How messages name an input: ``<stdin>`` for ``-``."""
     return "<stdin>" if str(path) == "-" else str(path)

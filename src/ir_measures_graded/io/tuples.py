@@ -21,7 +21,7 @@ import numpy as np
 from ir_measures_graded.arrow import from_numpy
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.ids import id_strings
-from ir_measures_graded.io.trec import Block
+from ir_measures_graded.io.trec import Block, joined_blocks
 from ir_measures_graded.io.values import list_values
 
 #: Named tuples converted at a time: a chunk's tuples and their strings stay in the CPU's cache
@@ -112,16 +112,16 @@ def tuple_blocks(rows: Iterable[Any], kind: str, value_field: str) -> Iterator[B
 
 
 def tuple_table(rows: Iterable[Any], kind: str, value_field: str) -> Any:
-    """The whole iterable as one Arrow table ``query_id``, ``doc_id``, ``value_field`` (strings,
-    strings, float64), read chunk by chunk."""
+    """The whole iterable as one Arrow table ``query_id``, ``doc_id``, ``value_field`` (query ids
+    dictionary-encoded in order of first appearance, doc ids as strings, float64), read chunk by chunk."""
     import pyarrow as pa
 
-    tables = [block.table for block in tuple_blocks(rows, kind, value_field)]
-    if not tables:
+    joined = joined_blocks(tuple_blocks(rows, kind, value_field))  # held compactly as they come
+    if joined is None:
         return pa.table({"query_id": pa.array([], pa.string()), "doc_id": pa.array([], pa.string()),
                          value_field: pa.array([], pa.float64())})
-    table = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
-    return table.rename_columns(["query_id", "doc_id", value_field])
+    query, doc, value, _ = joined
+    return pa.table({"query_id": query, "doc_id": doc, value_field: value})
 
 
 def _getters(first: Any, kind: str, value_field: str) -> tuple[Any, Any, Any]:
