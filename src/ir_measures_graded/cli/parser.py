@@ -10,6 +10,7 @@ from typing import Any
 
 import ir_measures
 
+from ir_measures_graded.cli.agree import add_parser as add_agree
 from ir_measures_graded.cli.args import (
     PAIRS_TESTS,
     PROG,
@@ -137,7 +138,7 @@ def _demo(sub: Any) -> None:
 
 #: Each subcommand's parser, added to the subparsers (in the order --help lists them).
 _BUILDERS: dict[str, Callable[[Any], object]] = {"evaluate": _evaluate, "judge": _judge, "report": _report,
-                                                 "leaderboard": add_leaderboard, "demo": _demo}
+                                                 "leaderboard": add_leaderboard, "agree": add_agree, "demo": _demo}
 
 
 def add_figures(parser: argparse.ArgumentParser) -> None:

@@ -1,7 +1,8 @@
 """Judgments that disagree: two sets of graded qrels side by side — how their labels agree
 (:mod:`.grades`), and whether the leaderboards and their significant pairs, measure by measure, hold
-when the judge changes (:mod:`.systems`)."""
+when the judge changes (:mod:`.systems`); the figure (:mod:`.figures`)."""
 
 from ir_measures_graded.judges.grades import LabelAgreement, cohen_kappa, krippendorff_alpha, label_agreement
+from ir_measures_graded.judges.systems import JudgeAgreement, agree
 
-__all__ = ["LabelAgreement", "cohen_kappa", "krippendorff_alpha", "label_agreement"]
+__all__ = ["JudgeAgreement", "LabelAgreement", "agree", "cohen_kappa", "krippendorff_alpha", "label_agreement"]

@@ -21,6 +21,7 @@ import pandas as pd
 from ir_measures_graded import statistics
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiments import Experiment, experiment
+from ir_measures_graded.experiments.evaluation import Reading
 from ir_measures_graded.experiments.testing import Testing
 from ir_measures_graded.judges.grades import LabelAgreement, label_agreement, relabel
 from ir_measures_graded.measures import GradedMeasure
@@ -144,13 +145,15 @@ def agree(exp: Experiment, qrels_b: Any, *, a: str = "A", b: str = "B", mapping:
     testing = testing or DEFAULT_TESTING
     runs = exp.runs_as_read()
     measures = list(zip(exp.measures, exp.labels, strict=True))
-    judged_b = experiment(qrels_b, runs, measures, warn=lambda message: None)
+    # judge B's qrels read as A's were (the same column names of a Parquet / Arrow input)
+    reading = Reading(qrels_columns=dict(exp.qrels.columns or {}))
+    judged_b = experiment(qrels_b, runs, measures, reading=reading, warn=lambda message: None)
     labels = label_agreement(exp.qrels_frame, judged_b.qrels_frame, a, b, mapping)
     experiments = {a: exp, b: judged_b}
     for given in maps:
         relabelled = relabel(judged_b.qrels_frame, given, b)
         name = f"{b} {getattr(given, 'name', given)}"
-        experiments[name] = experiment(relabelled, runs, measures, warn=lambda message: None)
+        experiments[name] = experiment(relabelled, runs, measures, reading=reading, warn=lambda message: None)
     for judge, other in experiments.items():
         if judge != a:
             _check(exp, other, judge, a)
