@@ -8,16 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from ir_measures_graded.cli.args import (
-    PAIRS_TESTS,
-    PROG,
-    UsageError,
-    add_inputs,
-    add_output,
-    experiment_of,
-    places_of,
-    testing_of,
-)
+from ir_measures_graded.cli import args as options
 from ir_measures_graded.experiments.formats import FORMATS
 
 #: The tables the subcommand writes, in this order; the default ones first.
@@ -35,9 +26,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                             "on relevance at every threshold of each scale, the documents one judge alone judged; then "
                             "the runs' leaderboard under A and under B, measure by measure: tau, tau_AP, the largest "
                             "rank change, the best run, the pairs separated under one judge only.",
-                            epilog=f"example:\n  {PROG} agree nist.qrels llm.qrels runs/*.run -m muMAP nDCNG@10 "
+                            epilog=f"example:\n  {options.PROG} agree nist.qrels llm.qrels runs/*.run -m muMAP nDCNG@10 "
                             "nDCG@10 'AP(rel=2)' --map map:1=1,2=3 --sections labels systems")
-    add_inputs(parser, judges=2)
+    options.add_inputs(parser, judges=2)
     group = parser.add_argument_group("the two judges")
     group.add_argument("--judges", nargs=2, metavar=("A", "B"), default=("A", "B"),
                        help="the judges' names in the tables (default A B)")
@@ -47,17 +38,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                        help="the runs evaluated on B relabelled by MAP too (repeatable): a row per MAP in systems")
     group.add_argument("--sections", nargs="+", choices=SECTIONS, metavar="SECTION",
                        help=f"the tables to write ({', '.join(SECTIONS)}; default: {' '.join(DEFAULT_SECTIONS)})")
-    group.add_argument("--test", choices=PAIRS_TESTS, default="randomized_tukey",
-                       help="the leaderboard's all-pairs test (default randomized_tukey; as leaderboard's --test)")
-    group.add_argument("--correction", choices=("holm", "bonferroni", "fdr_bh", "none"), default="holm",
-                       help="with a paired --test: the correction across the pairs of a measure (default holm)")
-    group.add_argument("--alpha", type=float, default=0.05, help="the significance level of every pair (default 0.05)")
-    group.add_argument("--permutations", type=int, default=10_000, help="draws of the randomised tests (default 10000)")
-    group.add_argument("--seed", type=int, default=0, help="the randomised tests' seed (default 0)")
+    options.add_pairs_testing(group)
     group.add_argument("--plot", metavar="FILE", help="each run's value under A against under B, a panel per measure, "
                        "into FILE (.png, .svg, .pdf; needs matplotlib: the 'meta' extra)")
     parser.set_defaults(baseline=None, alternative="two-sided", family="runs")  # every pair, both ways
-    add_output(parser, "text")
+    options.add_output(parser, "text")
     return parser
 
 
@@ -70,13 +55,13 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     if args.plot:
         output_file(args, "--plot", args.plot, "draw the figure")
     if FORMATS[args.output_format].machine and not args.output_dir and len(sections) > 1:
-        raise UsageError(f"-o {args.output_format} writes one table per stream: give one --sections, or "
+        raise options.UsageError(f"-o {args.output_format} writes one table per stream: give one --sections, or "
                          "--output-dir DIR for a file per table")
     if len(runs) < 2:
-        raise UsageError(f"agree needs at least two runs; got {len(runs)}")
+        raise options.UsageError(f"agree needs at least two runs; got {len(runs)}")
     streams = Streams(args, out, sections)  # before evaluating: refuses an --output-dir that holds an input
-    testing = testing_of(args)
-    exp = experiment_of(args, runs, measures)
+    testing = options.testing_of(args)
+    exp = options.experiment_of(args, runs, measures)
     a, b = args.judges
     found = agree(exp, args.qrels_b, a=a, b=b, mapping=args.mapping, maps=args.maps, testing=testing)
     views = {"labels": found.labels.summary, "thresholds": found.labels.thresholds, "systems": found.systems,
@@ -84,7 +69,7 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
              "runs": found.runs}
     if args.plot:
         found.plot(args.plot)
-    places = places_of(args)
+    places = options.places_of(args)
     for section in sections:
         with streams.table(section) as stream:
             stream.write(views[section].render(args.output_format, places))

@@ -96,6 +96,19 @@ def add_comparison(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
 
 
+def add_pairs_testing(group: Any) -> None:
+    """The all-pairs test of a leaderboard's groups (``leaderboard``, ``agree``): every pair, both ways."""
+    group.add_argument("--test", choices=PAIRS_TESTS, default="randomized_tukey",
+                       help="the all-pairs test of the groups: randomized_tukey (default), tukey (blocked by query) "
+                       "or a paired test of every pair with --correction")
+    group.add_argument("--correction", choices=CORRECTIONS, default="holm",
+                       help="with a paired --test: the correction across the pairs of a measure (default holm)")
+    group.add_argument("--alpha", type=float, default=0.05, help="significance level of every pair (default 0.05)")
+    group.add_argument("--permutations", type=int, default=10_000,
+                       help="draws of the randomised tests (default 10000)")
+    group.add_argument("--seed", type=int, default=0, help="seed of the randomised tests (default 0)")
+
+
 def add_output(parser: argparse.ArgumentParser, default: str) -> None:
     group = parser.add_argument_group("output")
     group.add_argument("--output_format", "--output-format", "-o", choices=list(FORMATS), default=default,

@@ -25,7 +25,7 @@ import pandas as pd
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.organiser import common
 
-__all__ = ["cohen_kappa", "krippendorff_alpha", "LabelAgreement", "label_agreement", "relabel", "ALL"]
+__all__ = ["Table", "cohen_kappa", "krippendorff_alpha", "LabelAgreement", "label_agreement", "relabel", "ALL"]
 
 #: The row of a per-topic table holding the value over every topic.
 ALL = "all"
@@ -90,7 +90,9 @@ def relabel(frame: pd.DataFrame, mapping: Any, side: str = "B") -> pd.DataFrame:
 
 
 @dataclass
-class _Table(common.View):
+class Table(common.View):
+    """One tidy table of the judges' comparison with its views (text, Markdown, LaTeX, tsv/csv/jsonl)."""
+
     table: pd.DataFrame
     notes: list[str] = field(default_factory=list)
     title: str = ""
@@ -218,12 +220,12 @@ def label_agreement(qrels_a: pd.DataFrame, qrels_b: pd.DataFrame, a: str = "A", 
                           for r in threshold_rows]
     return LabelAgreement(
         a, b, grades_a, grades_b,
-        _Table(pd.DataFrame(rows), summary_notes, f"Label agreement of {a} and {b}", "tab:judges-labels"),
-        _Table(confusion, [f"Rows: {a}'s grade; columns: {b}'s; documents both judged, over all topics.", *notes],
+        Table(pd.DataFrame(rows), summary_notes, f"Label agreement of {a} and {b}", "tab:judges-labels"),
+        Table(confusion, [f"Rows: {a}'s grade; columns: {b}'s; documents both judged, over all topics.", *notes],
                f"Grades of {a} against {b}", "tab:judges-confusion"),
-        _Table(pd.DataFrame(threshold_rows, columns=["query_id", "threshold_a", "threshold_b", "both", "a_only",
+        Table(pd.DataFrame(threshold_rows, columns=["query_id", "threshold_a", "threshold_b", "both", "a_only",
                                                      "b_only", "neither", "agreement", "kappa"]),
                ["Relevant: a grade >= the threshold of its side; kappa: Cohen's, of the two binary judgments.",
                 *notes], f"Agreement on relevance at each threshold of {a} and {b}", "tab:judges-thresholds"),
-        _Table(one_side, ["Documents only one side judged, by that side's grade.", *notes],
+        Table(one_side, ["Documents only one side judged, by that side's grade.", *notes],
                f"Documents judged by {a} or {b} only", "tab:judges-one-side"))

@@ -12,7 +12,7 @@ each run is read once.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,7 +23,7 @@ from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiments import Experiment, experiment
 from ir_measures_graded.experiments.evaluation import Reading
 from ir_measures_graded.experiments.testing import Testing
-from ir_measures_graded.judges.grades import LabelAgreement, label_agreement, relabel
+from ir_measures_graded.judges.grades import LabelAgreement, Table, label_agreement, relabel
 from ir_measures_graded.measures import GradedMeasure
 from ir_measures_graded.organiser import common
 from ir_measures_graded.organiser.leaderboard import DEFAULT_TESTING, Leaderboard, leaderboard
@@ -32,11 +32,8 @@ __all__ = ["JudgeAgreement", "agree"]
 
 
 @dataclass
-class _Systems(common.View):
-    table: pd.DataFrame
-    notes: list[str] = field(default_factory=list)
-    title: str = ""
-    label: str = "tab:judges-systems"
+class _Systems(Table):
+    """The systems' table: its correlations with the table's places."""
 
     def display(self, places: int = 4, latex: bool = False) -> pd.DataFrame:
         shown = self.table.copy()
@@ -174,18 +171,13 @@ def agree(exp: Experiment, qrels_b: Any, *, a: str = "A", b: str = "B", mapping:
              "scale_free: a measure that does not depend on the rating scale."]
     return JudgeAgreement(
         a, b, labels,
-        _Systems(systems, notes, f"Which measures hold from {a} to {b}"),
-        common_view(pd.DataFrame(pairs, columns=["measure", "judge", "run_1", "run_2", "separated_by"]),
+        _Systems(systems, notes, f"Which measures hold from {a} to {b}", "tab:judges-systems"),
+        Table(pd.DataFrame(pairs, columns=["measure", "judge", "run_1", "run_2", "separated_by"]),
                     [f"The pairs of runs separated under one judge only ({tested})."],
                     f"Pairs separated by one judge only ({a}, {b})", "tab:judges-pairs"),
-        common_view(pd.DataFrame(values, columns=["measure", "judge", "run", "value_a", "value_b", "rank_a",
+        Table(pd.DataFrame(values, columns=["measure", "judge", "run", "value_a", "value_b", "rank_a",
                                                   "rank_b"]).astype({"rank_a": "Int64", "rank_b": "Int64"}),
                     [f"Each run's value and rank under {a} (value_a, rank_a) and under each other judge."],
                     f"Runs under {a} and {b}", "tab:judges-runs"),
         experiments, boards)
 
-
-def common_view(table: pd.DataFrame, notes: list[str], title: str, label: str) -> common.View:
-    from ir_measures_graded.judges.grades import _Table
-
-    return _Table(table, notes, title, label)
