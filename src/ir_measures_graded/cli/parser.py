@@ -126,6 +126,8 @@ def _report(sub: Any) -> None:
     page.add_argument("--by-level", nargs="+", metavar="MEASURE", help="measures shown per relevance threshold "
                       "(muMAP, muP@k, ...); default: those given, with muMAP and muP@10 added")
     page.add_argument("--title", help="the page's title")
+    page.add_argument("--judge-b", dest="qrels_b", metavar="QRELS_B", help="add the section of two judges: how "
+                      "these qrels (judge B's) agree with QRELS and which measures' rankings hold (as agree)")
     page.add_argument("--leaderboard", action="store_true", help="add the organiser's leaderboard: runs sorted by "
                       "the first measure with the groups a randomised Tukey HSD cannot separate")
     add_figures(report)
