@@ -30,10 +30,11 @@ from ir_measures_graded.measures import *  # noqa: F403 - every measure and alia
 from ir_measures_graded.provider import GradedEvaluator, GradedProvider
 
 if TYPE_CHECKING:  # loaded on first use, see _LAZY
-    from ir_measures_graded import experiments, organiser, reports
+    from ir_measures_graded import experiments, judges, organiser, reports
     from ir_measures_graded.experiments import experiment
     from ir_measures_graded.experiments.testing import Testing
     from ir_measures_graded.io import read_qrels, read_qrels_table, read_run, read_run_table, scan_run
+    from ir_measures_graded.judges import agree, label_agreement
     from ir_measures_graded.organiser import agreement, bounds, leaderboard, pool, topics
     from ir_measures_graded.per_level import by_level, by_threshold
     from ir_measures_graded.reports import report
@@ -64,6 +65,10 @@ _LAZY = {
     "topics": "ir_measures_graded.organiser",
     "pool": "ir_measures_graded.organiser",
     "bounds": "ir_measures_graded.organiser",
+    # two judges side by side (#53): agree(experiment, qrels_b), label_agreement(frame_a, frame_b)
+    "judges": "ir_measures_graded.judges",
+    "agree": "ir_measures_graded.judges",
+    "label_agreement": "ir_measures_graded.judges",
 }
 
 
@@ -76,5 +81,6 @@ __all__ = [
     "graded", "install", "uninstall", "by_level", "by_threshold", "scan_run",
     "read_qrels", "read_run", "read_qrels_table", "read_run_table", "report", "experiment", "Testing", "experiments", "reports",
     "organiser", "leaderboard", "agreement", "topics", "pool", "bounds",
+    "judges", "agree", "label_agreement",
     "__version__",
 ]

@@ -73,6 +73,7 @@ def qrels_dataset(spec: str) -> Any:
 def qrels_frame(qrels: Any, columns: Mapping[str, str] | None = None) -> Any:
     """The qrels as a pandas DataFrame ``query_id``, ``doc_id``, ``relevance`` (e.g. to relabel them),
     from a path, an ir_datasets id or any qrels in memory."""
+    import numpy as np
     import pandas as pd
 
     from ir_measures_graded.io.columns import qrels_columns
@@ -83,6 +84,9 @@ def qrels_frame(qrels: Any, columns: Mapping[str, str] | None = None) -> Any:
     if isinstance(qrels, pd.DataFrame) and {"query_id", "doc_id", "relevance"} <= set(qrels.columns):
         return qrels[["query_id", "doc_id", "relevance"]]
     cols = qrels_columns(qrels)
-    docs = as_strings(cols.doc_ids).to_numpy(zero_copy_only=False)[cols.doc_codes]
+    if isinstance(cols.doc_ids, np.ndarray):  # the small-file reader's bytes ids
+        docs = np.array([d.decode() for d in cols.doc_ids.tolist()], dtype=object)[cols.doc_codes]
+    else:
+        docs = as_strings(cols.doc_ids).to_numpy(zero_copy_only=False)[cols.doc_codes]
     queries = cols.query_ids.astype(str)[cols.query_codes]
     return pd.DataFrame({"query_id": queries, "doc_id": docs, "relevance": cols.values})

@@ -87,3 +87,16 @@ def test_every_subcommand_opens_each_input_once(inputs, command):
     name, *options = command
     got = opens(inputs, [SCRIPT, name, "qrels.txt", "s.run", "w.run", "r.run", "-m", "muMAP", "nDCNG@10", *options])
     assert got == ONCE
+
+
+def test_agree_opens_each_qrels_and_each_run_once(inputs):
+    """``agree``: judge A's qrels, judge B's and each run opened once (the runs evaluated on B as A's experiment
+    read them), with a relabelled B and the API's views too."""
+    text = (inputs / "qrels.txt").read_text().splitlines()
+    (inputs / "b.qrels").write_text("".join(f"{' '.join(line.split()[:3])} {max(int(line.split()[3]) - 1, 0)}\n"
+                                            for line in text))
+    command = [SCRIPT, "agree", "qrels.txt", "b.qrels", "s.run", "w.run", "r.run", "-m", "muMAP", "nDCNG@10",
+               "--map", "map:1=1,2=2,3=4", "--test", "t", "--sections", *("labels", "thresholds", "systems", "pairs")]
+    assert opens(inputs, command) == ONCE
+    trace = inputs / "trace.txt"
+    assert sum('b.qrels"' in line and "ENOENT" not in line for line in trace.read_text().splitlines()) == 1

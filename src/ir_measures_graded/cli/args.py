@@ -34,6 +34,7 @@ SUBCOMMANDS = {
     "judge": "judge the measures on your runs: scale dependence, stability, discriminative power, topic-set size",
     "report": "one self-contained HTML page of the experiment, and the comparison table on standard output",
     "leaderboard": "the organiser's view: leaderboard with significance groups, agreement, pool reusability",
+    "agree": "two judges side by side: label agreement (kappa, alpha), leaderboards and which measures hold",
     "demo": "evaluate the bundled sample data (also: no arguments)",
 }
 #: statistics.PAIRED_TESTS etc., written out so that --help does not load scipy (a test keeps them equal).
@@ -43,10 +44,13 @@ PAIRS_TESTS = ("randomization", "bootstrap", "t", "wilcoxon", "sign", "tukey", "
 SECTIONS = ("means", "scale", "stability", "power", "pairs", "baseline", "details", "sizes")
 
 
-def add_inputs(parser: argparse.ArgumentParser) -> None:
-    """QRELS, the runs and the measures (positional, or -m), the names of the runs, the columns."""
+def add_inputs(parser: argparse.ArgumentParser, judges: int = 1) -> None:
+    """QRELS (``judges`` of them: two for ``agree``), the runs and the measures (positional, or -m), the names of
+    the runs, the columns."""
     parser.add_argument("qrels", help="qrels: TREC file (plain or .gz; real-valued labels allowed), Parquet, "
-                        "Arrow IPC, '-' or an ir_datasets id")
+                        "Arrow IPC, '-' or an ir_datasets id" + (" (judge A's)" if judges == 2 else ""))
+    if judges == 2:
+        parser.add_argument("qrels_b", metavar="QRELS_B", help="judge B's qrels, read as QRELS")
     parser.add_argument("inputs", nargs="+", metavar="RUN_OR_MEASURE",
                         help="run files ('-' reads standard input), then measures (e.g. muMAP 'nDCNG@10 AP', "
                         "trec_eval's map ndcg_cut.10); with -m, runs only")
@@ -90,6 +94,19 @@ def add_comparison(parser: argparse.ArgumentParser) -> None:
                        help="draws of the resampling tests and of the bootstrap interval (exact enumeration when "
                        "there are not more; default 10000)")
     group.add_argument("--seed", type=int, default=0, help="seed of the resampling (default 0)")
+
+
+def add_pairs_testing(group: Any) -> None:
+    """The all-pairs test of a leaderboard's groups (``leaderboard``, ``agree``): every pair, both ways."""
+    group.add_argument("--test", choices=PAIRS_TESTS, default="randomized_tukey",
+                       help="the all-pairs test of the groups: randomized_tukey (default), tukey (blocked by query) "
+                       "or a paired test of every pair with --correction")
+    group.add_argument("--correction", choices=CORRECTIONS, default="holm",
+                       help="with a paired --test: the correction across the pairs of a measure (default holm)")
+    group.add_argument("--alpha", type=float, default=0.05, help="significance level of every pair (default 0.05)")
+    group.add_argument("--permutations", type=int, default=10_000,
+                       help="draws of the randomised tests (default 10000)")
+    group.add_argument("--seed", type=int, default=0, help="seed of the randomised tests (default 0)")
 
 
 def add_output(parser: argparse.ArgumentParser, default: str) -> None:
@@ -230,6 +247,10 @@ def inputs_of(args: argparse.Namespace) -> tuple[list[str], list[Named]]:
     if args.output_format == "trec" and args.command != "evaluate":
         raise UsageError(f"-o trec writes trec_eval's result lines (the evaluate command); {args.command} writes "
                          "tables: tsv, csv, jsonl, text, markdown or latex")
+    if getattr(args, "qrels_b", None) in STANDARD_INPUT and (args.qrels in STANDARD_INPUT or any(
+            run in STANDARD_INPUT for run in runs)):
+        raise UsageError(f"standard input can be read once: {args.qrels_b!r} is judge B's qrels, so neither judge A's "
+                         "qrels nor a run can be read from it; give them as files")
     if args.qrels in STANDARD_INPUT and any(run in STANDARD_INPUT for run in runs):
         raise UsageError(f"standard input can be read once: {args.qrels!r} is the qrels, so no run can be "
                          f"{next(run for run in runs if run in STANDARD_INPUT)!r}; give the run as a file")

@@ -9,11 +9,11 @@ import os
 from typing import Any, TextIO
 
 from ir_measures_graded.cli.args import (
-    PAIRS_TESTS,
     PROG,
     UsageError,
     add_inputs,
     add_output,
+    add_pairs_testing,
     experiment_of,
     places_of,
     testing_of,
@@ -41,15 +41,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     group.add_argument("--sections", nargs="+", choices=SECTIONS, metavar="SECTION",
                        help=f"the tables to write ({', '.join(SECTIONS)}; default: {' '.join(DEFAULT_SECTIONS)}, the "
                        "agreement only with two measures or more)")
-    group.add_argument("--test", choices=PAIRS_TESTS, default="randomized_tukey",
-                       help="the all-pairs test of the groups: randomized_tukey (default), tukey (blocked by query) "
-                       "or a paired test of every pair with --correction")
-    group.add_argument("--correction", choices=("holm", "bonferroni", "fdr_bh", "none"), default="holm",
-                       help="with a paired --test: the correction across the pairs of a measure (default holm)")
-    group.add_argument("--alpha", type=float, default=0.05, help="significance level of every pair (default 0.05)")
-    group.add_argument("--permutations", type=int, default=10_000,
-                       help="draws of the randomised tests (default 10000)")
-    group.add_argument("--seed", type=int, default=0, help="seed of the randomised tests (default 0)")
+    add_pairs_testing(group)
     group.add_argument("--pool-depth", type=int, metavar="K", help="pool depth (default: inferred per topic, the "
                        "deepest k at which every run's top k is judged)")
     group.add_argument("--groups", metavar="SEP_OR_FILE",

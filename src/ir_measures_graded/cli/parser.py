@@ -10,6 +10,7 @@ from typing import Any
 
 import ir_measures
 
+from ir_measures_graded.cli.agree import add_parser as add_agree
 from ir_measures_graded.cli.args import (
     PAIRS_TESTS,
     PROG,
@@ -125,6 +126,8 @@ def _report(sub: Any) -> None:
     page.add_argument("--by-level", nargs="+", metavar="MEASURE", help="measures shown per relevance threshold "
                       "(muMAP, muP@k, ...); default: those given, with muMAP and muP@10 added")
     page.add_argument("--title", help="the page's title")
+    page.add_argument("--judge-b", dest="qrels_b", metavar="QRELS_B", help="add the section of two judges: how "
+                      "these qrels (judge B's) agree with QRELS and which measures' rankings hold (as agree)")
     page.add_argument("--leaderboard", action="store_true", help="add the organiser's leaderboard: runs sorted by "
                       "the first measure with the groups a randomised Tukey HSD cannot separate")
     add_figures(report)
@@ -137,7 +140,7 @@ def _demo(sub: Any) -> None:
 
 #: Each subcommand's parser, added to the subparsers (in the order --help lists them).
 _BUILDERS: dict[str, Callable[[Any], object]] = {"evaluate": _evaluate, "judge": _judge, "report": _report,
-                                                 "leaderboard": add_leaderboard, "demo": _demo}
+                                                 "leaderboard": add_leaderboard, "agree": add_agree, "demo": _demo}
 
 
 def add_figures(parser: argparse.ArgumentParser) -> None:

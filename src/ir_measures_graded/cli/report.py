@@ -31,7 +31,8 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     exp = experiment_of(args, runs, measures)
     page = make_report(exp, baseline=args.baseline, testing=testing, transforms=[] if args.no_scale else args.transform,
                        thresholds=None if by_level is None else [m for m, _ in by_level], title=args.title,
-                       command=getattr(args, "command_line", None), leaderboard=args.leaderboard)
+                       command=getattr(args, "command_line", None), leaderboard=args.leaderboard,
+                       judge_b=args.qrels_b)
     page.save(args.html)
     comparison = page.comparison_view()
     with streams.table("comparison") as stream:

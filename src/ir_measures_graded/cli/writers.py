@@ -192,9 +192,9 @@ def print_demo(out: TextIO) -> None:
 
 
 def read_by(args: argparse.Namespace) -> Inputs:
-    """The files the command reads (the qrels, the runs, the file behind standard input, a ``--groups``
-    file), by identity: what no file it writes may be."""
-    return Inputs.of([args.qrels, *args.inputs, getattr(args, "groups", None)])
+    """The files the command reads (the qrels, judge B's with ``agree``, the runs, the file behind standard input,
+    a ``--groups`` file), by identity: what no file it writes may be."""
+    return Inputs.of([args.qrels, getattr(args, "qrels_b", None), *args.inputs, getattr(args, "groups", None)])
 
 
 def output_file(args: argparse.Namespace, option: str, path: str, does: str) -> None:

@@ -214,6 +214,16 @@ class Experiment:
         """The run ``name`` as read (its table) or as given in memory; one line if it was streamed and not kept."""
         return self.inputs[self.runs.index(name)].held(display(name), "this view")
 
+    def runs_as_read(self) -> dict[str, Any]:
+        """Every run as read, by name, in the one kind another experiment takes in memory (the small-file
+        reader's columns as the Arrow reader's table): the same runs evaluated on other qrels, none read again."""
+        from ir_measures_graded.io.readers import as_table
+        from ir_measures_graded.io.small import is_small
+        from ir_measures_graded.io.trec import RUN
+
+        held = {name: self.run_input(name) for name in self.runs}
+        return {name: as_table(run, RUN) if is_small(run) else run for name, run in held.items()}
+
     @cached_property
     def tags(self) -> list[str]:
         """Each run's own tag (column 6 of its first line, a frame's ``name``, taken while reading), else its

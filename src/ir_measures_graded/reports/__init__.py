@@ -65,6 +65,7 @@ class Report:
     labels: list[str] = field(default_factory=list)  # the measures as given, aligned with measures
     untested: dict[str, str] = field(default_factory=dict)  # Experiment.untested
     leaderboard: Any = None  # organiser.Leaderboard, with leaderboard=True
+    judges: Any = None  # judges.JudgeAgreement, with judge_b given
 
     def comparison_view(self) -> Comparison:
         """The comparison against the baseline, with every view (text, markdown, LaTeX, tidy tables)."""
@@ -84,7 +85,8 @@ class Report:
         path = Path(path)
         if path.is_dir():
             raise GradedInputError(f"report: {path} is a directory; give the HTML file's path")
-        Inputs.of(s.origin for s in self.sources).refuse(path, f"report: saving to {path} would write the page",
+        judged_b = [] if self.judges is None else [self.judges.experiments[self.judges.b].qrels.origin]
+        Inputs.of([*(s.origin for s in self.sources), *judged_b]).refuse(path, f"report: saving to {path} would write the page",
                                                           "give another file")
         return write_text(path, self.html())
 
@@ -100,7 +102,7 @@ class Report:
 def report(
     experiment: Any, baseline: Any = None, *, testing: Testing | None = None,
     transforms: Sequence[str] | None = None, thresholds: Iterable[Any] | None = None, title: str | None = None,
-    command: str | None = None, leaderboard: bool = False,
+    command: str | None = None, leaderboard: bool = False, judge_b: Any = None,
 ) -> Report:
     """Gather what the page shows of ``experiment`` (an :class:`~ir_measures_graded.experiments.Experiment`:
     ``ir_measures_graded.experiment(qrels, runs, measures)``, its inputs read once; the page reads nothing again).
@@ -117,6 +119,9 @@ def report(
     - ``title``, ``command``: the page's title and the command line it shows (the command line's own).
     - ``leaderboard``: add the organiser's leaderboard (runs sorted by the first measure, groups by the
       randomised Tukey HSD at the testing's alpha, permutations and seed; at least two runs).
+    - ``judge_b``: a second judge's qrels (a path or qrels in memory, read once) or a
+      :class:`~ir_measures_graded.judges.JudgeAgreement` of ``experiment``: add the section of two judges (label
+      agreement, and which measures hold: :func:`ir_measures_graded.judges.agree`, tested as the leaderboard).
     """
     from ir_measures_graded import meta
     from ir_measures_graded.experiments import Experiment
@@ -157,7 +162,19 @@ def report(
         labels=list(exp.labels),
         untested=dict(exp.untested),
         leaderboard=_leaderboard(exp, testing) if leaderboard else None,
+        judges=_judges(exp, judge_b, testing),
     )
+
+
+def _judges(exp: Any, judge_b: Any, testing: Testing) -> Any:
+    if judge_b is None:
+        return None
+    from ir_measures_graded.judges import JudgeAgreement, agree
+    from ir_measures_graded.organiser.leaderboard import DEFAULT_TESTING
+
+    if isinstance(judge_b, JudgeAgreement):
+        return judge_b
+    return agree(exp, judge_b, testing=testing.pairs(DEFAULT_TESTING.test, DEFAULT_TESTING.correction))
 
 
 def _leaderboard(exp: Any, testing: Testing) -> Any:

@@ -14,6 +14,7 @@ from ir_measures_graded.experiments import tables
 from ir_measures_graded.experiments.formats import number
 from ir_measures_graded.experiments.naming import display
 from ir_measures_graded.reports import build, figures
+from ir_measures_graded.reports.judges import section as judges_section
 from ir_measures_graded.reports.leaderboard import section as leaderboard_section
 
 if TYPE_CHECKING:
@@ -47,6 +48,7 @@ def render(report: Report) -> str:
         differs=list(report.untested), thresholds=figs["thresholds"], queries=figs["queries"],
         scale=scale_view(report), level=report.testing.percent, testing=report.testing,
         fmt=fmt, signed=signed, per_query_csv=per_query_csv(report), leaderboard=leaderboard_section(report),
+        judges=judges_section(report),
     )
 
 

@@ -12,6 +12,7 @@ ARGV = {
     "judge": ["q.txt", "r1.txt", "r2.txt", "-m", "muMAP", "--transform", "scale:2", "--samples", "20"],
     "report": ["q.txt", "r1.txt", "r2.txt", "-m", "muMAP", "--html", "page.html", "--no-scale"],
     "leaderboard": ["q.txt", "r1.txt", "r2.txt", "-m", "nDCNG@10", "AP", "--pool-depth", "10"],
+    "agree": ["q.txt", "b.txt", "r1.txt", "r2.txt", "-m", "muMAP", "--map", "map:1=1,2=3", "--test", "t"],
     "demo": [],
 }
 
