@@ -62,9 +62,14 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def _groups(given: str | None) -> Any:
-    if given is None or not os.path.isfile(given):
-        return given
+def _groups(given: str | None, runs: list[str]) -> Any:
+    """``--groups``: a file of 'RUN GROUP' lines, else a separator some run's name holds (neither: refused)."""
+    if given is None:
+        return None
+    if not os.path.isfile(given):
+        if any(given in run for run in runs):
+            return given
+        raise UsageError(f"--groups {given}: no such file, and no run's name holds it as a separator")
     mapping = {}
     with open(given, encoding="utf-8") as lines:
         for number, line in enumerate(lines, 1):
@@ -109,7 +114,7 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
                 raise UsageError("the agreement section needs at least two measures")
             found[section] = organiser.agreement(exp, board=board)
         elif section == "pool":
-            found[section] = organiser.pool(exp, depth=args.pool_depth, groups=_groups(args.groups))
+            found[section] = organiser.pool(exp, depth=args.pool_depth, groups=_groups(args.groups, exp.runs))
         elif section == "topics":
             found[section] = organiser.topics(exp)
         else:

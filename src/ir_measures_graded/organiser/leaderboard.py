@@ -109,11 +109,12 @@ def leaderboard(exp: Any, by: Any = None, testing: Testing | None = None, measur
     p_values: dict[str, np.ndarray] = {}
     groups: dict[str, list[str]] = {}
     intervals = {m: np.full((len(runs), 2), np.nan) for m in names}
-    tested = [m for m in names if m not in untested]
+    # with no judged query there is nothing to test: no letters (rather than letters of no values)
+    tested = [m for m in names if m not in untested] if exp.judged else []
     values = {m: common.values(exp, m) for m in tested}
     found = dict(zip(tested, pairwise_p([values[m] for m in tested], testing), strict=True))
     for m in names:
-        if m in untested:
+        if m not in tested:
             groups[m] = [""] * len(runs)
             continue
         intervals[m] = statistics.t_interval(values[m], testing.level)
@@ -131,8 +132,11 @@ def leaderboard(exp: Any, by: Any = None, testing: Testing | None = None, measur
     if bounds is not None:
         notes.append("*: the run's incompleteness interval (its unjudged documents judged at the floor or at the "
                      "top grade of their topic) overlaps another run's.")
-    if untested:
+    if not exp.judged:
+        notes.append("No letters: the qrels hold no judged query.")
+    elif untested:
         notes += [f"No letters for {m}: {exp.untested[m]}." for m in names if m in untested]
+    notes += common.unjudged_note(exp)
     return Leaderboard(table, by, [runs[i] for i in order], names, testing, p_values, notes)
 
 

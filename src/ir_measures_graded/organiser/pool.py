@@ -108,15 +108,20 @@ def _lengths(prepared: Rejudging, n_runs: int) -> np.ndarray:
     return lengths
 
 
-def inferred_depths(prepared: Rejudging, n_runs: int) -> np.ndarray:
+def inferred_depths(prepared: Rejudging, n_runs: int, skip: Sequence[int] = ()) -> np.ndarray:
     """Per topic, the deepest k at which every run's top k is judged (a run judged to its end does not
-    limit it; a topic no run leaves unjudged gets its longest ranking)."""
+    limit it; a topic no run leaves unjudged gets its longest ranking). The runs ``skip`` (those with no
+    judged document: they were not pooled) limit nothing."""
     depth = np.full(prepared.n_queries, np.iinfo(np.int64).max, dtype=np.int64)
     for i in range(n_runs):
+        if i in skip:
+            continue
         ranked = prepared.ranking(i)
         unjudged = np.isnan(ranked.label)
         np.minimum.at(depth, ranked.query[unjudged], ranked.rank[unjudged] - 1)
-    longest = _lengths(prepared, n_runs).max(axis=0)
+    lengths = _lengths(prepared, n_runs)
+    pooled = [i for i in range(n_runs) if i not in skip]
+    longest = lengths[pooled].max(axis=0) if pooled else np.zeros(prepared.n_queries, dtype=np.int64)
     return np.where(depth == np.iinfo(np.int64).max, longest, depth)
 
 
@@ -148,7 +153,8 @@ def pool(exp: Any, depth: int | None = None, groups: Any = None, measures: Seque
                                    "per query")
         depths = np.full(prepared.n_queries, int(depth), dtype=np.int64)
     else:
-        depths = inferred_depths(prepared, n_runs)
+        lost = set(common.unjudged(exp))
+        depths = inferred_depths(prepared, n_runs, [i for i, r in enumerate(runs) if r in lost])
     # which judged documents each group has within the depth, as (group, judgment row) pairs once each
     group_code = np.array([names_of_groups.index(g) for g in group_of], dtype=np.int64)
     pairs = []
@@ -195,7 +201,8 @@ def pool(exp: Any, depth: int | None = None, groups: Any = None, measures: Seque
     depth_text = f"{depth}" if depth is not None else (
         f"inferred per topic, {int(depths.min())} to {int(depths.max())}" if len(depths) else "none")
     notes = [f"Pool depth: {depth_text}. {pooled_rows} of the {n_rows} judgments are in some run's pool; "
-             f"{int(alone.sum())} were contributed by one {'group' if groups is not None else 'run'} alone."]
+             f"{int(alone.sum())} were contributed by one {'group' if groups is not None else 'run'} alone.",
+             *common.unjudged_note(exp)]
     return Pool(table, contributions,
                 pd.DataFrame({"query_id": prepared.judgments.query_ids.astype(str), "depth": depths}),
                 reusability, notes, title="Leave-one-group-out" if groups is not None else "Leave-one-run-out")
@@ -226,6 +233,17 @@ class Bounds(common.View):
     notes: list[str] = field(default_factory=list)
     title: str = "Incompleteness bounds"
     label: str = "tab:bounds"
+    lost: list[str] = field(default_factory=list)  # runs with no judged document: no interval
+
+    def display(self, places: int = 4, latex: bool = False) -> pd.DataFrame:
+        """The table; a run with no judged document says so where its interval would be."""
+        if not self.lost:
+            return self.table
+        shown = self.table.astype({c: object for c in ("floor", "top", "low", "high", "overlaps")})
+        at = shown["run"].isin(self.lost)
+        shown.loc[at, ["floor", "top", "low", "high"]] = "no judged document"
+        shown.loc[at, "overlaps"] = ""
+        return shown
 
     def interval(self, measure: str) -> pd.DataFrame:
         return self.table[self.table["measure"] == measure].set_index("run")[["low", "high", "overlaps"]]
@@ -254,9 +272,13 @@ def bounds(exp: Any, measures: Sequence[Any] | None = None) -> Bounds:
     for m in chosen:
         by_floor.setdefault(_floor(m), []).append(m)
     rows = []
+    lost = set(common.unjudged(exp))
     for i, run in enumerate(runs):
         found: dict[str, tuple[float, float]] = {}
         for floor, ms in by_floor.items():
+            if run in lost:  # nothing judged: no interval (not [floor, top], which says nothing of the run)
+                found.update({exp.label[m]: (np.nan, np.nan) for m in ms})
+                continue
             low = prepared.evaluate(i, fill=np.full(prepared.n_queries, floor), measures=ms)
             high = prepared.evaluate(i, fill=np.maximum(prepared.top, floor), measures=ms)
             found.update({exp.label[m]: (low[m], high[m]) for m in ms})
@@ -269,16 +291,20 @@ def bounds(exp: Any, measures: Sequence[Any] | None = None) -> Bounds:
     table.insert(2, "value", values.reindex(pd.MultiIndex.from_frame(table[["run", "measure"]])).to_numpy())
     table["low"] = table[["floor", "top"]].min(axis=1)
     table["high"] = table[["floor", "top"]].max(axis=1)
-    table["overlaps"] = 0
+    overlaps = np.zeros(len(table), dtype=np.int64)
     for m in names:
         at = np.flatnonzero(table["measure"].to_numpy() == m)
         low, high = table["low"].to_numpy()[at], table["high"].to_numpy()[at]
-        meet = (low[:, None] <= high[None, :]) & (low[None, :] <= high[:, None])
-        table.loc[table.index[at], "overlaps"] = meet.sum(axis=1) - 1
+        meet = (low[:, None] <= high[None, :]) & (low[None, :] <= high[:, None])  # NaN (no interval) meets none
+        np.fill_diagonal(meet, False)
+        overlaps[at] = meet.sum(axis=1)
+    table["overlaps"] = pd.array(overlaps, dtype="Int64")
+    table.loc[table["low"].isna(), "overlaps"] = pd.NA
     notes = ["judged: judged@k, the share of the top k judged (k: the measure's cutoff, else the whole ranking), "
              "averaged over the judged topics; floor / top: the value with the run's unjudged documents judged at "
-             "the floor / at the top grade of their topic; overlaps: other runs whose interval meets this one's."]
-    return Bounds(table, notes)
+             "the floor / at the top grade of their topic; overlaps: other runs whose interval meets this one's.",
+             *common.unjudged_note(exp)]
+    return Bounds(table, notes, lost=[r for r in runs if r in lost])
 
 
 def _judged_at(ranked: Any, cutoff: int | None, n_queries: int) -> float:
