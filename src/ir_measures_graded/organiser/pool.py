@@ -31,7 +31,7 @@ from ir_measures_graded.experiments.naming import display as shown_name
 from ir_measures_graded.experiments.rejudging import Rejudging
 from ir_measures_graded.organiser import common
 
-__all__ = ["Pool", "pool", "Bounds", "bounds", "UNBOUNDED", "run_groups"]
+__all__ = ["Pool", "pool", "Bounds", "bounds", "UNBOUNDED", "run_groups", "declared", "contributed"]
 
 #: Measures that cannot be bounded by judging the unjudged documents, and why (one line each).
 UNBOUNDED = {
@@ -73,7 +73,8 @@ def run_groups(runs: Sequence[str], groups: Any, find: Callable[[Any], str] | No
 
 @dataclass
 class Pool(common.View):
-    """Leave-one-run-out (or group-out). ``table``: a row per run and measure (``group``, ``value``,
+    """Leave-one-run-out (or group-out). ``table``: a row per run and measure (``group``, ``pooled``: whether
+    the run formed the pool, ``value``,
     ``value_without`` its group's unique judgments, ``delta``, ``rank``, ``rank_without``,
     ``rank_change``: positive is a drop); ``contributions``: per group and grade, the judged documents
     it contributed within the pool depth and those only it contributed (``unique``); ``depths``: the
@@ -95,8 +96,10 @@ class Pool(common.View):
         return "\n".join([*(n for n in self.notes if n), *drops])
 
     def display(self, places: int = 4, latex: bool = False) -> pd.DataFrame:
-        """The leave-out table; without groups (each run its own) the group column is the run's: left out."""
-        return self.table.drop(columns="group") if (self.table["group"] == self.table["run"]).all() else self.table
+        """The leave-out table; without groups (each run its own) the group column is the run's: left out;
+        the ``pooled`` column only when some run was not (a declared pool)."""
+        shown = self.table.drop(columns="group") if (self.table["group"] == self.table["run"]).all() else self.table
+        return shown if not shown["pooled"].all() else shown.drop(columns="pooled")
 
 
 def _lengths(prepared: Rejudging, n_runs: int) -> np.ndarray:
@@ -125,18 +128,54 @@ def inferred_depths(prepared: Rejudging, n_runs: int, skip: Sequence[int] = ()) 
     return np.where(depth == np.iinfo(np.int64).max, longest, depth)
 
 
-def pool(exp: Any, depth: int | None = None, groups: Any = None, measures: Sequence[Any] | None = None) -> Pool:
+def declared(exp: Any, pooled: Any) -> list[int]:
+    """The positions of the runs ``pooled`` names (names, positions, paths, file names or run tags), once
+    each in the experiment's order; an empty declaration is refused."""
+    if isinstance(pooled, (str, int)):
+        pooled = [pooled]
+    found = {exp.find(key, "pooled") for key in pooled}
+    if not found:
+        raise GradedInputError("the declared pool names no run: give the runs that were pooled, or None to infer the "
+                               "pool from every run")
+    return [i for i, run in enumerate(exp.runs) if run in found]
+
+
+def contributed(prepared: Rejudging, members: Sequence[int], group_code: np.ndarray,
+                depths: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Which judged documents the runs ``members`` have within ``depths`` (per topic), by group:
+    ``(group, judgment row)`` pairs once each, whether the row is held by that group alone, and per
+    judgment row the number of groups holding it."""
+    n_rows = len(prepared.judgments.query)
+    pairs = [np.zeros(0, dtype=np.int64)]
+    for i in members:
+        ranked = prepared.ranking(int(i))
+        inside = ~np.isnan(ranked.label) & (ranked.rank <= depths[ranked.query])
+        pairs.append(group_code[i] * n_rows + ranked.label[inside].astype(np.int64))
+    pair = np.unique(np.concatenate(pairs))
+    pair_group, pair_row = pair // n_rows, pair % n_rows
+    holders = np.bincount(pair_row, minlength=n_rows)
+    return pair_group, pair_row, holders[pair_row] == 1, holders
+
+
+def pool(exp: Any, depth: int | None = None, groups: Any = None, measures: Sequence[Any] | None = None,
+         pooled: Sequence[Any] | None = None) -> Pool:
     """Pool reusability of ``exp``'s judgments for ``measures`` (default: all of ``exp``'s).
 
-    - ``depth``: the pool depth (every topic); None infers it per topic (see :func:`inferred_depths`);
-      deeper than some run's rankings is refused;
+    - ``pooled``: the runs that formed the pool (names, positions, paths, file names or run tags), as the
+      organiser declares it; the others are the new systems the reusability question is about: they
+      contributed nothing and are not left out (their row has no ``value_without``). None: every run
+      with a judged document formed the pool;
+    - ``depth``: the pool depth (every topic); None infers it per topic from the pooled runs (see
+      :func:`inferred_depths`); deeper than some pooled run's rankings is refused;
     - ``groups``: runs left out together (a separator, a mapping or a function: :func:`run_groups`).
     """
     common.check_runs(exp, "pool reusability")
     runs = list(exp.runs)
     group_of = run_groups(runs, groups, lambda key: exp.find(key, "groups"))
-    names_of_groups = list(dict.fromkeys(group_of))
-    if len(names_of_groups) < 2:
+    lost = set(common.unjudged(exp))
+    members = declared(exp, pooled) if pooled is not None else [i for i, r in enumerate(runs) if r not in lost]
+    names_of_groups = list(dict.fromkeys(group_of[i] for i in members)) or list(dict.fromkeys(group_of))
+    if pooled is None and len(names_of_groups) < 2:
         raise GradedInputError(f"pool reusability needs at least two groups of runs; every run is in "
                                f"{names_of_groups[0]}")
     names = common.chosen(exp, measures)
@@ -147,25 +186,16 @@ def pool(exp: Any, depth: int | None = None, groups: Any = None, measures: Seque
         if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
             raise GradedInputError(f"the pool depth must be a positive whole number, got {depth!r}")
         deepest = _lengths(prepared, n_runs).max(axis=1)
-        short = [f"{shown_name(runs[i])} ranks at most {deepest[i]}" for i in np.flatnonzero(deepest < depth)]
+        short = [f"{shown_name(runs[i])} ranks at most {deepest[i]}" for i in members if deepest[i] < depth]
         if short:
             raise GradedInputError(f"pool depth {depth} is deeper than some runs: {'; '.join(short)} documents "
                                    "per query")
         depths = np.full(prepared.n_queries, int(depth), dtype=np.int64)
     else:
-        lost = set(common.unjudged(exp))
-        depths = inferred_depths(prepared, n_runs, [i for i, r in enumerate(runs) if r in lost])
-    # which judged documents each group has within the depth, as (group, judgment row) pairs once each
-    group_code = np.array([names_of_groups.index(g) for g in group_of], dtype=np.int64)
-    pairs = []
-    for i in range(n_runs):
-        ranked = prepared.ranking(i)
-        inside = ~np.isnan(ranked.label) & (ranked.rank <= depths[ranked.query])
-        pairs.append(group_code[i] * n_rows + ranked.label[inside].astype(np.int64))
-    pair = np.unique(np.concatenate(pairs)) if pairs else np.zeros(0, dtype=np.int64)
-    pair_group, pair_row = pair // n_rows, pair % n_rows
-    holders = np.bincount(pair_row, minlength=n_rows)
-    alone = holders[pair_row] == 1
+        depths = inferred_depths(prepared, n_runs, [i for i in range(n_runs) if i not in members])
+    group_code = np.array([names_of_groups.index(g) if g in names_of_groups else -1 for g in group_of],
+                          dtype=np.int64)
+    pair_group, pair_row, alone, holders = contributed(prepared, members, group_code, depths)
     grade = prepared.judgments.label[pair_row]
     contributions = (pd.DataFrame({"group": np.asarray(names_of_groups, dtype=object)[pair_group], "grade": grade,
                                    "unique": alone})
@@ -181,31 +211,51 @@ def pool(exp: Any, depth: int | None = None, groups: Any = None, measures: Seque
     for g, group in enumerate(names_of_groups):
         keep = np.ones(n_rows, dtype=bool)
         keep[pair_row[(pair_group == g) & alone]] = False
-        members = np.flatnonzero(group_code == g)
-        after = {int(i): {exp.label[m]: v for m, v in prepared.evaluate(int(i), keep=None if keep.all() else keep).items()}
-                 for i in members}
+        left_out = [i for i in members if group_code[i] == g]
+        after = {i: {exp.label[m]: v for m, v in prepared.evaluate(i, keep=None if keep.all() else keep).items()}
+                 for i in left_out}
         for m in names:
             scores = before[m].copy()
-            scores[members] = [after[int(i)][m] for i in members]
+            scores[left_out] = [after[i][m] for i in left_out]
             ranks = common.competition_ranks(scores)
-            rows += [(group, runs[i], m, before[m][i], scores[i], rank_before[m][i], ranks[i]) for i in members]
-    table = pd.DataFrame(rows, columns=["group", "run", "measure", "value", "value_without", "rank", "rank_without"])
+            rows += [(group, runs[i], m, before[m][i], scores[i], rank_before[m][i], ranks[i], True) for i in left_out]
+    # the runs that did not form the pool: nothing of theirs to leave out
+    rows += [(group_of[i], runs[i], m, before[m][i], np.nan, rank_before[m][i], np.nan, False)
+             for i in range(n_runs) if i not in members for m in names]
+    table = pd.DataFrame(rows, columns=["group", "run", "measure", "value", "value_without", "rank", "rank_without",
+                                        "pooled"])
     table["delta"] = table["value_without"] - table["value"]
     table["rank_change"] = table["rank_without"] - table["rank"]
     for column in ("rank", "rank_without", "rank_change"):
         table[column] = table[column].astype("Int64")
-    table = table[["group", "run", "measure", "value", "value_without", "delta", "rank", "rank_without",
+    table = table[["group", "run", "measure", "pooled", "value", "value_without", "delta", "rank", "rank_without",
                    "rank_change"]]
-    reusability = _reusability(table, names)
+    reusability = _reusability(table[table["pooled"]], names)
     pooled_rows = int((holders > 0).sum())
     depth_text = f"{depth}" if depth is not None else (
         f"inferred per topic, {int(depths.min())} to {int(depths.max())}" if len(depths) else "none")
+    kind = "group" if groups is not None else "run"
     notes = [f"Pool depth: {depth_text}. {pooled_rows} of the {n_rows} judgments are in some run's pool; "
-             f"{int(alone.sum())} were contributed by one {'group' if groups is not None else 'run'} alone.",
-             *common.unjudged_note(exp)]
+             f"{int(alone.sum())} were contributed by one {kind} alone."]
+    if pooled is not None:
+        notes.append(_declared_note(prepared, runs, members, depths))
+    notes += common.unjudged_note(exp)
     return Pool(table, contributions,
                 pd.DataFrame({"query_id": prepared.judgments.query_ids.astype(str), "depth": depths}),
                 reusability, notes, title="Leave-one-group-out" if groups is not None else "Leave-one-run-out")
+
+
+def _declared_note(prepared: Rejudging, runs: list[str], members: list[int], depths: np.ndarray) -> str:
+    """What the declared pool is, which runs are new to it, and whether the judgments hold its documents."""
+    others = [shown_name(r) for i, r in enumerate(runs) if i not in members]
+    missing = 0
+    for i in members:
+        ranked = prepared.ranking(i)
+        missing += int((np.isnan(ranked.label) & (ranked.rank <= depths[ranked.query])).sum())
+    text = (f"Declared pool: {', '.join(shown_name(runs[i]) for i in members)}. "
+            + (f"Not pooled (scored as new systems, not left out): {', '.join(others)}. " if others else ""))
+    return text + (f"{missing} documents of the pooled runs within the depth are unjudged: is the depth right?"
+                   if missing else "Every document of the pooled runs within the depth is judged.")
 
 
 def _reusability(table: pd.DataFrame, names: list[str]) -> pd.DataFrame:

@@ -1,0 +1,100 @@
+"""A declared pool (#51): the organiser says which runs were pooled, and to which depth; leave-one-out then
+re-evaluates each pooled run without what it alone brought among the pooled runs, the others (the new
+systems) are not left out. Against a plain re-evaluation on filtered qrels, written here."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import ir_measures_graded as img
+from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.organiser import pool
+from ir_measures_graded.sample import data_path, shared_task
+from support.cli import error_of, run_main
+
+MEASURES = ["nDCNG@10", "AP", "P@5"]
+POOLED = ["team1-1", "team1-3", "team2-2"]
+
+
+@pytest.fixture(scope="module")
+def task():
+    return shared_task(n_runs=6, n_queries=8, depth=5, retrieved=30, seed=11)
+
+
+@pytest.fixture(scope="module")
+def exp(task):
+    qrels, runs = task
+    return img.experiment(qrels, runs, MEASURES)
+
+
+def _top(run: pd.DataFrame, depth: int) -> set[tuple[str, str]]:
+    """The run's top ``depth`` per query in ir_measures' order (score as float32 descending, ties by doc id
+    descending)."""
+    ordered = run.assign(key=run["score"].astype(np.float32)).sort_values(
+        ["query_id", "key", "doc_id"], ascending=[True, False, False])
+    ordered = ordered[ordered.groupby("query_id").cumcount() < depth]
+    return set(zip(ordered["query_id"], ordered["doc_id"], strict=True))
+
+
+def test_a_declared_pool_against_a_plain_re_evaluation(task, exp):
+    qrels, runs = task
+    found = pool(exp, depth=5, pooled=POOLED)
+    judged = set(zip(qrels["query_id"], qrels["doc_id"], strict=True))
+    tops = {r: _top(runs[r], 5) & judged for r in POOLED}
+    for run in runs:
+        rows = found.table[found.table["run"] == run].set_index("measure")
+        if run not in POOLED:  # a new system: nothing of its own to leave out
+            assert not rows["pooled"].any() and rows["value_without"].isna().all()
+            continue
+        assert rows["pooled"].all()
+        alone = tops[run] - set().union(*(tops[r] for r in POOLED if r != run))
+        keep = [(q, d) not in alone for q, d in zip(qrels["query_id"], qrels["doc_id"], strict=True)]
+        again = img.experiment(qrels[keep], {run: runs[run]}, MEASURES).aggregates.set_index("measure")["value"]
+        for m in MEASURES:
+            assert rows.at[m, "value_without"] == pytest.approx(again[m], abs=1e-12)
+        assert found.contributions[found.contributions["group"] == run]["unique"].sum() == len(alone)
+    # only the pooled runs contributed; the reusability figure is over them
+    assert set(found.contributions["group"]) <= set(POOLED)
+    assert set(found.reusability["run"]) <= set(POOLED)
+    assert "Declared pool: team1-1, team1-3, team2-2" in found.to_text()
+    assert "pooled" in found.display().columns
+
+
+def test_a_declared_pool_is_not_the_inferred_one(exp):
+    inferred, declared = pool(exp, depth=5), pool(exp, depth=5, pooled=POOLED)
+    assert inferred.table["pooled"].all() and "pooled" not in inferred.display().columns
+    mine = declared.contributions.groupby("group")["unique"].sum()
+    theirs = inferred.contributions.groupby("group")["unique"].sum()
+    assert all(mine[r] >= theirs[r] for r in POOLED) and any(mine[r] > theirs[r] for r in POOLED)
+
+
+def test_a_declared_pool_infers_its_depth_from_the_pooled_runs_only(task):
+    qrels, runs = task
+    pooled = {**runs, "late": runs["team1-1"].assign(doc_id=lambda r: r["doc_id"].str.replace("-0", "-9"))}
+    exp = img.experiment(qrels, pooled, ["AP"])
+    assert set(pool(exp, pooled=list(runs)).depths["depth"]) == {5}
+    assert set(pool(exp).depths["depth"]) != {5}  # the new run's unjudged documents limit the inferred depth
+
+
+def test_a_declared_pool_refuses_what_it_cannot_name(exp):
+    for given, message in [([], "names no run"), (["nobody"], "nobody")]:
+        with pytest.raises(GradedInputError, match=message) as error:
+            pool(exp, pooled=given)
+        assert "\n" not in str(error.value)
+
+
+def test_the_declared_pool_on_the_command_line(capsys, tmp_path):
+    sample = data_path("graded_sample")
+    qrels, runs = str(sample / "qrels.txt"), [str(sample / f"{n}.run") for n in ("strong", "weak", "random")]
+    exp = img.experiment(qrels, runs, ["AP"])
+    expected = pool(exp, depth=10, pooled=["strong.run", "weak.run"]).to_text()
+    args = ["leaderboard", qrels, *runs, "-m", "AP", "--sections", "pool", "--pool-depth", "10"]
+    out, _ = run_main(capsys, *args, "--pooled", "strong.run", "weak.run")
+    assert out == expected
+    listed = tmp_path / "pooled.txt"
+    listed.write_text("strong.run\nweak.run\n")
+    out, _ = run_main(capsys, *args, "--pooled", str(listed))
+    assert out == expected
+    assert "nobody" in error_of(capsys, *args, "--pooled", "nobody")
