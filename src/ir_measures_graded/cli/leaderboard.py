@@ -52,6 +52,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     group.add_argument("--seed", type=int, default=0, help="seed of the randomised tests (default 0)")
     group.add_argument("--pool-depth", type=int, metavar="K", help="pool depth (default: inferred per topic, the "
                        "deepest k at which every run's top k is judged)")
+    group.add_argument("--pooled", nargs="+", metavar="RUN_OR_FILE",
+                       help="the runs that formed the pool (names, paths, file names or run tags, or a file of one "
+                       "run a line); the others are scored as new systems, not left out. Default: every run with a "
+                       "judged document; with --pool-depth, the depth they were pooled to")
     group.add_argument("--groups", metavar="SEP_OR_FILE",
                        help="leave groups of runs out together: a separator (runs sharing the name before it are one "
                        "group, e.g. '-') or a file of 'RUN GROUP' lines")
@@ -80,6 +84,24 @@ def _groups(given: str | None, runs: list[str]) -> Any:
                 raise UsageError(f"--groups {given} line {number}: expected 'RUN GROUP', got {line.strip()!r}")
             mapping[fields[0]] = fields[1]
     return mapping
+
+
+def _pooled(given: list[str] | None, exp: Any) -> list[str] | None:
+    """``--pooled``: each a run of the experiment, else a file of one run a line (neither: refused)."""
+    if given is None:
+        return None
+    from ir_measures_graded.errors import GradedInputError
+
+    found: list[str] = []
+    for key in given:
+        try:
+            found.append(exp.find(key, "--pooled"))
+        except GradedInputError:
+            if not os.path.isfile(key):
+                raise
+            with open(key, encoding="utf-8") as lines:
+                found += [exp.find(line.strip(), f"--pooled {key}") for line in lines if line.strip()]
+    return found
 
 
 def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: TextIO) -> int:
@@ -114,7 +136,8 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
                 raise UsageError("the agreement section needs at least two measures")
             found[section] = organiser.agreement(exp, board=board)
         elif section == "pool":
-            found[section] = organiser.pool(exp, depth=args.pool_depth, groups=_groups(args.groups, exp.runs))
+            found[section] = organiser.pool(exp, depth=args.pool_depth, groups=_groups(args.groups, exp.runs),
+                                            pooled=_pooled(args.pooled, exp))
         elif section == "topics":
             found[section] = organiser.topics(exp)
         else:

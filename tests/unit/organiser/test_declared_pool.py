@@ -72,10 +72,13 @@ def test_a_declared_pool_is_not_the_inferred_one(exp):
 
 def test_a_declared_pool_infers_its_depth_from_the_pooled_runs_only(task):
     qrels, runs = task
-    pooled = {**runs, "late": runs["team1-1"].assign(doc_id=lambda r: r["doc_id"].str.replace("-0", "-9"))}
+    first = runs["team1-1"]
+    tops = first.groupby("query_id", as_index=False)["score"].max()
+    late = pd.concat([first, tops.assign(doc_id="never-judged", score=tops["score"] + 1)])  # an unjudged doc first
+    pooled = {**runs, "late": late}
     exp = img.experiment(qrels, pooled, ["AP"])
     assert set(pool(exp, pooled=list(runs)).depths["depth"]) == {5}
-    assert set(pool(exp).depths["depth"]) != {5}  # the new run's unjudged documents limit the inferred depth
+    assert set(pool(exp).depths["depth"]) == {0}  # the new run's unjudged documents limit the inferred depth
 
 
 def test_a_declared_pool_refuses_what_it_cannot_name(exp):
