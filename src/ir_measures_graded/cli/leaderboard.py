@@ -124,7 +124,11 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     testing = testing_of(args)
     exp = experiment_of(args, runs, measures)
     places = places_of(args)
-    limits = organiser.bounds(exp) if "bounds" in sections else None
+    pooled = _pooled(args.pooled, exp)
+    groups = _groups(args.groups, exp.runs)
+    # with a declared pool, each pooled run is bounded as if it had not contributed
+    declared = {"pooled": pooled, "depth": args.pool_depth, "groups": groups} if pooled is not None else {}
+    limits = organiser.bounds(exp, **declared) if "bounds" in sections else None
     board = organiser.leaderboard(exp, by=args.by, testing=testing, bounds=limits) \
         if {"leaderboard", "agreement"} & set(sections) or args.plot else None
     found = {}  # every table made before any is written: an error leaves nothing half written
@@ -136,8 +140,7 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
                 raise UsageError("the agreement section needs at least two measures")
             found[section] = organiser.agreement(exp, board=board)
         elif section == "pool":
-            found[section] = organiser.pool(exp, depth=args.pool_depth, groups=_groups(args.groups, exp.runs),
-                                            pooled=_pooled(args.pooled, exp))
+            found[section] = organiser.pool(exp, depth=args.pool_depth, groups=groups, pooled=pooled)
         elif section == "topics":
             found[section] = organiser.topics(exp)
         else:

@@ -172,7 +172,7 @@ class Rejudging:
         run = self.run_dict(i)
         if fill is not None:
             for q, docs in run.items():
-                judged = qrels.get(q)
+                judged = qrels.get(q, {} if q in base else None)  # all its judgments removed: still judged
                 if judged is None:
                     continue
                 grade = float(fill[self._code[q]])

@@ -157,6 +157,32 @@ def contributed(prepared: Rejudging, members: Sequence[int], group_code: np.ndar
     return pair_group, pair_row, holders[pair_row] == 1, holders
 
 
+def _formed(exp: Any, prepared: Rejudging, depth: int | None, groups: Any, pooled: Any
+            ) -> tuple[list[int], list[str], list[str], np.ndarray, np.ndarray]:
+    """How the pool was formed: the pooled runs' positions (declared, else every run with a judged
+    document), each run's group, the pooled groups' names, each run's group code (-1: not pooled) and
+    the depth of each topic (given, else inferred from the pooled runs)."""
+    runs = list(exp.runs)
+    group_of = run_groups(runs, groups, lambda key: exp.find(key, "groups"))
+    lost = set(common.unjudged(exp))
+    members = declared(exp, pooled) if pooled is not None else [i for i, r in enumerate(runs) if r not in lost]
+    names_of_groups = list(dict.fromkeys(group_of[i] for i in members)) or list(dict.fromkeys(group_of))
+    if depth is not None:
+        if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
+            raise GradedInputError(f"the pool depth must be a positive whole number, got {depth!r}")
+        deepest = _lengths(prepared, len(runs)).max(axis=1)
+        short = [f"{shown_name(runs[i])} ranks at most {deepest[i]}" for i in members if deepest[i] < depth]
+        if short:
+            raise GradedInputError(f"pool depth {depth} is deeper than some runs: {'; '.join(short)} documents "
+                                   "per query")
+        depths = np.full(prepared.n_queries, int(depth), dtype=np.int64)
+    else:
+        depths = inferred_depths(prepared, len(runs), [i for i in range(len(runs)) if i not in members])
+    group_code = np.array([names_of_groups.index(g) if g in names_of_groups else -1 for g in group_of],
+                          dtype=np.int64)
+    return members, group_of, names_of_groups, group_code, depths
+
+
 def pool(exp: Any, depth: int | None = None, groups: Any = None, measures: Sequence[Any] | None = None,
          pooled: Sequence[Any] | None = None) -> Pool:
     """Pool reusability of ``exp``'s judgments for ``measures`` (default: all of ``exp``'s).
@@ -171,30 +197,14 @@ def pool(exp: Any, depth: int | None = None, groups: Any = None, measures: Seque
     """
     common.check_runs(exp, "pool reusability")
     runs = list(exp.runs)
-    group_of = run_groups(runs, groups, lambda key: exp.find(key, "groups"))
-    lost = set(common.unjudged(exp))
-    members = declared(exp, pooled) if pooled is not None else [i for i, r in enumerate(runs) if r not in lost]
-    names_of_groups = list(dict.fromkeys(group_of[i] for i in members)) or list(dict.fromkeys(group_of))
-    if pooled is None and len(names_of_groups) < 2:
-        raise GradedInputError(f"pool reusability needs at least two groups of runs; every run is in "
-                               f"{names_of_groups[0]}")
     names = common.chosen(exp, measures)
     chosen = [m for m in exp.measures if exp.label[m] in names]
     prepared = Rejudging(exp, chosen)
     n_runs, n_rows = len(runs), len(prepared.judgments.query)
-    if depth is not None:
-        if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
-            raise GradedInputError(f"the pool depth must be a positive whole number, got {depth!r}")
-        deepest = _lengths(prepared, n_runs).max(axis=1)
-        short = [f"{shown_name(runs[i])} ranks at most {deepest[i]}" for i in members if deepest[i] < depth]
-        if short:
-            raise GradedInputError(f"pool depth {depth} is deeper than some runs: {'; '.join(short)} documents "
-                                   "per query")
-        depths = np.full(prepared.n_queries, int(depth), dtype=np.int64)
-    else:
-        depths = inferred_depths(prepared, n_runs, [i for i in range(n_runs) if i not in members])
-    group_code = np.array([names_of_groups.index(g) if g in names_of_groups else -1 for g in group_of],
-                          dtype=np.int64)
+    members, group_of, names_of_groups, group_code, depths = _formed(exp, prepared, depth, groups, pooled)
+    if pooled is None and len(names_of_groups) < 2:
+        raise GradedInputError(f"pool reusability needs at least two groups of runs; every run is in "
+                               f"{names_of_groups[0]}")
     pair_group, pair_row, alone, holders = contributed(prepared, members, group_code, depths)
     grade = prepared.judgments.label[pair_row]
     contributions = (pd.DataFrame({"group": np.asarray(names_of_groups, dtype=object)[pair_group], "grade": grade,
@@ -307,9 +317,14 @@ def _floor(measure: Any) -> float:
         return 0.0
 
 
-def bounds(exp: Any, measures: Sequence[Any] | None = None) -> Bounds:
+def bounds(exp: Any, measures: Sequence[Any] | None = None, pooled: Sequence[Any] | None = None,
+           depth: int | None = None, groups: Any = None) -> Bounds:
     """Incompleteness bounds of ``exp``'s runs for ``measures`` (default: all of ``exp``'s); a measure
-    in :data:`UNBOUNDED` is refused, saying why."""
+    in :data:`UNBOUNDED` is refused, saying why.
+
+    With a declared pool (``pooled``, ``depth``, ``groups`` as :func:`pool` takes them), each pooled run is
+    bounded as if it had not contributed: the judgments its group alone brought to the pool are unjudged
+    too (judged@k, floor and top without them): where a run like it, new to the pool, would land."""
     common.check_runs(exp, "incompleteness bounds")
     names = common.chosen(exp, measures)
     chosen = [m for m in exp.measures if exp.label[m] in names]
@@ -318,6 +333,13 @@ def bounds(exp: Any, measures: Sequence[Any] | None = None) -> Bounds:
         raise GradedInputError(f"cannot bound {'; '.join(refused)}: leave it out of the measures")
     prepared = Rejudging(exp, chosen)
     runs = list(exp.runs)
+    keeps: dict[int, np.ndarray] = {}
+    if pooled is not None:
+        members, _, _, group_code, depths = _formed(exp, prepared, depth, groups, pooled)
+        pair_group, pair_row, alone, _ = contributed(prepared, members, group_code, depths)
+        for i in members:
+            keeps[i] = np.ones(len(prepared.judgments.query), dtype=bool)
+            keeps[i][pair_row[(pair_group == group_code[i]) & alone]] = False
     by_floor: dict[float, list[Any]] = {}
     for m in chosen:
         by_floor.setdefault(_floor(m), []).append(m)
@@ -329,14 +351,17 @@ def bounds(exp: Any, measures: Sequence[Any] | None = None) -> Bounds:
             if run in lost:  # nothing judged: no interval (not [floor, top], which says nothing of the run)
                 found.update({exp.label[m]: (np.nan, np.nan) for m in ms})
                 continue
-            low = prepared.evaluate(i, fill=np.full(prepared.n_queries, floor), measures=ms)
-            high = prepared.evaluate(i, fill=np.maximum(prepared.top, floor), measures=ms)
+            keep = keeps.get(i)
+            low = prepared.evaluate(i, keep=keep, fill=np.full(prepared.n_queries, floor), measures=ms)
+            high = prepared.evaluate(i, keep=keep, fill=np.maximum(prepared.top, floor), measures=ms)
             found.update({exp.label[m]: (low[m], high[m]) for m in ms})
         ranked = prepared.ranking(i)
         for m in chosen:
-            rows.append((run, exp.label[m], _judged_at(ranked, m.params.get("cutoff"), prepared.n_queries),
+            rows.append((run, exp.label[m], _judged_at(ranked, m.params.get("cutoff"), prepared.n_queries, keeps.get(i)),
                          *found[exp.label[m]]))
     table = pd.DataFrame(rows, columns=["run", "measure", "judged", "floor", "top"])
+    if pooled is not None:
+        table.insert(2, "pooled", table["run"].isin([runs[i] for i in keeps]))
     values = exp.aggregates.set_index(["run", "measure"])["value"]
     table.insert(2, "value", values.reindex(pd.MultiIndex.from_frame(table[["run", "measure"]])).to_numpy())
     table["low"] = table[["floor", "top"]].min(axis=1)
@@ -354,14 +379,21 @@ def bounds(exp: Any, measures: Sequence[Any] | None = None) -> Bounds:
              "averaged over the judged topics; floor / top: the value with the run's unjudged documents judged at "
              "the floor / at the top grade of their topic; overlaps: other runs whose interval meets this one's.",
              *common.unjudged_note(exp)]
+    if pooled is not None:
+        notes.append("Declared pool: each pooled run bounded as if it had not contributed (the judgments its "
+                     "group alone brought are unjudged for it); pooled: whether the run formed the pool.")
     return Bounds(table, notes, lost=[r for r in runs if r in lost])
 
 
-def _judged_at(ranked: Any, cutoff: int | None, n_queries: int) -> float:
-    """Mean over the judged topics of the share of the top ``cutoff`` (all) that is judged (0 unranked)."""
+def _judged_at(ranked: Any, cutoff: int | None, n_queries: int, keep: np.ndarray | None = None) -> float:
+    """Mean over the judged topics of the share of the top ``cutoff`` (all) that is judged (0 unranked);
+    with ``keep``, only the judgment rows it keeps count as judged."""
     inside = ranked.rank <= cutoff if cutoff else np.ones(len(ranked.rank), dtype=bool)
     counted = np.bincount(ranked.query[inside], minlength=n_queries)
-    judged = np.bincount(ranked.query[inside], weights=~np.isnan(ranked.label[inside]), minlength=n_queries)
+    known = ~np.isnan(ranked.label)
+    if keep is not None:
+        known &= keep[np.nan_to_num(ranked.label, nan=0).astype(np.int64)]
+    judged = np.bincount(ranked.query[inside], weights=known[inside], minlength=n_queries)
     with np.errstate(invalid="ignore", divide="ignore"):
         share = np.where(counted > 0, judged / np.maximum(counted, 1), 0.0)
     return float(share.mean()) if n_queries else float("nan")

@@ -101,3 +101,46 @@ def test_the_declared_pool_on_the_command_line(capsys, tmp_path):
     out, _ = run_main(capsys, *args, "--pooled", str(listed))
     assert out == expected
     assert "nobody" in error_of(capsys, *args, "--pooled", "nobody")
+
+
+BOUNDED = ["nDCNG@10", "AP", "P@5", "muMAP", "nDCG@10"]
+
+
+def test_bounds_of_a_declared_pool_leave_each_pooled_run_out(task):
+    """A pooled run is bounded on the qrels without what it alone brought (among the pooled runs), its
+    unjudged documents then added at the floor and at the topic's top grade; a new system as it is."""
+    from ir_measures_graded.organiser import bounds
+
+    qrels, runs = task
+    exp = img.experiment(qrels, runs, BOUNDED)
+    found = bounds(exp, pooled=POOLED, depth=5).table.set_index(["run", "measure"])
+    top = qrels.groupby("query_id")["relevance"].max()
+    judged = set(zip(qrels["query_id"], qrels["doc_id"], strict=True))
+    tops = {r: _top(runs[r], 5) & judged for r in POOLED}
+    for name, run in runs.items():
+        alone = tops[name] - set().union(*(tops[r] for r in POOLED if r != name)) if name in POOLED else set()
+        kept = qrels[[(q, d) not in alone for q, d in zip(qrels["query_id"], qrels["doc_id"], strict=True)]]
+        known = set(zip(kept["query_id"], kept["doc_id"], strict=True))
+        unjudged = run[[(q, d) not in known for q, d in zip(run["query_id"], run["doc_id"], strict=True)]]
+        unjudged = unjudged[unjudged["query_id"].isin(top.index)]
+        for column, grade in (("floor", 0), ("top", unjudged["query_id"].map(top))):
+            added = pd.DataFrame({"query_id": unjudged["query_id"], "doc_id": unjudged["doc_id"], "relevance": grade})
+            again = img.experiment(pd.concat([kept, added], ignore_index=True), {name: run}, BOUNDED).aggregates
+            for row in again.itertuples():
+                assert found.loc[(name, row.measure), column] == pytest.approx(row.value, abs=1e-12), (name, column, row)
+        assert found.loc[(name, "AP"), "pooled"] == (name in POOLED)
+    plain = bounds(exp).table.set_index(["run", "measure"])
+    for name in runs:  # a new system is bounded as without a declared pool
+        if name not in POOLED:
+            assert np.allclose(found.loc[name, ["floor", "top"]], plain.loc[name, ["floor", "top"]])
+
+
+def test_the_declared_pool_bounds_on_the_command_line(capsys):
+    from ir_measures_graded.organiser import bounds
+
+    sample = data_path("graded_sample")
+    qrels, runs = str(sample / "qrels.txt"), [str(sample / f"{n}.run") for n in ("strong", "weak", "random")]
+    exp = img.experiment(qrels, runs, ["AP"])
+    out, _ = run_main(capsys, "leaderboard", qrels, *runs, "-m", "AP", "--sections", "bounds", "--pool-depth", "10",
+                      "--pooled", "strong.run", "weak.run")
+    assert out == bounds(exp, pooled=["strong.run", "weak.run"], depth=10).to_text()
