@@ -18,6 +18,9 @@ from ir_measures_graded.experiments import measure_lists, tables
 __all__ = ["View", "labels", "resolve", "values", "aggregate", "competition_ranks", "check_runs", "unjudged",
            "unjudged_note"]
 
+#: A LaTeX view longer than this is a ``longtable`` (one float holds about 45 rows of a page).
+LONG_ROWS = 40
+
 #: In a LaTeX view, ``text@@SUP:ab@@`` becomes ``text\textsuperscript{ab}`` (after the cells are escaped).
 SUPERSCRIPT = "@@SUP:{}@@"
 _SUPERSCRIPT = re.compile(r"@@SUP:([A-Za-z0-9,]+)@@")
@@ -102,6 +105,7 @@ class View:
     notes: list[str]
     title: str = ""
     label: str = "tab:organiser"
+    narrow: bool = False  # its LaTeX table with half the space between columns (one column of a page)
 
     def display(self, places: int = 4, latex: bool = False) -> pd.DataFrame:
         """The human-readable table (cells as text where they combine several numbers)."""
@@ -122,11 +126,13 @@ class View:
         return self.render("markdown", places)
 
     def to_latex(self, places: int = 4, caption: str | None = None, label: str | None = None) -> str:
-        """A complete ``table`` environment (needs ``\\usepackage{booktabs}``), the legend inside."""
+        """A complete ``table`` environment (needs ``\\usepackage{booktabs}``), the legend inside; longer
+        than :data:`LONG_ROWS` rows, a ``longtable`` (needs ``\\usepackage{longtable}``) broken across pages."""
         # every cell as the text and Markdown views print it: numbers with ``places`` decimals
         shown = tables.formatted(self.display(places, latex=True), places)
         text = tables.latex_table(shown, caption or self.title, label or self.label,
-                                  [line for line in self.legend(places).splitlines() if line])
+                                  [line for line in self.legend(places).splitlines() if line],
+                                  long=len(shown) > LONG_ROWS, narrow=self.narrow)
         return _SUPERSCRIPT.sub(r"\\textsuperscript{\1}", text)
 
     def render(self, output_format: str, places: int = 4, title: str | None = None) -> str:

@@ -175,3 +175,22 @@ def test_a_groups_file_that_does_not_exist_is_refused(capsys, tmp_path):
     out, _ = run_main(capsys, "leaderboard", str(sample / "qrels.txt"), *runs, "-m", "AP", "--sections", "pool",
                       "--groups", "n")
     assert "Leave-one-group-out" in out
+
+
+def test_the_bounds_flag_marks_only_an_order_the_judgments_could_reverse():
+    qrels, runs = shared_task(n_runs=9, n_queries=20, depth=10, retrieved=30, seed=43)
+    exp = img.experiment(qrels, runs, ["P@10", "AP"])
+    limits = bounds(exp)
+    board = leaderboard(exp, testing=QUICK, bounds=limits)
+    shown = board.display()
+    unflagged_overlap = 0
+    for measure in board.measures:
+        of = limits.table[limits.table["measure"] == measure].set_index("run").reindex(board.runs)
+        apart = board.significant(measure)
+        for i, run in enumerate(board.runs):
+            swaps = [j for j in range(len(board.runs)) if j != i and apart[i, j]
+                     and of["low"].iloc[i] <= of["high"].iloc[j] and of["low"].iloc[j] <= of["high"].iloc[i]]
+            cell = shown.loc[shown["run"] == run, measure].iloc[0]
+            assert ("*" in cell) == bool(swaps), (measure, run, cell)
+            unflagged_overlap += (not swaps) and of["overlaps"].iloc[i] > 0
+    assert unflagged_overlap > 0  # an interval meeting only runs the test does not separate says nothing
