@@ -13,6 +13,7 @@ from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.organiser import pool
 from ir_measures_graded.sample import data_path, shared_task
 from support.cli import error_of, run_main
+from support.organiser import explicit_bounds
 
 MEASURES = ["nDCNG@10", "AP", "P@5"]
 POOLED = ["team1-1", "team1-3", "team2-2"]
@@ -117,17 +118,12 @@ def test_bounds_of_a_declared_pool_leave_each_pooled_run_out(task):
     top = qrels.groupby("query_id")["relevance"].max()
     judged = set(zip(qrels["query_id"], qrels["doc_id"], strict=True))
     tops = {r: _top(runs[r], 5) & judged for r in POOLED}
-    for name, run in runs.items():
+    for name, run in runs.items():  # the qrels without what it alone brought, its unjudged documents then judged
         alone = tops[name] - set().union(*(tops[r] for r in POOLED if r != name)) if name in POOLED else set()
         kept = qrels[[(q, d) not in alone for q, d in zip(qrels["query_id"], qrels["doc_id"], strict=True)]]
-        known = set(zip(kept["query_id"], kept["doc_id"], strict=True))
-        unjudged = run[[(q, d) not in known for q, d in zip(run["query_id"], run["doc_id"], strict=True)]]
-        unjudged = unjudged[unjudged["query_id"].isin(top.index)]
-        for column, grade in (("floor", 0), ("top", unjudged["query_id"].map(top))):
-            added = pd.DataFrame({"query_id": unjudged["query_id"], "doc_id": unjudged["doc_id"], "relevance": grade})
-            again = img.experiment(pd.concat([kept, added], ignore_index=True), {name: run}, BOUNDED).aggregates
-            for row in again.itertuples():
-                assert found.loc[(name, row.measure), column] == pytest.approx(row.value, abs=1e-12), (name, column, row)
+        for column, values in explicit_bounds(kept, run, top, BOUNDED).items():
+            for measure, value in values.items():
+                assert found.loc[(name, measure), column] == pytest.approx(value, abs=1e-12), (name, column, measure)
         assert found.loc[(name, "AP"), "pooled"] == (name in POOLED)
     plain = bounds(exp).table.set_index(["run", "measure"])
     for name in runs:  # a new system is bounded as without a declared pool

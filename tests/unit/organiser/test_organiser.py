@@ -25,6 +25,7 @@ from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiments.testing import Testing as Options  # pytest would collect a "Test..." name
 from ir_measures_graded.organiser import agreement, bounds, compact_letters, leaderboard, pool, topics
 from ir_measures_graded.sample import shared_task
+from support.organiser import explicit_bounds
 
 MEASURES = ["nDCNG@10", "AP", "muMAP", "nDCG@10", "P@5", "Q", "gRBP"]
 #: Every kind of graded measure, ours and ir_measures' (collection-level µMAP too).
@@ -308,13 +309,9 @@ def test_bounds_against_explicit_judgments_at_the_floor_and_the_top(task):
     top = qrels.groupby("query_id")["relevance"].max()
     judged = set(zip(qrels["query_id"], qrels["doc_id"], strict=True))
     for name, run in runs.items():
-        unjudged = run[[(q, d) not in judged for q, d in zip(run["query_id"], run["doc_id"], strict=True)]]
-        unjudged = unjudged[unjudged["query_id"].isin(top.index)]
-        for column, grade in (("floor", 0), ("top", unjudged["query_id"].map(top))):
-            added = pd.DataFrame({"query_id": unjudged["query_id"], "doc_id": unjudged["doc_id"], "relevance": grade})
-            again = img.experiment(pd.concat([qrels, added], ignore_index=True), {name: run}, BOUNDED).aggregates
-            for row in again.itertuples():
-                assert found.loc[(name, row.measure), column] == pytest.approx(row.value, abs=1e-12), (column, row)
+        for column, values in explicit_bounds(qrels, run, top, BOUNDED).items():
+            for measure, value in values.items():
+                assert found.loc[(name, measure), column] == pytest.approx(value, abs=1e-12), (column, measure)
         ranked = _ranked(run)
         for measure, k in (("nDCNG@10", 10), ("AP", None), ("P@5", 5)):
             inside = ranked if k is None else ranked[ranked["rank"] <= k]
