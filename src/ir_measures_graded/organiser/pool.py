@@ -300,6 +300,8 @@ class Bounds(common.View):
         if not self.lost:
             return self.table
         shown = self.table.astype({c: object for c in ("floor", "top", "low", "high", "overlaps")})
+        for column in ("floor", "top", "low", "high"):  # as text: ``places`` decimals, as every number shown
+            shown[column] = [number(v, places) for v in self.table[column]]
         at = shown["run"].isin(self.lost)
         shown.loc[at, ["floor", "top", "low", "high"]] = "no judged document"
         shown.loc[at, "overlaps"] = ""

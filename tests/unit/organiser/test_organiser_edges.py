@@ -59,6 +59,10 @@ def test_a_run_with_no_judged_document_has_no_bounds(mixed):
     rows = found.table[found.table["run"] == "passages"]
     assert rows[["floor", "top", "low", "high"]].isna().all().all() and rows["overlaps"].isna().all()
     assert "no judged document" in found.to_text()
+    # the other rows' intervals with -p decimals, as every number shown
+    shown = found.to_text(places=3)
+    for value in found.table.loc[found.table["run"] != "passages", ["floor", "top"]].to_numpy().ravel():
+        assert repr(float(value)) not in shown or len(repr(float(value))) <= 5
     # nor does it overlap anyone else's interval
     others = found.table[found.table["run"] != "passages"]
     assert (others["overlaps"] <= len(mixed.runs) - 2).all()
