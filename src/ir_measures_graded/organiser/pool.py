@@ -222,8 +222,10 @@ def pool(exp: Any, depth: int | None = None, groups: Any = None, measures: Seque
         keep = np.ones(n_rows, dtype=bool)
         keep[pair_row[(pair_group == g) & alone]] = False
         left_out = [i for i in members if group_code[i] == g]
-        after = {i: {exp.label[m]: v for m, v in prepared.evaluate(i, keep=None if keep.all() else keep).items()}
-                 for i in left_out}
+        after = {}
+        for i in left_out:
+            after[i] = {exp.label[m]: v for m, v in prepared.evaluate(i, keep=None if keep.all() else keep).items()}
+            prepared.release(i)  # each run is left out once: one run's ranking and dict at a time
         for m in names:
             scores = before[m].copy()
             scores[left_out] = [after[i][m] for i in left_out]
@@ -358,6 +360,7 @@ def bounds(exp: Any, measures: Sequence[Any] | None = None, pooled: Sequence[Any
             high = prepared.evaluate(i, keep=keep, fill=np.maximum(prepared.top, floor), measures=ms)
             found.update({exp.label[m]: (low[m], high[m]) for m in ms})
         ranked = prepared.ranking(i)
+        prepared.release(i)  # each run bounded once: one run's ranking and dict at a time
         for m in chosen:
             rows.append((run, exp.label[m], _judged_at(ranked, m.params.get("cutoff"), prepared.n_queries, keeps.get(i)),
                          *found[exp.label[m]]))
