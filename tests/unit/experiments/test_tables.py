@@ -17,6 +17,7 @@ from ir_measures_graded import meta, statistics
 from ir_measures_graded.cli import args as cli_args
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiments import Experiment, experiment, tables
+from ir_measures_graded.experiments.testing import Testing as Options  # pytest would collect a "Test..." name
 from ir_measures_graded.sample import graded_sample
 from support.chosen_values import chosen, hits_of
 from support.cli import error_of, run_main
@@ -147,7 +148,7 @@ def test_generated_latex_compiles(tmp_path, capsys):
         "--samples", "5", "--permutations", "200", "-o", "latex")
     body = (tables.render(paper, "latex", title="paper", legend=legend)
             + tables.render(comparison, "latex", title="detail")
-            + tables.render(meta.discriminative_power(odd.per_query, permutations=200)[1], "latex"))
+            + tables.render(meta.discriminative_power(odd.per_query, Options(test="randomization", correction="none", permutations=200))[1], "latex"))
     # the command's sections are tabulars; its comparison is the one LaTeX table (a float of its own)
     marker = "% needs \\usepackage{booktabs} and \\usepackage{graphicx}"
     sections, found, floating = command.partition(marker)
