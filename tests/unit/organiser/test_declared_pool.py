@@ -140,3 +140,21 @@ def test_the_declared_pool_bounds_on_the_command_line(capsys):
     out, _ = run_main(capsys, "leaderboard", qrels, *runs, "-m", "AP", "--sections", "bounds", "--pool-depth", "10",
                       "--pooled", "strong.run", "weak.run")
     assert out == bounds(exp, pooled=["strong.run", "weak.run"], depth=10).to_text()
+
+
+def test_a_topic_whose_judgments_one_pooled_run_alone_brought_is_still_bounded():
+    """Every judgment of topic 2 came from run a alone: bounded as if a had not contributed, topic 2 has only
+    a's unjudged documents, at the floor and at the top grade; ir_measures' AP as ours (one definition)."""
+    from ir_measures_graded.organiser import bounds
+
+    qrels = pd.DataFrame({"query_id": ["1", "1", "1", "2"], "doc_id": ["x", "y", "w", "p"], "relevance": [1, 0, 1, 2]})
+    runs = {"a": pd.DataFrame({"query_id": ["1", "1", "1", "2", "2"], "doc_id": ["x", "y", "w", "p", "q"],
+                               "score": [3.0, 2.0, 1.0, 2.0, 1.0]}),
+            "b": pd.DataFrame({"query_id": ["1", "1", "2"], "doc_id": ["y", "x", "z"], "score": [2.0, 1.0, 1.0]})}
+    exp = img.experiment(qrels, runs, ["AP", "nDCNG@10"])
+    found = bounds(exp, pooled=["a", "b"], depth=1).table.set_index(["run", "measure"])
+    kept = qrels[~qrels["doc_id"].isin(["x", "p"])]  # a's top 1 (b's is y and z): x, and p, topic 2's one judgment
+    top = qrels.groupby("query_id")["relevance"].max()
+    for column, values in explicit_bounds(kept, runs["a"], top, ["AP", "nDCNG@10"]).items():
+        for measure, value in values.items():
+            assert found.loc[("a", measure), column] == pytest.approx(value, abs=1e-12), (column, measure)
