@@ -61,3 +61,23 @@ def test_no_section_unless_asked(browser, tmp_path):
         assert page.page.locator("#leaderboard").count() == 0 and page.errors == []
     finally:
         page.close()
+
+
+def test_a_run_with_no_judged_document_is_a_visible_line_and_no_worst_query(browser, tmp_path):
+    """#51: a run of passage ids against document qrels is said on the page, where one reads it, and fills
+    no "worst queries" list."""
+    from e2e.test_report_browser import Opened
+
+    qrels, runs = shared_task(n_runs=4, n_queries=8)
+    runs["passages"] = runs["team1-1"].assign(doc_id=runs["team1-1"]["doc_id"] + "#p1")
+    exp = img.experiment(qrels, runs, ["nDCNG@10"], warn=lambda message: None)
+    report = img.report(exp, leaderboard=True, transforms=[], testing=img.Testing(permutations=500))
+    page = Opened(browser, report.save(tmp_path / "report.html"))
+    try:
+        assert page.errors == [] and page.requests == []
+        said = page.page.get_by_text("No judged document: passages").first
+        assert said.is_visible()
+        worst = page.page.locator(".worst tbody tr td:first-child").all_inner_texts()
+        assert worst and "passages" not in worst
+    finally:
+        page.close()

@@ -44,6 +44,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     add_pairs_testing(group)
     group.add_argument("--pool-depth", type=int, metavar="K", help="pool depth (default: inferred per topic, the "
                        "deepest k at which every run's top k is judged)")
+    group.add_argument("--pooled", nargs="+", metavar="RUN_OR_FILE",
+                       help="the runs that formed the pool (names, paths, file names or run tags, or a file of one "
+                       "run a line); the others are scored as new systems, not left out. Default: every run with a "
+                       "judged document; with --pool-depth, the depth they were pooled to")
     group.add_argument("--groups", metavar="SEP_OR_FILE",
                        help="leave groups of runs out together: a separator (runs sharing the name before it are one "
                        "group, e.g. '-') or a file of 'RUN GROUP' lines")
@@ -54,9 +58,14 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def _groups(given: str | None) -> Any:
-    if given is None or not os.path.isfile(given):
-        return given
+def _groups(given: str | None, runs: list[str]) -> Any:
+    """``--groups``: a file of 'RUN GROUP' lines, else a separator some run's name holds (neither: refused)."""
+    if given is None:
+        return None
+    if not os.path.isfile(given):
+        if any(given in run for run in runs):
+            return given
+        raise UsageError(f"--groups {given}: no such file, and no run's name holds it as a separator")
     mapping = {}
     with open(given, encoding="utf-8") as lines:
         for number, line in enumerate(lines, 1):
@@ -67,6 +76,24 @@ def _groups(given: str | None) -> Any:
                 raise UsageError(f"--groups {given} line {number}: expected 'RUN GROUP', got {line.strip()!r}")
             mapping[fields[0]] = fields[1]
     return mapping
+
+
+def _pooled(given: list[str] | None, exp: Any) -> list[str] | None:
+    """``--pooled``: each a run of the experiment, else a file of one run a line (neither: refused)."""
+    if given is None:
+        return None
+    from ir_measures_graded.errors import GradedInputError
+
+    found: list[str] = []
+    for key in given:
+        try:
+            found.append(exp.find(key, "--pooled"))
+        except GradedInputError:
+            if not os.path.isfile(key):
+                raise
+            with open(key, encoding="utf-8") as lines:
+                found += [exp.find(line.strip(), f"--pooled {key}") for line in lines if line.strip()]
+    return found
 
 
 def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: TextIO) -> int:
@@ -89,7 +116,11 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     testing = testing_of(args)
     exp = experiment_of(args, runs, measures)
     places = places_of(args)
-    limits = organiser.bounds(exp) if "bounds" in sections else None
+    pooled = _pooled(args.pooled, exp)
+    groups = _groups(args.groups, exp.runs)
+    # with a declared pool, each pooled run is bounded as if it had not contributed
+    declared = {"pooled": pooled, "depth": args.pool_depth, "groups": groups} if pooled is not None else {}
+    limits = organiser.bounds(exp, **declared) if "bounds" in sections else None
     board = organiser.leaderboard(exp, by=args.by, testing=testing, bounds=limits) \
         if {"leaderboard", "agreement"} & set(sections) or args.plot else None
     found = {}  # every table made before any is written: an error leaves nothing half written
@@ -101,7 +132,7 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
                 raise UsageError("the agreement section needs at least two measures")
             found[section] = organiser.agreement(exp, board=board)
         elif section == "pool":
-            found[section] = organiser.pool(exp, depth=args.pool_depth, groups=_groups(args.groups))
+            found[section] = organiser.pool(exp, depth=args.pool_depth, groups=groups, pooled=pooled)
         elif section == "topics":
             found[section] = organiser.topics(exp)
         else:

@@ -231,18 +231,37 @@ def comparison_latex(comparison: pd.DataFrame, testing: Any, baseline: str, plac
 
 
 def latex_table(table: pd.DataFrame, caption: str, label: str, notes: Sequence[str] = (),
-                bold: set[tuple[int, int]] = frozenset()) -> str:
+                bold: set[tuple[int, int]] = frozenset(), long: bool = False, narrow: bool = False) -> str:
     """A complete LaTeX ``table`` environment of ``table`` (booktabs rules, scaled to the column width only
-    when wider); the cells at ``bold`` (row, column) in bold, ``notes`` under it."""
+    when wider); the cells at ``bold`` (row, column) in bold, ``notes`` under it. ``long``: a ``longtable``
+    instead (needs ``\\usepackage{longtable}``), broken across pages, its header repeated on each.
+    ``narrow``: half the space between the columns (a table for one column of a two-column page)."""
     rows = [" & ".join(f"\\textbf{{{_latex(c)}}}" if (i, j) in bold else _latex(c) for j, c in enumerate(r)) + " \\\\"
             for i, r in enumerate(table.astype(str).to_numpy(dtype=object).tolist())]
     header = " & ".join(_latex(str(h)) for h in table.columns) + " \\\\"
-    return _environment("l" + "r" * (len(table.columns) - 1), header, rows, caption, label, notes)
+    spec = "l" + "r" * (len(table.columns) - 1)
+    if long:
+        return _long_environment(spec, header, rows, caption, label, notes)
+    return _environment(spec, header, rows, caption, label, notes, narrow)
 
 
-def _environment(spec: str, header: str, rows: Sequence[str], caption: str, label: str, notes: Sequence[str]) -> str:
+def _long_environment(spec: str, header: str, rows: Sequence[str], caption: str, label: str,
+                      notes: Sequence[str]) -> str:
+    """A ``longtable`` (a table longer than a page): caption and header on the first page, the header again
+    on each page after, the notes under the last row."""
+    body = ["% needs \\usepackage{booktabs} and \\usepackage{longtable}", "{\\small",
+            f"\\begin{{longtable}}{{{spec}}}", f"\\caption{{{_latex(caption)}}}\\label{{{latex_label(label)}}} \\\\",
+            "\\toprule", header, "\\midrule", "\\endfirsthead", "\\toprule", header, "\\midrule", "\\endhead",
+            "\\bottomrule", "\\endlastfoot", *rows,
+            "\\end{longtable}}", *(f"\\par{{\\footnotesize {_latex(n)}}}" for n in notes if n)]
+    return "\n".join(body) + "\n"
+
+
+def _environment(spec: str, header: str, rows: Sequence[str], caption: str, label: str, notes: Sequence[str],
+                 narrow: bool = False) -> str:
     """The one ``table`` environment every LaTeX table is written in."""
     body = ["% needs \\usepackage{booktabs} and \\usepackage{graphicx}", "\\begin{table}", "\\centering",
+            *(["\\setlength{\\tabcolsep}{3pt}"] if narrow else []),
             f"\\caption{{{_latex(caption)}}}", f"\\label{{{latex_label(label)}}}",
             # the tabular at its own width, or the column's when wider (\width: the box's natural width)
             "\\resizebox{\\ifdim\\width>\\columnwidth\\columnwidth\\else\\width\\fi}{!}{%",

@@ -15,17 +15,41 @@ from ir_measures_graded import statistics
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiments import measure_lists, tables
 
-__all__ = ["View", "labels", "resolve", "values", "aggregate", "competition_ranks", "check_runs"]
+__all__ = ["View", "labels", "resolve", "values", "aggregate", "competition_ranks", "check_runs", "unjudged",
+           "unjudged_note"]
+
+#: A LaTeX view longer than this is a ``longtable`` (one float holds about 45 rows of a page).
+LONG_ROWS = 40
 
 #: In a LaTeX view, ``text@@SUP:ab@@`` becomes ``text\textsuperscript{ab}`` (after the cells are escaped).
 SUPERSCRIPT = "@@SUP:{}@@"
-_SUPERSCRIPT = re.compile(r"@@SUP:([A-Za-z]+)@@")
+_SUPERSCRIPT = re.compile(r"@@SUP:([A-Za-z0-9,]+)@@")
 
 
 def check_runs(exp: Any, what: str) -> None:
     """An organiser's view needs at least two runs."""
     if len(exp.runs) < 2:
         raise GradedInputError(f"{what} needs at least two runs; got {len(exp.runs)} ({', '.join(exp.runs)})")
+
+
+def unjudged(exp: Any) -> list[str]:
+    """The runs none of whose retrieved documents is judged (passage ids against document qrels, ids of
+    another collection): each scores 0 on every topic, says nothing of the pool and has no bounds. Empty
+    when the qrels hold no judgment (then no run has one)."""
+    if not exp.judged:
+        return []
+    return [name for name, r in zip(exp.runs, exp.results, strict=True) if r.judged_rows == 0]
+
+
+def unjudged_note(exp: Any) -> list[str]:
+    """The note every organiser's view carries when some run has no judged document (none otherwise)."""
+    from ir_measures_graded.experiments.naming import display
+
+    found = unjudged(exp)
+    if not found:
+        return []
+    return [f"No judged document: {', '.join(display(r) for r in found)} (ids of another collection or level?): "
+            "0 on every topic; left out of the pool depth, the pool counts, the bounds and the worst queries."]
 
 
 def labels(exp: Any) -> list[str]:
@@ -81,6 +105,7 @@ class View:
     notes: list[str]
     title: str = ""
     label: str = "tab:organiser"
+    narrow: bool = False  # its LaTeX table with half the space between columns (one column of a page)
 
     def display(self, places: int = 4, latex: bool = False) -> pd.DataFrame:
         """The human-readable table (cells as text where they combine several numbers)."""
@@ -101,11 +126,13 @@ class View:
         return self.render("markdown", places)
 
     def to_latex(self, places: int = 4, caption: str | None = None, label: str | None = None) -> str:
-        """A complete ``table`` environment (needs ``\\usepackage{booktabs}``), the legend inside."""
+        """A complete ``table`` environment (needs ``\\usepackage{booktabs}``), the legend inside; longer
+        than :data:`LONG_ROWS` rows, a ``longtable`` (needs ``\\usepackage{longtable}``) broken across pages."""
         # every cell as the text and Markdown views print it: numbers with ``places`` decimals
         shown = tables.formatted(self.display(places, latex=True), places)
         text = tables.latex_table(shown, caption or self.title, label or self.label,
-                                  [line for line in self.legend(places).splitlines() if line])
+                                  [line for line in self.legend(places).splitlines() if line],
+                                  long=len(shown) > LONG_ROWS, narrow=self.narrow)
         return _SUPERSCRIPT.sub(r"\\textsuperscript{\1}", text)
 
     def render(self, output_format: str, places: int = 4, title: str | None = None) -> str:
@@ -124,5 +151,13 @@ def rank_text(rank: float) -> str:
 
 
 def chosen(exp: Any, measures: Sequence[Any] | None) -> list[str]:
-    """The labels of ``measures`` (default: all the experiment's)."""
-    return labels(exp) if measures is None else [resolve(exp, m) for m in measures]
+    """The labels of ``measures`` (default: all the experiment's; one measure may be given alone, by
+    name or as an object); an empty list is refused."""
+    if measures is None:
+        return labels(exp)
+    if isinstance(measures, str) or not isinstance(measures, Sequence):
+        measures = [measures]
+    if not measures:
+        raise GradedInputError(f"no measure given: give one or more of the experiment's ({', '.join(labels(exp))}), "
+                               "or None for all")
+    return list(dict.fromkeys(resolve(exp, m) for m in measures))

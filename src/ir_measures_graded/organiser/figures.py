@@ -28,7 +28,9 @@ def leaderboard_figure(board: Any, measure: str, path: Any = None) -> Any:
     if measure not in board.measures:
         raise GradedInputError(f"measure {measure} is not on the leaderboard: {', '.join(board.measures)}")
     rows = board.table[board.table["measure"] == measure].set_index("run").reindex(board.runs)
-    letters = sorted({ch for group in rows["group"] for ch in group}, key=lambda c: (c.isupper(), c))
+    from ir_measures_graded.organiser.letters import group_names, ordered_names
+
+    letters = ordered_names(list(rows["group"]))
     n = len(rows)
     fig = new_figure(7, 1.2 + 0.28 * n, layout=None)
     ax, groups = fig.subplots(1, 2, sharey=True,
@@ -42,7 +44,7 @@ def leaderboard_figure(board: Any, measure: str, path: Any = None) -> Any:
     ax.set_xlabel(f"{measure} (dot: the run's value; line: {board.testing.interval()} of the mean)")
     ax.grid(axis="x", alpha=0.3)
     for k, letter in enumerate(letters):
-        held = np.array([letter in g for g in rows["group"]])
+        held = np.array([letter in group_names(g) for g in rows["group"]])
         groups.barh(y[held], 0.9, left=k + 0.05, height=0.9, color=f"C{k % 10}", alpha=0.45)
     groups.set_xlim(0, max(1, len(letters)))
     groups.set_xticks(np.arange(len(letters)) + 0.5, letters)

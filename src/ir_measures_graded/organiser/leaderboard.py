@@ -47,6 +47,7 @@ class Leaderboard(common.View):
     notes: list[str] = field(default_factory=list)
     title: str = "Leaderboard"
     label: str = "tab:leaderboard"
+    narrow: bool = True
 
     def significant(self, measure: str) -> np.ndarray | None:
         """The runs × runs matrix (``runs``' order) of pairs the test separates at ``alpha``; None untested."""
@@ -62,19 +63,22 @@ class Leaderboard(common.View):
         return leaderboard_figure(self, measure or self.by, path)
 
     def display(self, places: int = 4, latex: bool = False) -> pd.DataFrame:
-        """A row per run, best first: per measure its value with its letters, and its rank."""
+        """A row per run, best first: per measure its value with its letters, and its rank (in LaTeX no rank
+        columns: the rows are in the order of the sort measure, and the table fits one column of a
+        two-column page)."""
         shown: dict[str, list[str]] = {"run": self.runs}
         for measure in self.measures:
             rows = self.table[self.table["measure"] == measure].set_index("run").reindex(self.runs)
             cells = []
-            overlaps = rows["overlaps"] if "overlaps" in rows.columns else [pd.NA] * len(rows)
-            for value, group, overlapping in zip(rows["value"], rows["group"], overlaps, strict=True):
-                text = tables.number(value, places) + ("*" if not pd.isna(overlapping) and overlapping > 0 else "")
+            flags = rows["reversible"] if "reversible" in rows.columns else [pd.NA] * len(rows)
+            for value, group, flagged in zip(rows["value"], rows["group"], flags, strict=True):
+                text = tables.number(value, places) + ("*" if not pd.isna(flagged) and flagged > 0 else "")
                 if group:
                     text += common.SUPERSCRIPT.format(group) if latex else f" {group}"
                 cells.append(text)
             shown[measure] = cells
-            shown[f"rank {measure}" if len(self.measures) > 1 else "rank"] = [common.rank_text(r) for r in rows["rank"]]
+            if not latex:
+                shown[f"rank {measure}" if len(self.measures) > 1 else "rank"] = [common.rank_text(r) for r in rows["rank"]]
         return pd.DataFrame(shown)
 
 
@@ -109,11 +113,12 @@ def leaderboard(exp: Any, by: Any = None, testing: Testing | None = None, measur
     p_values: dict[str, np.ndarray] = {}
     groups: dict[str, list[str]] = {}
     intervals = {m: np.full((len(runs), 2), np.nan) for m in names}
-    tested = [m for m in names if m not in untested]
+    # with no judged query there is nothing to test: no letters (rather than letters of no values)
+    tested = [m for m in names if m not in untested] if exp.judged else []
     values = {m: common.values(exp, m) for m in tested}
     found = dict(zip(tested, pairwise_p([values[m] for m in tested], testing), strict=True))
     for m in names:
-        if m in untested:
+        if m not in tested:
             groups[m] = [""] * len(runs)
             continue
         intervals[m] = statistics.t_interval(values[m], testing.level)
@@ -126,14 +131,39 @@ def leaderboard(exp: Any, by: Any = None, testing: Testing | None = None, measur
         intervals_of = bounds.table.set_index(["run", "measure"])[["low", "high", "overlaps"]]
         table = table.join(intervals_of, on=["run", "measure"])
         table["overlaps"] = table["overlaps"].astype("Int64")
+        table["reversible"] = _reversible(table, names, [runs[i] for i in order], p_values, testing)
     notes = [f"Sorted by {by}. Runs sharing a letter are not significantly different at alpha = {testing.alpha:g} "
              f"({testing.describe_pairs()}); runs with no letter in common are."]
     if bounds is not None:
-        notes.append("*: the run's incompleteness interval (its unjudged documents judged at the floor or at the "
-                     "top grade of their topic) overlaps another run's.")
-    if untested:
+        notes.append("*: judging the unjudged documents (at the floor or at the top grade of their topic) could "
+                     "reverse an order the table claims: the run's incompleteness interval meets that of a run the "
+                     "test separates it from (of any other run, for a measure without letters).")
+    if not exp.judged:
+        notes.append("No letters: the qrels hold no judged query.")
+    elif untested:
         notes += [f"No letters for {m}: {exp.untested[m]}." for m in names if m in untested]
+    notes += common.unjudged_note(exp)
     return Leaderboard(table, by, [runs[i] for i in order], names, testing, p_values, notes)
+
+
+def _reversible(table: pd.DataFrame, names: list[str], runs: list[str], p_values: dict[str, np.ndarray],
+                testing: Testing) -> pd.Series:
+    """Per row, how many runs the incompleteness intervals could swap it with in an order the table claims:
+    intervals that meet, of runs the test separates (any two, for a measure not tested); <NA> without an
+    interval."""
+    found = pd.Series(pd.NA, index=table.index, dtype="Int64")
+    for m in names:
+        at = table.index[table["measure"] == m]
+        rows = table.loc[at].set_index("run").reindex(runs)  # the board's order, as the p-values
+        low, high = rows["low"].to_numpy(dtype=float), rows["high"].to_numpy(dtype=float)
+        meet = (low[:, None] <= high[None, :]) & (low[None, :] <= high[:, None])  # NaN (no interval) meets none
+        np.fill_diagonal(meet, False)
+        if m in p_values:
+            meet &= testing.significant(p_values[m])
+        counts = pd.Series(meet.sum(axis=1), index=runs).astype("Int64")
+        counts[np.isnan(low)] = pd.NA
+        found[at] = counts.reindex(table.loc[at, "run"]).to_numpy()
+    return found
 
 
 def _letters(p: np.ndarray, scores: np.ndarray, testing: Testing) -> list[str]:

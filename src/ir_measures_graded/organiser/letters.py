@@ -14,18 +14,29 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["compact_letters", "letter_name"]
+__all__ = ["compact_letters", "letter_name", "group_names", "ordered_names", "LETTERS"]
+
+#: The groups named by one letter each; more are numbered.
+LETTERS = string.ascii_lowercase + string.ascii_uppercase
 
 
-def letter_name(k: int) -> str:
-    """The k-th letter: a … z, A … Z, then aa, ab, … (more groups than letters)."""
-    alphabet = string.ascii_lowercase + string.ascii_uppercase
-    name = ""
-    k += 1
-    while k > 0:
-        k, rest = divmod(k - 1, len(alphabet))
-        name = alphabet[rest] + name
-    return name
+def letter_name(k: int, groups: int = 0) -> str:
+    """The name of the k-th of ``groups`` groups: a … z, A … Z; with more than 52 groups, its number (k + 1)."""
+    return str(k + 1) if groups > len(LETTERS) or k >= len(LETTERS) else LETTERS[k]
+
+
+def group_names(group: str) -> list[str]:
+    """The groups a run's ``group`` text holds: one per letter, or numbers separated by commas."""
+    if not group:
+        return []
+    return group.split(",") if group[0].isdigit() else list(group)
+
+
+def ordered_names(groups: Sequence[str]) -> list[str]:
+    """Every group named in ``groups`` (runs' group texts) once, in the order they were named."""
+    found = {name for group in groups for name in group_names(group)}
+    return sorted(found, key=lambda c: (0, int(c), "") if c.isdigit() else (1, LETTERS.index(c), c)
+                  if c in LETTERS else (2, 0, c))
 
 
 def compact_letters(significant: np.ndarray, order: Sequence[int] | None = None) -> list[str]:
@@ -49,11 +60,12 @@ def compact_letters(significant: np.ndarray, order: Sequence[int] | None = None)
         columns = _absorb(kept + inserted)
     position = {item: p for p, item in enumerate(order)}
     columns.sort(key=lambda c: sorted(position[x] for x in c))
-    letters = [""] * n
+    held: list[list[str]] = [[] for _ in range(n)]
     for k, column in enumerate(columns):
         for item in column:
-            letters[item] += letter_name(k)
-    return letters
+            held[item].append(letter_name(k, len(columns)))
+    separator = "," if len(columns) > len(LETTERS) else ""
+    return [separator.join(names) for names in held]
 
 
 def _absorb(columns: list[frozenset[int]]) -> list[frozenset[int]]:

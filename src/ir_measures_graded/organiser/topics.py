@@ -56,8 +56,10 @@ def topics(exp: Any, measures: Sequence[Any] | None = None) -> Topics:
     pq["best_value"] = grouped.transform("max")
     pq["worst_value"] = grouped.transform("min")
     pq["difference"] = pq["value"] - pq["median"]
-    pq["best"] = (pq["best_value"] - pq["value"]) <= tol
-    pq["worst"] = (pq["value"] - pq["worst_value"]) <= tol
+    # a topic every run scores 0 on has no best run and no worst
+    scored = (pq["best_value"].abs() > tol) | (pq["worst_value"].abs() > tol)
+    pq["best"] = ((pq["best_value"] - pq["value"]) <= tol) & scored
+    pq["worst"] = ((pq["value"] - pq["worst_value"]) <= tol) & scored
     pq["zero"] = pq["value"].abs() <= tol
     table = pq.groupby(keys, sort=False).agg(
         best=("best_value", "first"), median=("median", "first"), worst=("worst_value", "first"),
@@ -74,5 +76,6 @@ def topics(exp: Any, measures: Sequence[Any] | None = None) -> Topics:
             .fillna("").to_numpy()
         summary[which] = summary[which].astype(np.int64)
     notes = [f"{len(exp.runs)} runs. zero: runs scoring 0 on the topic; best_runs: the runs scoring its best value "
-             "(values within 1e-9 of the measure's largest value are equal)."]
+             "(values within 1e-9 of the measure's largest value are equal; none where every run scores 0).",
+             *common.unjudged_note(exp)]
     return Topics(table, per_run, summary, notes)

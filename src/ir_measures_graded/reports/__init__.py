@@ -66,6 +66,7 @@ class Report:
     untested: dict[str, str] = field(default_factory=dict)  # Experiment.untested
     leaderboard: Any = None  # organiser.Leaderboard, with leaderboard=True
     judges: Any = None  # judges.JudgeAgreement, with judge_b given
+    unjudged: list[str] = field(default_factory=list)  # runs with no judged document: no worst queries
 
     def comparison_view(self) -> Comparison:
         """The comparison against the baseline, with every view (text, markdown, LaTeX, tidy tables)."""
@@ -126,6 +127,7 @@ def report(
     from ir_measures_graded import meta
     from ir_measures_graded.experiments import Experiment
     from ir_measures_graded.lazy import require
+    from ir_measures_graded.organiser.common import unjudged, unjudged_note
 
     require("jinja2", "report", "the report")
     if not isinstance(experiment, Experiment):
@@ -157,7 +159,8 @@ def report(
         scale=scale,
         command=command,
         runs=names,
-        notes=list(comparison.notes),
+        notes=[*comparison.notes, *unjudged_note(exp)],
+        unjudged=unjudged(exp),
         testing=testing,
         labels=list(exp.labels),
         untested=dict(exp.untested),

@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 
 from ir_measures_graded.experiments.formats import number
+from ir_measures_graded.organiser.letters import group_names, ordered_names
 
 __all__ = ["section", "rows"]
 
@@ -19,8 +20,7 @@ def rows(table: pd.DataFrame, by: str) -> dict[str, Any]:
     runs = list(pd.unique(table["run"]))
     measures = list(pd.unique(table["measure"]))
     cells = table.set_index(["run", "measure"])
-    letters = sorted({ch for group in cells.xs(by, level="measure")["group"] for ch in group},
-                     key=lambda c: (c.isupper(), c))
+    letters = ordered_names(list(cells.xs(by, level="measure")["group"]))
     shown = []
     for run in runs:
         mine = cells.loc[(run, by)]
@@ -29,7 +29,7 @@ def rows(table: pd.DataFrame, by: str) -> dict[str, Any]:
             "cells": [{"value": repr(float(cells.loc[(run, m), "value"])), "group": cells.loc[(run, m), "group"],
                        "shown": number(cells.loc[(run, m), "value"], 4, missing="–")}
                       for m in measures],
-            "groups": [letter in mine["group"] for letter in letters]})
+            "groups": [letter in group_names(mine["group"]) for letter in letters]})
     return {"by": by, "measures": measures, "letters": letters, "rows": shown}
 
 

@@ -133,12 +133,14 @@ def source_rows(report: Report) -> list[dict[str, str]]:
 
 
 def per_query_sections(report: Report) -> list[dict[str, Any]]:
-    """Per measure: the sorted-difference figure and the worst queries of each run."""
+    """Per measure: the sorted-difference figure and the worst queries of each run (none of a run with no
+    judged document: it loses every query the baseline scores on, which says nothing of the queries)."""
     sections = []
     for label in report.labels:
         wide = build.wide_values(report.per_query, label)
+        judged = wide.drop(columns=[r for r in report.unjudged if r in wide.columns and r != report.baseline])
         sections.append({"measure": label, "figure": figures.difference_figure(wide, label, report.baseline),
-                         "worst": figures.worst_queries(wide, report.baseline, WORST).to_dict("records")})
+                         "worst": figures.worst_queries(judged, report.baseline, WORST).to_dict("records")})
     return sections
 
 
