@@ -160,6 +160,24 @@ class Experiment:
                 for name, r in zip(self.runs, self.results, strict=True)}
 
     @cached_property
+    def unjudged(self) -> list[str]:
+        """The runs none of whose retrieved documents is judged (passage ids against document qrels, ids of
+        another collection): each scores 0 on every topic, says nothing of the pool and has no bounds. Empty
+        when the qrels hold no judgment (then no run has one)."""
+        if not self.judged:
+            return []
+        return [name for name, r in zip(self.runs, self.results, strict=True) if r.judged_rows == 0]
+
+    @cached_property
+    def unjudged_note(self) -> list[str]:
+        """The note every view carries when some run has no judged document (none otherwise)."""
+        if not self.unjudged:
+            return []
+        return [f"No judged document: {', '.join(display(r) for r in self.unjudged)} (ids of another collection or "
+                "level?): 0 on every topic; left out of the pool depth, the pool counts, the bounds and the worst "
+                "queries."]
+
+    @cached_property
     def untested(self) -> dict[str, str]:
         """The measures (by label) that no paired test, interval or effect size is made for, with why:
         one rule for every view — a measure is tested only where its aggregate is the mean of the

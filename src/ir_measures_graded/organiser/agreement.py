@@ -71,5 +71,5 @@ def agreement(exp: Any, measures: Sequence[Any] | None = None, board: Leaderboar
     if untested:
         notes.append(f"No significant swaps for {', '.join(untested)}: not tested (its aggregate is not the mean "
                      "of its per-query values).")
-    notes += common.unjudged_note(exp)
+    notes += exp.unjudged_note
     return Agreement(table, notes)

@@ -15,8 +15,7 @@ from ir_measures_graded import statistics
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.experiments import measure_lists, tables
 
-__all__ = ["View", "labels", "resolve", "values", "aggregate", "competition_ranks", "check_runs", "unjudged",
-           "unjudged_note"]
+__all__ = ["View", "labels", "resolve", "values", "aggregate", "competition_ranks", "check_runs"]
 
 #: A LaTeX view longer than this is a ``longtable`` (one float holds about 45 rows of a page).
 LONG_ROWS = 40
@@ -30,26 +29,6 @@ def check_runs(exp: Any, what: str) -> None:
     """An organiser's view needs at least two runs."""
     if len(exp.runs) < 2:
         raise GradedInputError(f"{what} needs at least two runs; got {len(exp.runs)} ({', '.join(exp.runs)})")
-
-
-def unjudged(exp: Any) -> list[str]:
-    """The runs none of whose retrieved documents is judged (passage ids against document qrels, ids of
-    another collection): each scores 0 on every topic, says nothing of the pool and has no bounds. Empty
-    when the qrels hold no judgment (then no run has one)."""
-    if not exp.judged:
-        return []
-    return [name for name, r in zip(exp.runs, exp.results, strict=True) if r.judged_rows == 0]
-
-
-def unjudged_note(exp: Any) -> list[str]:
-    """The note every organiser's view carries when some run has no judged document (none otherwise)."""
-    from ir_measures_graded.experiments.naming import display
-
-    found = unjudged(exp)
-    if not found:
-        return []
-    return [f"No judged document: {', '.join(display(r) for r in found)} (ids of another collection or level?): "
-            "0 on every topic; left out of the pool depth, the pool counts, the bounds and the worst queries."]
 
 
 def labels(exp: Any) -> list[str]:

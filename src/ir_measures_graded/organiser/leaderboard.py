@@ -142,7 +142,7 @@ def leaderboard(exp: Any, by: Any = None, testing: Testing | None = None, measur
         notes.append("No letters: the qrels hold no judged query.")
     elif untested:
         notes += [f"No letters for {m}: {exp.untested[m]}." for m in names if m in untested]
-    notes += common.unjudged_note(exp)
+    notes += exp.unjudged_note
     return Leaderboard(table, by, [runs[i] for i in order], names, testing, p_values, notes)
 
 

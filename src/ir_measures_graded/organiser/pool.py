@@ -164,7 +164,7 @@ def _formed(exp: Any, prepared: Rejudging, depth: int | None, groups: Any, poole
     the depth of each topic (given, else inferred from the pooled runs)."""
     runs = list(exp.runs)
     group_of = run_groups(runs, groups, lambda key: exp.find(key, "groups"))
-    lost = set(common.unjudged(exp))
+    lost = set(exp.unjudged)
     members = declared(exp, pooled) if pooled is not None else [i for i, r in enumerate(runs) if r not in lost]
     names_of_groups = list(dict.fromkeys(group_of[i] for i in members)) or list(dict.fromkeys(group_of))
     if depth is not None:
@@ -251,7 +251,7 @@ def pool(exp: Any, depth: int | None = None, groups: Any = None, measures: Seque
              f"{int(alone.sum())} were contributed by one {kind} alone."]
     if pooled is not None:
         notes.append(_declared_note(prepared, runs, members, depths))
-    notes += common.unjudged_note(exp)
+    notes += exp.unjudged_note
     return Pool(table, contributions,
                 pd.DataFrame({"query_id": prepared.judgments.query_ids.astype(str), "depth": depths}),
                 reusability, notes, title="Leave-one-group-out" if groups is not None else "Leave-one-run-out")
@@ -348,7 +348,7 @@ def bounds(exp: Any, measures: Sequence[Any] | None = None, pooled: Sequence[Any
     for m in chosen:
         by_floor.setdefault(_floor(m), []).append(m)
     rows = []
-    lost = set(common.unjudged(exp))
+    lost = set(exp.unjudged)
     for i, run in enumerate(runs):
         found: dict[str, tuple[float, float]] = {}
         for floor, ms in by_floor.items():
@@ -383,7 +383,7 @@ def bounds(exp: Any, measures: Sequence[Any] | None = None, pooled: Sequence[Any
     notes = ["judged: judged@k, the share of the top k judged (k: the measure's cutoff, else the whole ranking), "
              "averaged over the judged topics; floor / top: the value with the run's unjudged documents judged at "
              "the floor / at the top grade of their topic; overlaps: other runs whose interval meets this one's.",
-             *common.unjudged_note(exp)]
+             *exp.unjudged_note]
     if pooled is not None:
         notes.append("Declared pool: each pooled run bounded as if it had not contributed (the judgments its "
                      "group alone brought are unjudged for it); pooled: whether the run formed the pool.")

@@ -77,5 +77,5 @@ def topics(exp: Any, measures: Sequence[Any] | None = None) -> Topics:
         summary[which] = summary[which].astype(np.int64)
     notes = [f"{len(exp.runs)} runs. zero: runs scoring 0 on the topic; best_runs: the runs scoring its best value "
              "(values within 1e-9 of the measure's largest value are equal; none where every run scores 0).",
-             *common.unjudged_note(exp)]
+             *exp.unjudged_note]
     return Topics(table, per_run, summary, notes)

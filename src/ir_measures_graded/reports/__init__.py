@@ -127,7 +127,6 @@ def report(
     from ir_measures_graded import meta
     from ir_measures_graded.experiments import Experiment
     from ir_measures_graded.lazy import require
-    from ir_measures_graded.organiser.common import unjudged, unjudged_note
 
     require("jinja2", "report", "the report")
     if not isinstance(experiment, Experiment):
@@ -159,8 +158,8 @@ def report(
         scale=scale,
         command=command,
         runs=names,
-        notes=[*comparison.notes, *unjudged_note(exp)],
-        unjudged=unjudged(exp),
+        notes=[*comparison.notes, *exp.unjudged_note],
+        unjudged=list(exp.unjudged),
         testing=testing,
         labels=list(exp.labels),
         untested=dict(exp.untested),
