@@ -1,0 +1,352 @@
+"""Pool construction: from runs, the documents to judge per topic and the order to judge them in.
+
+Five strategies (:data:`STRATEGIES`):
+
+- ``depth``: the top-k pool (TREC's; trectools' ``make_pool(strategy="topX")``): every document some run
+  ranks k or better; judged by its best rank, then by the number of runs that rank it k or better (more
+  first), then by doc id.
+- ``rbp``: RBP-weighted (Moffat, Webber & Zobel 2007): a document's weight is the sum over runs of
+  ``(1 - p) p^(rank - 1)``; judged by weight, highest first.
+- ``rrf``: reciprocal rank fusion: the sum over runs of ``1 / (k + rank)``; highest first.
+- ``mtf``: move-to-front (Cormack, Palmer & Clarke 1998), adaptive: the run of highest priority gives its
+  next unjudged document while they are relevant; a non-relevant one lowers its priority by one.
+- ``bandit``: a multi-armed bandit (Losada, Parapar & Barreiro 2016), MaxMean: the run whose mean reward
+  (Beta(1, 1) prior: ``(relevant + 1) / (judged + 2)`` of the documents judged from it) is highest gives its
+  next unjudged document.
+
+Runs are ranked as trec_eval and ir_measures rank them (score descending as float32, ties by doc id
+descending: :func:`ir_measures_graded.kernels.ranking_order`); trectools sorts by score (float64) and then
+by doc id descending too, so the two agree unless two scores differ only beyond float32's precision.
+
+The adaptive strategies need the assessor: ``judgments`` (qrels, read as any qrels; a document they do not
+judge is non-relevant, as in the papers' simulations) or a callable ``judge(topic, doc) -> label``. Ties
+between runs (equal priority, equal mean) are broken by one seeded random order of the runs: the pool is a
+function of the runs, the judgments and the seed.
+
+A budget caps the documents judged: ``budget`` per topic, or ``total`` over all topics (shared equally; what
+a topic cannot use goes to the others). :func:`build_pool` returns a :class:`Pool`, whose
+:meth:`Pool.write` writes the file an assessment tool reads: ``topic  document  order  runs`` (tab-separated,
+a header line; ``runs``: the runs that retrieved the document within the pool's depth, comma-separated).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ir_measures_graded import kernels
+from ir_measures_graded.errors import GradedInputError
+
+#: The strategies, by name, with what each does.
+STRATEGIES = {
+    "depth": "every document some run ranks within --depth (TREC's top-k pool)",
+    "rbp": "RBP-weighted: sum over runs of (1 - p) p^(rank - 1), highest first (Moffat, Webber & Zobel 2007)",
+    "rrf": "reciprocal rank fusion: sum over runs of 1 / (k + rank), highest first",
+    "mtf": "move-to-front (Cormack, Palmer & Clarke 1998): adaptive, needs the judgments",
+    "bandit": "multi-armed bandit, MaxMean (Losada, Parapar & Barreiro 2016): adaptive, needs the judgments",
+}
+ADAPTIVE = ("mtf", "bandit")
+COLUMNS = ("topic", "document", "order", "runs")
+
+
+@dataclass(frozen=True)
+class Pool:
+    """The pool: one row per document to judge (``topic``, ``document``, ``order`` of judging from 1 per
+    topic, ``runs``: the contributing runs, comma-separated), topics in the runs' order of first appearance
+    sorted as strings, rows by order."""
+
+    table: pd.DataFrame
+    strategy: str
+    runs: tuple[str, ...]
+
+    def __len__(self) -> int:
+        return len(self.table)
+
+    def documents(self) -> dict[str, set[str]]:
+        """The pooled documents of each topic."""
+        return {topic: set(docs) for topic, docs in self.table.groupby("topic", sort=False)["document"]}
+
+    def text(self) -> str:
+        """The file's text: a header line, then ``topic  document  order  runs`` per row (tab-separated)."""
+        t = self.table
+        body = t["topic"] + "\t" + t["document"] + "\t" + t["order"].astype(str) + "\t" + t["runs"]
+        return "\t".join(COLUMNS) + "\n" + "".join(line + "\n" for line in body.tolist())
+
+    def write(self, path: str | os.PathLike[str]) -> None:
+        """Write :meth:`text` to ``path``, whole or not at all (:func:`ir_measures_graded.files.write_text`)."""
+        from ir_measures_graded.files import write_text
+
+        write_text(path, self.text())
+
+
+@dataclass(frozen=True)
+class _Ranked:
+    """Every run's ranking, integer-coded: rows sorted by (topic, run, rank)."""
+
+    topic: np.ndarray  # int64 code into topics
+    run: np.ndarray  # int64 index into names
+    rank: np.ndarray  # int64, 1-based within (topic, run)
+    doc: np.ndarray  # int64 code into docs
+    topics: np.ndarray  # object: topic ids (str), sorted
+    docs: np.ndarray  # object: doc ids (str)
+    names: tuple[str, ...]
+
+
+def _doc_strings(doc_ids: Any, codes: np.ndarray) -> np.ndarray:
+    """The doc ids (str) of ``codes`` into ``doc_ids`` (a pyarrow array or numpy bytes / str / objects)."""
+    if isinstance(doc_ids, np.ndarray):
+        picked = doc_ids[codes]
+        if picked.dtype.kind == "S":
+            return np.char.decode(picked, "utf-8").astype(object)
+        return picked.astype(str).astype(object)
+    import pyarrow as pa
+
+    return np.asarray(doc_ids.take(pa.array(codes)).to_numpy(zero_copy_only=False), dtype=object).astype(str).astype(object)
+
+
+def _one_run(run: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A run's (topic ids, doc ids, rank) per row, ranked as trec_eval ranks."""
+    from ir_measures_graded.io.columns import run_columns
+    from ir_measures_graded.io.ids import name_ranks
+
+    cols = run_columns(run, encode_docs=False)
+    doc_codes = cols.doc_codes if cols.doc_codes is not None else np.arange(len(cols), dtype=np.int64)
+    key = kernels.descending_score_key(cols.values)
+    order = kernels.ranking_order(cols.query_codes.astype(np.int64), key, doc_codes,
+                                  None if cols.doc_ids_sorted else functools.partial(name_ranks, cols.doc_ids))
+    query = cols.query_codes[order]
+    rank = kernels.positions(kernels.segment_ptr(query, len(cols.query_ids))) + 1
+    topics = np.asarray(cols.query_ids, dtype=object).astype(str).astype(object)[query]
+    return topics, _doc_strings(cols.doc_ids, doc_codes[order]), rank
+
+
+def _read(runs: Mapping[str, Any] | Sequence[Any]) -> tuple[tuple[str, ...], list[Any]]:
+    """The runs' names and data; a path is read (once) by the package's reader."""
+    if isinstance(runs, Mapping):
+        names, given = tuple(str(n) for n in runs), list(runs.values())
+    else:
+        given = list(runs)
+        names = tuple(os.path.basename(os.fspath(r)) if isinstance(r, (str, os.PathLike)) else f"run{i}"
+                      for i, r in enumerate(given))
+    if not given:
+        raise GradedInputError("a pool needs at least one run; got none")
+    if len(set(names)) != len(names):
+        raise GradedInputError(f"two runs share a name: {', '.join(sorted({n for n in names if names.count(n) > 1}))}")
+    data = []
+    for item in given:
+        if isinstance(item, (str, os.PathLike)):
+            from ir_measures_graded.io.readers import read_run_table
+
+            item = read_run_table(item)
+        data.append(item)
+    return names, data
+
+
+def rank_runs(runs: Mapping[str, Any] | Sequence[Any], depth: int | None = None) -> _Ranked:
+    """Every run ranked (its top ``depth`` per topic; None: all), integer-coded across runs."""
+    names, data = _read(runs)
+    parts = [_one_run(run) for run in data]
+    if depth is not None:
+        parts = [(t[r <= depth], d[r <= depth], r[r <= depth]) for t, d, r in parts]
+    topic_ids = np.concatenate([p[0] for p in parts]) if parts else np.array([], dtype=object)
+    doc_ids = np.concatenate([p[1] for p in parts])
+    rank = np.concatenate([p[2] for p in parts]).astype(np.int64)
+    run = np.repeat(np.arange(len(parts), dtype=np.int64), [len(p[2]) for p in parts])
+    topic, topics = pd.factorize(pd.Series(topic_ids, dtype=object), sort=True)
+    doc, docs = pd.factorize(pd.Series(doc_ids, dtype=object))
+    order = np.lexsort((rank, run, topic))
+    return _Ranked(topic=topic[order].astype(np.int64), run=run[order], rank=rank[order], doc=doc[order].astype(np.int64),
+                   topics=np.asarray(topics, dtype=object), docs=np.asarray(docs, dtype=object), names=names)
+
+
+def _allowance(available: np.ndarray, budget: int | None, total: int | None) -> np.ndarray:
+    """Documents judged per topic: ``available`` capped by ``budget``, or ``total`` shared out equally (what a
+    topic cannot use goes to the others; the remainder of the division to the first topics)."""
+    if budget is not None:
+        return np.minimum(available, budget)
+    if total is None:
+        return available.copy()
+    given = np.zeros_like(available)
+    left = int(total)
+    open_ = available > 0
+    while left > 0 and open_.any():  # at most one pass per topic
+        share, extra = divmod(left, int(open_.sum()))
+        want = np.zeros_like(available)
+        want[open_] = share
+        want[np.flatnonzero(open_)[:extra]] += 1
+        take = np.minimum(want, available - given)
+        given += take
+        left -= int(take.sum())
+        open_ = given < available
+        if not take.any():
+            break
+    return given
+
+
+def _check(strategy: str, depth: int | None, budget: int | None, total: int | None, p: float, k: float) -> None:
+    if strategy not in STRATEGIES:
+        raise GradedInputError(f"unknown pooling strategy {strategy!r}: one of {', '.join(STRATEGIES)}")
+    if budget is not None and total is not None:
+        raise GradedInputError("a budget per topic or a total budget, not both")
+    for name, value in (("budget", budget), ("total budget", total), ("depth", depth)):
+        if value is not None and (int(value) != value or value < 1):
+            raise GradedInputError(f"the {name} must be a whole number of at least 1; got {value}")
+    if not 0 < p < 1:
+        raise GradedInputError(f"RBP's persistence p must be in (0, 1); got {p}")
+    if k < 0:
+        raise GradedInputError(f"RRF's k must be at least 0; got {k}")
+
+
+def build_pool(runs: Mapping[str, Any] | Sequence[Any], strategy: str = "depth", *, depth: int | None = None,
+               budget: int | None = None, total: int | None = None, p: float = 0.8, k: float = 60.0,
+               judgments: Any = None, judge: Callable[[str, str], float] | None = None, relevant: float = 1.0,
+               seed: int = 0) -> Pool:
+    """The pool of ``runs`` (a mapping name -> run, or a list of paths / runs: anything the package reads as a
+    run) by ``strategy`` (:data:`STRATEGIES`).
+
+    ``depth``: how deep each run is read (``depth``'s k, default 10; the others: default the whole run).
+    ``budget``: documents judged per topic at most; ``total``: over all topics (shared equally). ``p``: RBP's
+    persistence; ``k``: RRF's constant. ``mtf`` and ``bandit`` judge as they go: ``judgments`` (qrels) or
+    ``judge(topic, doc) -> label``; a label of at least ``relevant`` is relevant. ``seed``: the order of the
+    runs that breaks the adaptive strategies' ties.
+    """
+    _check(strategy, depth, budget, total, p, k)
+    if strategy in ADAPTIVE and judgments is None and judge is None:
+        raise GradedInputError(f"the {strategy} strategy judges as it goes: give the judgments (qrels) or a judge")
+    if strategy == "depth" and depth is None:
+        depth = 10
+    ranked = rank_runs(runs, depth)
+    n_topics, n_runs = len(ranked.topics), len(ranked.names)
+    # (topic, doc) pairs: the candidates, and which runs contribute each
+    pair_key = ranked.topic * len(ranked.docs) + ranked.doc
+    pair, first = np.unique(pair_key, return_index=True)
+    pair_of_row = np.searchsorted(pair, pair_key)
+    pair_topic, pair_doc = ranked.topic[first], ranked.doc[first]
+    available = np.bincount(pair_topic, minlength=n_topics)
+    allowed = _allowance(available, budget, total)
+    if strategy in ADAPTIVE:
+        label_of = _labeller(judgments, judge, ranked)
+        order_rank = _adaptive(strategy, ranked, allowed, label_of, relevant, seed)  # per pair: its order (0: not)
+    else:
+        if strategy == "depth":
+            best = np.full(len(pair), np.iinfo(np.int64).max)
+            np.minimum.at(best, pair_of_row, ranked.rank)
+            count = np.bincount(pair_of_row, minlength=len(pair))
+            keys = (ranked.docs[pair_doc].astype(str), -count, best)
+        else:
+            gain = (1 - p) * p ** (ranked.rank - 1.0) if strategy == "rbp" else 1.0 / (k + ranked.rank)
+            weight = np.bincount(pair_of_row, weights=gain, minlength=len(pair))
+            keys = (ranked.docs[pair_doc].astype(str), -weight)
+        order = np.lexsort((*keys, pair_topic))  # by topic, then the strategy's order
+        position = kernels.positions(kernels.segment_ptr(pair_topic[order], n_topics)) + 1
+        order_rank = np.zeros(len(pair), dtype=np.int64)
+        order_rank[order] = np.where(position <= allowed[pair_topic[order]], position, 0)
+    return _pool(ranked, strategy, pair_of_row, pair_topic, pair_doc, order_rank)
+
+
+def _pool(ranked: _Ranked, strategy: str, pair_of_row: np.ndarray, pair_topic: np.ndarray, pair_doc: np.ndarray,
+          order_rank: np.ndarray) -> Pool:
+    chosen = np.flatnonzero(order_rank > 0)
+    chosen = chosen[np.lexsort((order_rank[chosen], pair_topic[chosen]))]
+    # the contributing runs of each chosen pair, in the runs' order
+    rows = np.flatnonzero(order_rank[pair_of_row] > 0)
+    rows = rows[np.lexsort((ranked.run[rows], pair_of_row[rows]))]
+    names = np.asarray(ranked.names, dtype=object)
+    contributors = pd.Series(names[ranked.run[rows]]).groupby(pair_of_row[rows], sort=True).agg(",".join)
+    table = pd.DataFrame({"topic": ranked.topics[pair_topic[chosen]].astype(str),
+                          "document": ranked.docs[pair_doc[chosen]].astype(str),
+                          "order": order_rank[chosen],
+                          "runs": contributors.reindex(chosen).to_numpy()})
+    return Pool(table=table.reset_index(drop=True), strategy=strategy, runs=ranked.names)
+
+
+def _labeller(judgments: Any, judge: Callable[[str, str], float] | None, ranked: _Ranked) -> Callable[[int, int], float]:
+    """``label(topic code, doc code)``: from the judgments (absent: 0) or the judge."""
+    if judge is not None:
+        return lambda t, d: float(judge(str(ranked.topics[t]), str(ranked.docs[d])))
+    from ir_measures_graded.io.columns import qrels_columns
+
+    if isinstance(judgments, (str, os.PathLike)):
+        from ir_measures_graded.io.readers import read_qrels_table
+
+        judgments = read_qrels_table(judgments)
+    cols = qrels_columns(judgments, encode_docs=False)
+    doc_codes = cols.doc_codes if cols.doc_codes is not None else np.arange(len(cols), dtype=np.int64)
+    topics = np.asarray(cols.query_ids, dtype=object).astype(str)[cols.query_codes]
+    docs = _doc_strings(cols.doc_ids, doc_codes)
+    labels = dict(zip(zip(topics.tolist(), docs.tolist()), cols.values.tolist()))
+    return lambda t, d: labels.get((ranked.topics[t], ranked.docs[d]), 0.0)
+
+
+def _adaptive(strategy: str, ranked: _Ranked, allowed: np.ndarray, label_of: Callable[[int, int], float],
+              relevant: float, seed: int) -> np.ndarray:
+    """Each (topic, doc) pair's order of judging under move-to-front or MaxMean (0: not judged): a loop per
+    judging step, as the algorithms are sequential."""
+    n_runs = len(ranked.names)
+    tie = np.random.default_rng(seed).permutation(n_runs)  # tie[j]: run j's place among equals (lower first)
+    pair_key = ranked.topic * len(ranked.docs) + ranked.doc
+    pairs = np.unique(pair_key)
+    order_rank = np.zeros(len(pairs), dtype=np.int64)
+    topic_ptr = kernels.segment_ptr(ranked.topic, len(ranked.topics))
+    for t in range(len(ranked.topics)):
+        lo, hi = topic_ptr[t], topic_ptr[t + 1]
+        run_ptr = lo + kernels.segment_ptr(ranked.run[lo:hi], n_runs)
+        docs = ranked.doc[lo:hi]
+        lists = [docs[run_ptr[j] - lo:run_ptr[j + 1] - lo] for j in range(n_runs)]
+        sequence = _judge_topic(strategy, lists, tie, int(allowed[t]), lambda d, t=t: label_of(t, d) >= relevant)
+        if sequence:
+            at = np.searchsorted(pairs, t * len(ranked.docs) + np.asarray(sequence, dtype=np.int64))
+            order_rank[at] = np.arange(1, len(sequence) + 1)
+    return order_rank
+
+
+def _judge_topic(strategy: str, lists: list[np.ndarray], tie: np.ndarray, allowed: int,
+                 is_relevant: Callable[[int], bool]) -> list[int]:
+    """The documents judged on one topic, in order: ``lists[j]`` run j's ranked doc codes."""
+    n_runs = len(lists)
+    position = np.zeros(n_runs, dtype=np.int64)  # each run's next place to look at
+    judged: set[int] = set()
+    sequence: list[int] = []
+    alive = np.array([len(lst) > 0 for lst in lists])
+    priority = np.zeros(n_runs, dtype=np.float64)  # mtf: priority; bandit: relevant judged from the run
+    pulls = np.zeros(n_runs, dtype=np.float64)  # bandit: documents judged from the run
+    current = -1
+
+    def next_doc(j: int) -> int | None:
+        lst = lists[j]
+        while position[j] < len(lst) and int(lst[position[j]]) in judged:
+            position[j] += 1
+        if position[j] >= len(lst):
+            alive[j] = False
+            return None
+        return int(lst[position[j]])
+
+    def best() -> int:
+        score = priority if strategy == "mtf" else (priority + 1) / (pulls + 2)
+        score = np.where(alive, score, -np.inf)
+        top = np.flatnonzero(score == score.max())
+        return int(top[np.argmin(tie[top])])
+
+    while len(sequence) < allowed and alive.any():
+        if strategy == "bandit" or current < 0 or not alive[current]:
+            current = best()
+        doc = next_doc(current)
+        if doc is None:
+            current = -1
+            continue
+        judged.add(doc)
+        sequence.append(doc)
+        good = is_relevant(doc)
+        if strategy == "bandit":
+            pulls[current] += 1
+            priority[current] += good
+        elif not good:
+            priority[current] -= 1
+            current = -1
+    return sequence
