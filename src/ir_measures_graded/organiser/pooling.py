@@ -222,7 +222,7 @@ def build_pool(runs: Mapping[str, Any] | Sequence[Any], strategy: str = "depth",
     if strategy == "depth" and depth is None:
         depth = 10
     ranked = rank_runs(runs, depth)
-    n_topics, n_runs = len(ranked.topics), len(ranked.names)
+    n_topics = len(ranked.topics)
     # (topic, doc) pairs: the candidates, and which runs contribute each
     pair_key = ranked.topic * len(ranked.docs) + ranked.doc
     pair, first = np.unique(pair_key, return_index=True)
@@ -280,7 +280,7 @@ def _labeller(judgments: Any, judge: Callable[[str, str], float] | None, ranked:
     doc_codes = cols.doc_codes if cols.doc_codes is not None else np.arange(len(cols), dtype=np.int64)
     topics = np.asarray(cols.query_ids, dtype=object).astype(str)[cols.query_codes]
     docs = _doc_strings(cols.doc_ids, doc_codes)
-    labels = dict(zip(zip(topics.tolist(), docs.tolist()), cols.values.tolist()))
+    labels = dict(zip(zip(topics.tolist(), docs.tolist(), strict=True), cols.values.tolist(), strict=True))
     return lambda t, d: labels.get((ranked.topics[t], ranked.docs[d]), 0.0)
 
 
