@@ -11,10 +11,10 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.examples import examples
 
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.organiser.pooling import build_pool
+from support.examples import examples
 
 SAMPLE = Path(__file__).resolve().parents[3] / "src" / "ir_measures_graded" / "data" / "graded_sample"
 RUNS = [SAMPLE / "strong.run", SAMPLE / "weak.run", SAMPLE / "random.run"]
