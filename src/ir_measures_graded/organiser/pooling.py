@@ -138,13 +138,13 @@ def _read(runs: Mapping[str, Any] | Sequence[Any]) -> tuple[tuple[str, ...], lis
         raise GradedInputError("a pool needs at least one run; got none")
     if len(set(names)) != len(names):
         raise GradedInputError(f"two runs share a name: {', '.join(sorted({n for n in names if names.count(n) > 1}))}")
-    data = []
-    for item in given:
-        if isinstance(item, (str, os.PathLike)):
-            from ir_measures_graded.io.readers import read_run_table
+    from ir_measures_graded.io.inputs import Input, read_input
 
-            item = read_run_table(item)
-        data.append(item)
+    data = []
+    for name, item in zip(names, given, strict=True):
+        if isinstance(item, (str, os.PathLike)):
+            item = read_input(item, "run")  # read once, by io
+        data.append(item.held(name, "the pool") if isinstance(item, Input) else item)
     return names, data
 
 
@@ -208,7 +208,8 @@ def build_pool(runs: Mapping[str, Any] | Sequence[Any], strategy: str = "depth",
                judgments: Any = None, judge: Callable[[str, str], float] | None = None, relevant: float = 1.0,
                seed: int = 0) -> Pool:
     """The pool of ``runs`` (a mapping name -> run, or a list of paths / runs: anything the package reads as a
-    run) by ``strategy`` (:data:`STRATEGIES`).
+    run, an :class:`~ir_measures_graded.io.inputs.Input`, e.g. ``exp.run_input(name)``; a path is named by its file
+    name) by ``strategy`` (:data:`STRATEGIES`).
 
     ``depth``: how deep each run is read (``depth``'s k, default 10; the others: default the whole run).
     ``budget``: documents judged per topic at most; ``total``: over all topics (shared equally). ``p``: RBP's
@@ -271,11 +272,12 @@ def _labeller(judgments: Any, judge: Callable[[str, str], float] | None, ranked:
     if judge is not None:
         return lambda t, d: float(judge(str(ranked.topics[t]), str(ranked.docs[d])))
     from ir_measures_graded.io.columns import qrels_columns
+    from ir_measures_graded.io.inputs import Input, read_input
 
     if isinstance(judgments, (str, os.PathLike)):
-        from ir_measures_graded.io.readers import read_qrels_table
-
-        judgments = read_qrels_table(judgments)
+        judgments = read_input(judgments, "qrels")
+    if isinstance(judgments, Input):
+        judgments = judgments.held("judgments", "the pool")
     cols = qrels_columns(judgments, encode_docs=False)
     doc_codes = cols.doc_codes if cols.doc_codes is not None else np.arange(len(cols), dtype=np.int64)
     topics = np.asarray(cols.query_ids, dtype=object).astype(str)[cols.query_codes]
