@@ -35,6 +35,7 @@ SUBCOMMANDS = {
     "report": "one self-contained HTML page of the experiment, and the comparison table on standard output",
     "leaderboard": "the organiser's view: leaderboard with significance groups, agreement, pool reusability",
     "agree": "two judges side by side: label agreement (kappa, alpha), leaderboards and which measures hold",
+    "pool": "build the pool to judge from runs: depth-k, RBP, RRF, move-to-front or a bandit, under a budget",
     "demo": "evaluate the bundled sample data (also: no arguments)",
 }
 #: statistics.PAIRED_TESTS etc., written out so that --help does not load scipy (a test keeps them equal).
@@ -229,6 +230,8 @@ def parse_measures(text: str) -> list[Named]:
 def inputs_of(args: argparse.Namespace) -> tuple[list[str], list[Named]]:
     """The runs and measures (with their labels) of any subcommand (measures after the runs, or with
     -m), checked alike."""
+    if args.command == "pool":
+        return pool_inputs(args), []
     if args.measures:
         runs = list(args.inputs)
         for item in runs:
@@ -262,6 +265,25 @@ def inputs_of(args: argparse.Namespace) -> tuple[list[str], list[Named]]:
 
         require("pyspark", "spark", "--engine spark")
     return runs, measures
+
+
+def pool_inputs(args: argparse.Namespace) -> list[str]:
+    """The runs of ``pool`` (no qrels, no measures), checked as every subcommand's runs."""
+    runs = list(args.inputs)
+    for item in runs:
+        if os.path.isdir(item):
+            raise UsageError(f"run {item} is a directory, not a file")
+        if not is_run_input(item):
+            raise UsageError(f"run file not found: {item}")
+    read_once(runs)
+    if args.qrels is not None and args.qrels in STANDARD_INPUT and any(run in STANDARD_INPUT for run in runs):
+        raise UsageError(f"standard input can be read once: {args.qrels!r} is the judgments, so no run can be "
+                         f"{next(run for run in runs if run in STANDARD_INPUT)!r}; give the run as a file")
+    if args.names is not None and len(args.names) != len(runs):
+        raise UsageError(f"--names gives {len(args.names)} name(s) for {len(runs)} run(s): one name per run")
+    if args.names is not None and len(set(args.names)) != len(args.names):
+        raise UsageError("--names: two runs share a name")
+    return runs
 
 
 def read_once(runs: list[str]) -> None:

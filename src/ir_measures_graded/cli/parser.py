@@ -23,6 +23,7 @@ from ir_measures_graded.cli.args import (
 )
 from ir_measures_graded.cli.figures import FIGURES
 from ir_measures_graded.cli.leaderboard import add_parser as add_leaderboard
+from ir_measures_graded.cli.pool import add_parser as add_pool
 
 __all__ = ["build_parser", "add_figures"]
 
@@ -140,7 +141,8 @@ def _demo(sub: Any) -> None:
 
 #: Each subcommand's parser, added to the subparsers (in the order --help lists them).
 _BUILDERS: dict[str, Callable[[Any], object]] = {"evaluate": _evaluate, "judge": _judge, "report": _report,
-                                                 "leaderboard": add_leaderboard, "agree": add_agree, "demo": _demo}
+                                                 "leaderboard": add_leaderboard, "agree": add_agree, "pool": add_pool,
+                                                 "demo": _demo}
 
 
 def add_figures(parser: argparse.ArgumentParser) -> None:
