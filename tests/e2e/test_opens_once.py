@@ -100,3 +100,14 @@ def test_agree_opens_each_qrels_and_each_run_once(inputs):
     assert opens(inputs, command) == ONCE
     trace = inputs / "trace.txt"
     assert sum('b.qrels"' in line and "ENOENT" not in line for line in trace.read_text().splitlines()) == 1
+
+
+@pytest.mark.parametrize("options", [
+    ["--strategy", "depth", "--depth", "5", "--output", "pool.tsv"],
+    ["--strategy", "bandit", "--judgments", "qrels.txt", "--total", "40", "--output", "pool.tsv"],
+], ids=["depth", "bandit"])
+def test_pool_opens_each_run_and_the_judgments_once(inputs, options):
+    """``pool`` (#51 item 4): each run, and the judgments an adaptive strategy judges with, opened once."""
+    expected = {name: 1 for name in ("s.run", "w.run", "r.run")} | ({"qrels.txt": 1} if "--judgments" in options
+                                                                    else {})
+    assert opens(inputs, [SCRIPT, "pool", "s.run", "w.run", "r.run", *options]) == expected
