@@ -98,20 +98,22 @@ class _Ranked:
     names: tuple[str, ...]
 
 
-def _doc_strings(doc_ids: Any, codes: np.ndarray) -> np.ndarray:
-    """The doc ids (str) of ``codes`` into ``doc_ids`` (a pyarrow array or numpy bytes / str / objects)."""
+def _doc_array(doc_ids: Any, codes: np.ndarray) -> Any:
+    """The doc ids of ``codes`` into ``doc_ids`` (a pyarrow array, or numpy bytes / str / objects) as an Arrow
+    string array: compact, and encoded across runs at once."""
+    import pyarrow as pa
+
     if isinstance(doc_ids, np.ndarray):
         picked = doc_ids[codes]
         if picked.dtype.kind == "S":
-            return np.char.decode(picked, "utf-8").astype(object)
-        return picked.astype(str).astype(object)
-    import pyarrow as pa
-
-    return np.asarray(doc_ids.take(pa.array(codes)).to_numpy(zero_copy_only=False), dtype=object).astype(str).astype(object)
+            return pa.array(picked, type=pa.binary()).cast(pa.string())
+        return pa.array(picked.astype(str).astype(object), type=pa.string())
+    return doc_ids.take(pa.array(codes)).cast(pa.string())
 
 
-def _one_run(run: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A run's (topic ids, doc ids, rank) per row, ranked as trec_eval ranks."""
+def _one_run(run: Any, depth: int | None) -> tuple[np.ndarray, np.ndarray, Any, np.ndarray]:
+    """A run ranked as trec_eval ranks it, its top ``depth`` per topic: (its topic ids, the topic code of each row
+    into them, the doc ids (Arrow), the rank)."""
     from ir_measures_graded.io.columns import run_columns
     from ir_measures_graded.io.ids import name_ranks
 
@@ -122,12 +124,15 @@ def _one_run(run: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                                   None if cols.doc_ids_sorted else functools.partial(name_ranks, cols.doc_ids))
     query = cols.query_codes[order]
     rank = kernels.positions(kernels.segment_ptr(query, len(cols.query_ids))) + 1
-    topics = np.asarray(cols.query_ids, dtype=object).astype(str).astype(object)[query]
-    return topics, _doc_strings(cols.doc_ids, doc_codes[order]), rank
+    if depth is not None:
+        keep = rank <= depth
+        order, query, rank = order[keep], query[keep], rank[keep]
+    topics = np.asarray([str(q) for q in cols.query_ids], dtype=object)
+    return topics, query.astype(np.int64), _doc_array(cols.doc_ids, doc_codes[order]), rank.astype(np.int64)
 
 
-def _read(runs: Mapping[str, Any] | Sequence[Any]) -> tuple[tuple[str, ...], list[Any]]:
-    """The runs' names and data; a path is read (once) by the package's reader."""
+def _names(runs: Mapping[str, Any] | Sequence[Any]) -> tuple[tuple[str, ...], list[Any]]:
+    """The runs' names and what was given for each."""
     if isinstance(runs, Mapping):
         names, given = tuple(str(n) for n in runs), list(runs.values())
     else:
@@ -138,31 +143,34 @@ def _read(runs: Mapping[str, Any] | Sequence[Any]) -> tuple[tuple[str, ...], lis
         raise GradedInputError("a pool needs at least one run; got none")
     if len(set(names)) != len(names):
         raise GradedInputError(f"two runs share a name: {', '.join(sorted({n for n in names if names.count(n) > 1}))}")
-    from ir_measures_graded.io.inputs import Input, read_input
-
-    data = []
-    for name, item in zip(names, given, strict=True):
-        if isinstance(item, (str, os.PathLike)):
-            item = read_input(item, "run")  # read once, by io
-        data.append(item.held(name, "the pool") if isinstance(item, Input) else item)
-    return names, data
+    return names, given
 
 
 def rank_runs(runs: Mapping[str, Any] | Sequence[Any], depth: int | None = None) -> _Ranked:
-    """Every run ranked (its top ``depth`` per topic; None: all), integer-coded across runs."""
-    names, data = _read(runs)
-    parts = [_one_run(run) for run in data]
-    if depth is not None:
-        parts = [(t[r <= depth], d[r <= depth], r[r <= depth]) for t, d, r in parts]
-    topic_ids = np.concatenate([p[0] for p in parts]) if parts else np.array([], dtype=object)
-    doc_ids = np.concatenate([p[1] for p in parts])
-    rank = np.concatenate([p[2] for p in parts]).astype(np.int64)
-    run = np.repeat(np.arange(len(parts), dtype=np.int64), [len(p[2]) for p in parts])
-    topic, topics = pd.factorize(pd.Series(topic_ids, dtype=object), sort=True)
-    doc, docs = pd.factorize(pd.Series(doc_ids, dtype=object))
+    """Every run ranked (its top ``depth`` per topic; None: all), integer-coded across runs. A path is read once
+    (by :func:`ir_measures_graded.io.inputs.read_input`) and its table let go once ranked."""
+    import pyarrow as pa
+
+    from ir_measures_graded.io.inputs import Input, read_input
+
+    names, given = _names(runs)
+    parts = []
+    for name, item in zip(names, given, strict=True):
+        if isinstance(item, (str, os.PathLike)):
+            item = read_input(item, "run")
+        parts.append(_one_run(item.held(name, "the pool") if isinstance(item, Input) else item, depth))
+        del item
+    topics = np.asarray(sorted({t for p in parts for t in p[0]}), dtype=object)
+    topic = np.concatenate([np.searchsorted(topics, p[0]).astype(np.int64)[p[1]] for p in parts])
+    encoded = pa.chunked_array([p[2] for p in parts], type=pa.string()).combine_chunks().dictionary_encode()
+    doc = np.asarray(encoded.indices, dtype=np.int64)
+    docs = np.asarray(encoded.dictionary.to_numpy(zero_copy_only=False), dtype=object)
+    rank = np.concatenate([p[3] for p in parts])
+    run = np.repeat(np.arange(len(parts), dtype=np.int64), [len(p[3]) for p in parts])
+    del parts, encoded
     order = np.lexsort((rank, run, topic))
-    return _Ranked(topic=topic[order].astype(np.int64), run=run[order], rank=rank[order], doc=doc[order].astype(np.int64),
-                   topics=np.asarray(topics, dtype=object), docs=np.asarray(docs, dtype=object), names=names)
+    return _Ranked(topic=topic[order], run=run[order], rank=rank[order], doc=doc[order], topics=topics, docs=docs,
+                   names=names)
 
 
 def _allowance(available: np.ndarray, budget: int | None, total: int | None) -> np.ndarray:
@@ -281,7 +289,7 @@ def _labeller(judgments: Any, judge: Callable[[str, str], float] | None, ranked:
     cols = qrels_columns(judgments, encode_docs=False)
     doc_codes = cols.doc_codes if cols.doc_codes is not None else np.arange(len(cols), dtype=np.int64)
     topics = np.asarray(cols.query_ids, dtype=object).astype(str)[cols.query_codes]
-    docs = _doc_strings(cols.doc_ids, doc_codes)
+    docs = np.asarray(_doc_array(cols.doc_ids, doc_codes).to_numpy(zero_copy_only=False), dtype=object)
     labels = dict(zip(zip(topics.tolist(), docs.tolist(), strict=True), cols.values.tolist(), strict=True))
     return lambda t, d: labels.get((ranked.topics[t], ranked.docs[d]), 0.0)
 
