@@ -233,12 +233,7 @@ def inputs_of(args: argparse.Namespace) -> tuple[list[str], list[Named]]:
     if args.command == "pool":
         return pool_inputs(args), []
     if args.measures:
-        runs = list(args.inputs)
-        for item in runs:
-            if os.path.isdir(item):
-                raise UsageError(f"run {item} is a directory, not a file")
-            if not is_run_input(item):
-                raise UsageError(f"run file not found: {item}")
+        runs = run_files(args.inputs)
         measures: list[Named] = []
         for text in args.measures:
             measures += [pair for pair in parse_measures(text) if pair[0] not in {m for m, _ in measures}]
@@ -267,14 +262,20 @@ def inputs_of(args: argparse.Namespace) -> tuple[list[str], list[Named]]:
     return runs, measures
 
 
-def pool_inputs(args: argparse.Namespace) -> list[str]:
-    """The runs of ``pool`` (no qrels, no measures), checked as every subcommand's runs."""
-    runs = list(args.inputs)
+def run_files(given: list[str]) -> list[str]:
+    """The runs given (all of them run files: no measure among them), each an existing file or ``-``."""
+    runs = list(given)
     for item in runs:
         if os.path.isdir(item):
             raise UsageError(f"run {item} is a directory, not a file")
         if not is_run_input(item):
             raise UsageError(f"run file not found: {item}")
+    return runs
+
+
+def pool_inputs(args: argparse.Namespace) -> list[str]:
+    """The runs of ``pool`` (no qrels, no measures), checked as every subcommand's runs."""
+    runs = run_files(args.inputs)
     read_once(runs)
     if args.qrels is not None and args.qrels in STANDARD_INPUT and any(run in STANDARD_INPUT for run in runs):
         raise UsageError(f"standard input can be read once: {args.qrels!r} is the judgments, so no run can be "
