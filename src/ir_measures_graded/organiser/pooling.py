@@ -24,8 +24,8 @@ between runs (equal priority, equal mean) are broken by one seeded random order 
 function of the runs, the judgments and the seed.
 
 A budget caps the documents judged: ``budget`` per topic, or ``total`` over all topics (shared equally; what
-a topic cannot use goes to the others). :func:`build_pool` returns a :class:`Pool`, whose
-:meth:`Pool.write` writes the file an assessment tool reads: ``topic  document  order  runs`` (tab-separated,
+a topic cannot use goes to the others). :func:`build_pool` returns a :class:`JudgingPool`, whose
+:meth:`JudgingPool.write` writes the file an assessment tool reads: ``topic  document  order  runs`` (tab-separated,
 a header line; ``runs``: the runs that retrieved the document within the pool's depth, comma-separated).
 """
 
@@ -43,6 +43,8 @@ import pandas as pd
 from ir_measures_graded import kernels
 from ir_measures_graded.errors import GradedInputError
 
+__all__ = ["build_pool", "JudgingPool", "STRATEGIES"]
+
 #: The strategies, by name, with what each does.
 STRATEGIES = {
     "depth": "every document some run ranks within --depth (TREC's top-k pool)",
@@ -56,7 +58,7 @@ COLUMNS = ("topic", "document", "order", "runs")
 
 
 @dataclass(frozen=True)
-class Pool:
+class JudgingPool:
     """The pool: one row per document to judge (``topic``, ``document``, ``order`` of judging from 1 per
     topic, ``runs``: the contributing runs, comma-separated), topics in the runs' order of first appearance
     sorted as strings, rows by order."""
@@ -214,7 +216,7 @@ def _check(strategy: str, depth: int | None, budget: int | None, total: int | No
 def build_pool(runs: Mapping[str, Any] | Sequence[Any], strategy: str = "depth", *, depth: int | None = None,
                budget: int | None = None, total: int | None = None, p: float = 0.8, k: float = 60.0,
                judgments: Any = None, judge: Callable[[str, str], float] | None = None, relevant: float = 1.0,
-               seed: int = 0) -> Pool:
+               seed: int = 0) -> JudgingPool:
     """The pool of ``runs`` (a mapping name -> run, or a list of paths / runs: anything the package reads as a
     run, an :class:`~ir_measures_graded.io.inputs.Input`, e.g. ``exp.run_input(name)``; a path is named by its file
     name) by ``strategy`` (:data:`STRATEGIES`).
@@ -260,7 +262,7 @@ def build_pool(runs: Mapping[str, Any] | Sequence[Any], strategy: str = "depth",
 
 
 def _pool(ranked: _Ranked, strategy: str, pair_of_row: np.ndarray, pair_topic: np.ndarray, pair_doc: np.ndarray,
-          order_rank: np.ndarray) -> Pool:
+          order_rank: np.ndarray) -> JudgingPool:
     chosen = np.flatnonzero(order_rank > 0)
     chosen = chosen[np.lexsort((order_rank[chosen], pair_topic[chosen]))]
     # the contributing runs of each chosen pair, in the runs' order
@@ -272,7 +274,7 @@ def _pool(ranked: _Ranked, strategy: str, pair_of_row: np.ndarray, pair_topic: n
                           "document": ranked.docs[pair_doc[chosen]].astype(str),
                           "order": order_rank[chosen],
                           "runs": contributors.reindex(chosen).to_numpy()})
-    return Pool(table=table.reset_index(drop=True), strategy=strategy, runs=ranked.names)
+    return JudgingPool(table=table.reset_index(drop=True), strategy=strategy, runs=ranked.names)
 
 
 def _labeller(judgments: Any, judge: Callable[[str, str], float] | None, ranked: _Ranked) -> Callable[[int, int], float]:
