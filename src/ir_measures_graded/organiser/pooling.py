@@ -242,7 +242,7 @@ def build_pool(runs: Mapping[str, Any] | Sequence[Any], strategy: str = "depth",
     available = np.bincount(pair_topic, minlength=n_topics)
     allowed = _allowance(available, budget, total)
     if strategy in ADAPTIVE:
-        label_of = _labeller(judgments, judge, ranked)
+        label_of = _labeller(judgments, judge, ranked, pair)
         order_rank = _adaptive(strategy, ranked, allowed, label_of, relevant, seed)  # per pair: its order (0: not)
     else:
         if strategy == "depth":
@@ -277,8 +277,10 @@ def _pool(ranked: _Ranked, strategy: str, pair_of_row: np.ndarray, pair_topic: n
     return JudgingPool(table=table.reset_index(drop=True), strategy=strategy, runs=ranked.names)
 
 
-def _labeller(judgments: Any, judge: Callable[[str, str], float] | None, ranked: _Ranked) -> Callable[[int, int], float]:
-    """``label(topic code, doc code)``: from the judgments (absent: 0) or the judge."""
+def _labeller(judgments: Any, judge: Callable[[str, str], float] | None, ranked: _Ranked,
+              pair: np.ndarray) -> Callable[[int, int], float]:
+    """``label(topic code, doc code)``: from the judgments (absent: 0), joined to every candidate ``pair``
+    (``topic * len(docs) + doc``, sorted) at once; or asked of the judge."""
     if judge is not None:
         return lambda t, d: float(judge(str(ranked.topics[t]), str(ranked.docs[d])))
     from ir_measures_graded.io.columns import qrels_columns
@@ -290,10 +292,19 @@ def _labeller(judgments: Any, judge: Callable[[str, str], float] | None, ranked:
         judgments = judgments.held("judgments", "the pool")
     cols = qrels_columns(judgments, encode_docs=False)
     doc_codes = cols.doc_codes if cols.doc_codes is not None else np.arange(len(cols), dtype=np.int64)
-    topics = np.asarray(cols.query_ids, dtype=object).astype(str)[cols.query_codes]
+    topic_ids = np.asarray([str(q) for q in cols.query_ids], dtype=object)
+    topic = pd.Index(ranked.topics).get_indexer(topic_ids)[cols.query_codes]
     docs = np.asarray(_doc_array(cols.doc_ids, doc_codes).to_numpy(zero_copy_only=False), dtype=object)
-    labels = dict(zip(zip(topics.tolist(), docs.tolist(), strict=True), cols.values.tolist(), strict=True))
-    return lambda t, d: labels.get((ranked.topics[t], ranked.docs[d]), 0.0)
+    doc = pd.Index(ranked.docs).get_indexer(docs)
+    known = (topic >= 0) & (doc >= 0)  # judged documents no run retrieved are never asked for
+    key = topic[known] * len(ranked.docs) + doc[known]
+    at = np.searchsorted(pair, key)
+    inside = at < len(pair)
+    inside[inside] = pair[at[inside]] == key[inside]
+    label = np.zeros(len(pair), dtype=np.float64)
+    label[at[inside]] = cols.values[known][inside]
+    n_docs = len(ranked.docs)
+    return lambda t, d: float(label[np.searchsorted(pair, t * n_docs + d)])
 
 
 def _adaptive(strategy: str, ranked: _Ranked, allowed: np.ndarray, label_of: Callable[[int, int], float],
