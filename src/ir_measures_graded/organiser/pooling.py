@@ -176,26 +176,20 @@ def rank_runs(runs: Mapping[str, Any] | Sequence[Any], depth: int | None = None)
 
 
 def _allowance(available: np.ndarray, budget: int | None, total: int | None) -> np.ndarray:
-    """Documents judged per topic: ``available`` capped by ``budget``, or ``total`` shared out equally (what a
-    topic cannot use goes to the others; the remainder of the division to the first topics)."""
+    """Documents judged per topic: ``available`` capped by ``budget``, or ``total`` shared out as equally as
+    the topics allow (water-filling: every topic up to one level, those with more to judge one more each, in
+    topic order, until the total is spent)."""
     if budget is not None:
         return np.minimum(available, budget)
-    if total is None:
+    if total is None or total >= available.sum():
         return available.copy()
-    given = np.zeros_like(available)
-    left = int(total)
-    open_ = available > 0
-    while left > 0 and open_.any():  # at most one pass per topic
-        share, extra = divmod(left, int(open_.sum()))
-        want = np.zeros_like(available)
-        want[open_] = share
-        want[np.flatnonzero(open_)[:extra]] += 1
-        take = np.minimum(want, available - given)
-        given += take
-        left -= int(take.sum())
-        open_ = given < available
-        if not take.any():
-            break
+    low, high = 0, int(available.max())  # the highest level whose documents fit in the total: bisected
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if np.minimum(available, middle).sum() <= total else (low, middle - 1)
+    given = np.minimum(available, low)
+    more = np.flatnonzero(available > low)[:int(total - given.sum())]
+    given[more] += 1
     return given
 
 

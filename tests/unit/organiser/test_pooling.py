@@ -251,3 +251,16 @@ def test_python_random_unused():
     random.seed(1)
     np.random.seed(1)
     pd.testing.assert_frame_equal(a.table, build_pool(RUNS, "bandit", judgments=QRELS, budget=5).table)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(st.integers(0, 30), min_size=1, max_size=12), st.integers(1, 200))
+def test_a_total_budget_is_shared_as_equally_as_the_topics_allow(available, total):
+    from ir_measures_graded.organiser.pooling import _allowance
+
+    available = np.asarray(available, dtype=np.int64)
+    given = _allowance(available, None, total)
+    assert given.sum() == min(total, available.sum()) and (given <= available).all()
+    short = given < available  # a topic given less than it could use gets no less than any other topic, less one
+    if short.any():
+        assert given.max() - given[short].min() <= 1
