@@ -60,8 +60,8 @@ COLUMNS = ("topic", "document", "order", "runs")
 @dataclass(frozen=True)
 class JudgingPool:
     """The pool: one row per document to judge (``topic``, ``document``, ``order`` of judging from 1 per
-    topic, ``runs``: the contributing runs, comma-separated), topics in the runs' order of first appearance
-    sorted as strings, rows by order."""
+    topic, ``runs``: the runs that retrieved it within the pool's depth, comma-separated, in the runs' order),
+    topics sorted as strings, each topic's rows by order."""
 
     table: pd.DataFrame
     strategy: str
