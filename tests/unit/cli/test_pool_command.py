@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import pandas as pd
 import pytest
 
@@ -16,7 +18,7 @@ def test_the_command_writes_the_api_pool(capsys, tmp_path):
     run_main(capsys, "pool", *RUNS, "--strategy", "rbp", "--budget", "7", "--output", str(tmp_path / "pool.tsv"))
     assert (tmp_path / "pool.tsv").read_text() == build_pool(RUNS, "rbp", budget=7).text()
     out, _ = run_main(capsys, "pool", *RUNS, "--depth", "3", "--names", "s", "w", "r")
-    table = pd.read_csv(pd.io.common.StringIO(out), sep="\t", dtype={"topic": str})
+    table = pd.read_csv(io.StringIO(out), sep="\t", dtype={"topic": str})
     assert set(",".join(table["runs"]).split(",")) == {"s", "w", "r"}
     assert len(table) == len(build_pool(RUNS, "depth", depth=3))
 
