@@ -11,7 +11,7 @@ from typing import Any
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.io.inputs import Input
 
-__all__ = ["load_qrels", "read_qrels"]
+__all__ = ["load_qrels", "read_qrels", "read_input"]
 
 
 def load_qrels(spec: str | os.PathLike, columns: Mapping[str, str] | None = None) -> Any:
@@ -90,3 +90,16 @@ def qrels_frame(qrels: Any, columns: Mapping[str, str] | None = None) -> Any:
         docs = as_strings(cols.doc_ids).to_numpy(zero_copy_only=False)[cols.doc_codes]
     queries = cols.query_ids.astype(str)[cols.query_codes]
     return pd.DataFrame({"query_id": queries, "doc_id": docs, "relevance": cols.values})
+
+
+def read_input(path: Any, kind: str = "run", columns: Mapping[str, str] | None = None) -> Input:
+    """The file ``path`` (a run or qrels: TREC text, plain or compressed, Parquet, Arrow IPC, ``-``) read once
+    and whole into an :class:`Input`: the table kept, the bytes' SHA-256, size and a run's tag metered as read."""
+    from ir_measures_graded.io import readers
+    from ir_measures_graded.io.inputs import Meter
+
+    meter = Meter()
+    read = readers.read_run_table if kind == "run" else readers.read_qrels_table
+    table = read(path, columns, meter=meter)
+    return Input(kind, os.fspath(path), table, meter.hexdigest(), table.num_rows, meter.size or None,
+                 meter.tag if kind == "run" else None, dict(columns or {}))

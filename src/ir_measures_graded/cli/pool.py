@@ -1,5 +1,5 @@
 """``ir-measures-graded pool``: the pool to judge, built from runs before any judgment (no qrels, no measures):
-per topic, the documents and the order to judge them in, by one strategy (:mod:`ir_measures_graded.organiser.pooling`)
+per topic, the documents and the order to judge them in, by one strategy (:mod:`ir_measures_graded.pooling`)
 under a budget per topic or in total, written as the file an assessment tool reads (``topic  document  order
 runs``, tab-separated) to ``--output FILE`` or standard output. Each run (and ``--judgments``, which the adaptive
 strategies judge with) is read once.
@@ -20,7 +20,7 @@ from ir_measures_graded.cli.output import PROG
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """The ``pool`` subcommand's parser, added to the subparsers ``sub``."""
     from ir_measures_graded.cli.args import SUBCOMMANDS
-    from ir_measures_graded.organiser.pooling import STRATEGIES
+    from ir_measures_graded.pooling import STRATEGIES
 
     parser = sub.add_parser("pool", help=SUBCOMMANDS["pool"], formatter_class=argparse.RawDescriptionHelpFormatter,
                             description="The pool to judge, from runs (no qrels, no measures): per topic, the "
@@ -60,7 +60,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: TextIO) -> int:
     """``pool``; returns the exit status."""
     from ir_measures_graded.cli.writers import output_file
-    from ir_measures_graded.organiser.pooling import build_pool
+    from ir_measures_graded.pooling import build_pool
 
     if args.output:
         output_file(args, "--output", args.output, "write the pool")

@@ -16,7 +16,7 @@ from typing import Any
 
 from ir_measures_graded.errors import GradedInputError
 
-__all__ = ["Input", "Meter", "tag_of", "frame_tag", "read_input"]
+__all__ = ["Input", "Meter", "tag_of", "frame_tag"]
 
 
 def tag_of(line: bytes) -> str | None:
@@ -156,17 +156,3 @@ class Input:
             raise GradedInputError(f"{self.kind} {name} was read as a stream and not kept (per_query=False or "
                                    f"Reading(keep=False)): {needed_by} needs it; evaluate with per_query=True")
         return self.data
-
-
-def read_input(path: Any, kind: str = "run", columns: Mapping[str, str] | None = None) -> Input:
-    """The file ``path`` (a run or qrels: TREC text, plain or compressed, Parquet, Arrow IPC, ``-``) read once
-    and whole into an :class:`Input`: the table kept, the bytes' SHA-256, size and a run's tag metered as read."""
-    import os
-
-    from ir_measures_graded.io import readers
-
-    meter = Meter()
-    read = readers.read_run_table if kind == "run" else readers.read_qrels_table
-    table = read(path, columns, meter=meter)
-    return Input(kind, os.fspath(path), table, meter.hexdigest(), table.num_rows, meter.size or None,
-                 meter.tag if kind == "run" else None, dict(columns or {}))

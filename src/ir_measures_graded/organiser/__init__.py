@@ -11,7 +11,7 @@ returns one result object with tidy tables and text, Markdown, LaTeX and TSV/CSV
 - :func:`bounds`: per run and measure, judged@k and the values with the unjudged documents at the
   floor and at the topic's top grade.
 
-Before any judgment, :func:`build_pool` (:mod:`.pooling`) builds the pool to judge from runs alone (no
+Before any judgment, :func:`build_pool` (:mod:`ir_measures_graded.pooling`) builds the pool to judge from runs alone (no
 experiment): depth-k, RBP, RRF, move-to-front or a MaxMean bandit, under a budget, as a :class:`JudgingPool`.
 """
 
@@ -19,8 +19,8 @@ from ir_measures_graded.organiser.agreement import Agreement, agreement
 from ir_measures_graded.organiser.leaderboard import Leaderboard, leaderboard
 from ir_measures_graded.organiser.letters import compact_letters
 from ir_measures_graded.organiser.pool import Bounds, Pool, bounds, pool
-from ir_measures_graded.organiser.pooling import JudgingPool, build_pool
 from ir_measures_graded.organiser.topics import Topics, topics
+from ir_measures_graded.pooling import JudgingPool, build_pool
 
 __all__ = ["leaderboard", "Leaderboard", "agreement", "Agreement", "topics", "Topics", "compact_letters",
            "pool", "Pool", "bounds", "Bounds",

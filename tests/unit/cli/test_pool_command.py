@@ -7,7 +7,7 @@ import io
 import pandas as pd
 import pytest
 
-from ir_measures_graded.organiser.pooling import build_pool
+from ir_measures_graded.pooling import build_pool
 from support.cli import error_of, run_main
 from support.paths import SAMPLE
 

@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.organiser.pooling import build_pool
+from ir_measures_graded.pooling import build_pool
 from support.examples import examples
 
-SAMPLE = Path(__file__).resolve().parents[3] / "src" / "ir_measures_graded" / "data" / "graded_sample"
+SAMPLE = Path(__file__).resolve().parents[2] / "src" / "ir_measures_graded" / "data" / "graded_sample"
 RUNS = [SAMPLE / "strong.run", SAMPLE / "weak.run", SAMPLE / "random.run"]
 QRELS = SAMPLE / "qrels.txt"
 
@@ -256,7 +256,7 @@ def test_python_random_unused():
 @settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.integers(0, 30), min_size=1, max_size=12), st.integers(1, 200))
 def test_a_total_budget_is_shared_as_equally_as_the_topics_allow(available, total):
-    from ir_measures_graded.organiser.pooling import _allowance
+    from ir_measures_graded.pooling import _allowance
 
     available = np.asarray(available, dtype=np.int64)
     given = _allowance(available, None, total)

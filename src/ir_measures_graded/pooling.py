@@ -150,10 +150,11 @@ def _names(runs: Mapping[str, Any] | Sequence[Any]) -> tuple[tuple[str, ...], li
 
 def rank_runs(runs: Mapping[str, Any] | Sequence[Any], depth: int | None = None) -> _Ranked:
     """Every run ranked (its top ``depth`` per topic; None: all), integer-coded across runs. A path is read once
-    (by :func:`ir_measures_graded.io.inputs.read_input`) and its table let go once ranked."""
+    (by :func:`ir_measures_graded.sources.read_input`) and its table let go once ranked."""
     import pyarrow as pa
 
-    from ir_measures_graded.io.inputs import Input, read_input
+    from ir_measures_graded.io.inputs import Input
+    from ir_measures_graded.sources import read_input
 
     names, given = _names(runs)
     parts = []
@@ -278,7 +279,8 @@ def _labeller(judgments: Any, judge: Callable[[str, str], float] | None, ranked:
     if judge is not None:
         return lambda t, d: float(judge(str(ranked.topics[t]), str(ranked.docs[d])))
     from ir_measures_graded.io.columns import qrels_columns
-    from ir_measures_graded.io.inputs import Input, read_input
+    from ir_measures_graded.io.inputs import Input
+    from ir_measures_graded.sources import read_input
 
     if isinstance(judgments, (str, os.PathLike)):
         judgments = read_input(judgments, "qrels")
