@@ -256,7 +256,7 @@ def test_python_random_unused():
 @settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.integers(0, 30), min_size=1, max_size=12), st.integers(1, 200))
 def test_a_total_budget_is_shared_as_equally_as_the_topics_allow(available, total):
-    from ir_measures_graded.pooling import _allowance
+    from ir_measures_graded.pooling.build import _allowance
 
     available = np.asarray(available, dtype=np.int64)
     given = _allowance(available, None, total)

@@ -42,18 +42,10 @@ import pandas as pd
 
 from ir_measures_graded import kernels
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.pooling import ADAPTIVE, STRATEGIES
 
-__all__ = ["build_pool", "JudgingPool", "STRATEGIES"]
+__all__ = ["build_pool", "JudgingPool", "rank_runs"]
 
-#: The strategies, by name, with what each does.
-STRATEGIES = {
-    "depth": "every document some run ranks within --depth (TREC's top-k pool)",
-    "rbp": "RBP-weighted: sum over runs of (1 - p) p^(rank - 1), highest first (Moffat, Webber & Zobel 2007)",
-    "rrf": "reciprocal rank fusion: sum over runs of 1 / (k + rank), highest first",
-    "mtf": "move-to-front (Cormack, Palmer & Clarke 1998): adaptive, needs the judgments",
-    "bandit": "multi-armed bandit, MaxMean (Losada, Parapar & Barreiro 2016): adaptive, needs the judgments",
-}
-ADAPTIVE = ("mtf", "bandit")
 COLUMNS = ("topic", "document", "order", "runs")
 
 
