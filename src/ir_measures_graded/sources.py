@@ -24,7 +24,6 @@ def read_qrels(spec: str | os.PathLike, columns: Mapping[str, str] | None = None
     file (with the SHA-256 of its bytes, computed while they were read) or a DataFrame from an
     ir_datasets id. With ``small``, a small TREC file is read by the numpy-only reader (:mod:`.io.small`:
     its columns)."""
-    from ir_measures_graded.io import readers
     from ir_measures_graded.io.inputs import Meter
 
     spec = os.fspath(spec)
@@ -32,17 +31,15 @@ def read_qrels(spec: str | os.PathLike, columns: Mapping[str, str] | None = None
     if os.path.isdir(spec):
         raise GradedInputError(f"qrels {spec} is a directory, not a file")
     if spec == "-" or os.path.exists(spec):
-        meter = Meter()
         if small:
             from ir_measures_graded.io.small import read_small
             from ir_measures_graded.io.trec import QRELS
 
+            meter = Meter()
             found = read_small(spec, QRELS, meter)
             if found is not None:
                 return Input("qrels", spec, found, meter.hexdigest(), len(found), meter.size, columns=columns)
-            meter = Meter()  # left to the Arrow reader (which reads and hashes the file itself)
-        table = readers.read_qrels_table(spec, columns, meter)
-        return Input("qrels", spec, table, meter.hexdigest(), table.num_rows, meter.size, columns=columns)
+        return read_input(spec, "qrels", columns)  # the Arrow reader (which reads and hashes the file itself)
     import pandas as pd
 
     frame = pd.DataFrame(qrels_dataset(spec).qrels_iter())
@@ -101,5 +98,5 @@ def read_input(path: Any, kind: str = "run", columns: Mapping[str, str] | None =
     meter = Meter()
     read = readers.read_run_table if kind == "run" else readers.read_qrels_table
     table = read(path, columns, meter=meter)
-    return Input(kind, os.fspath(path), table, meter.hexdigest(), table.num_rows, meter.size or None,
+    return Input(kind, os.fspath(path), table, meter.hexdigest(), table.num_rows, meter.size,
                  meter.tag if kind == "run" else None, dict(columns or {}))
