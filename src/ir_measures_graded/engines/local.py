@@ -33,6 +33,7 @@ from ir_measures_graded.io.trec import QRELS, RUN
 from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import GradedMeasure
 from ir_measures_graded.measures.thresholded import ThresholdedMeasure
+from ir_measures_graded.prepare import check_depth, truncated
 from ir_measures_graded.provider import GradedProvider
 from ir_measures_graded.sources import load_qrels
 
@@ -68,7 +69,7 @@ class LocalEngine:
                                columns=request.run_columns, progress=request.progress,
                                keep=request.keep, small=small,
                                arrow_qrels=(lambda: readers.as_table(qrels, QRELS)) if small else None,
-                               workers=request.workers)
+                               workers=request.workers, depth=request.depth)
         for result, one in zip(results, scored, strict=True):
             result.rows, result.matched, result.judged = one.rows, one.matched, judged_ids
             result.ranked_rows, result.judged_rows = one.ranked_rows, one.judged_rows
@@ -163,7 +164,7 @@ class Scored:
 def evaluate_runs(qrels: Any, runs: list[Any], measures: list, provider: str | None = None, *,
                   columns: Mapping[str, str] | None = None, progress: bool = True, keep: bool = False,
                   small: bool = False, arrow_qrels: Callable[[], Any] | None = None,
-                  workers: int | None = None) -> Iterator[Scored]:
+                  workers: int | None = None, depth: int | None = None) -> Iterator[Scored]:
     """A :class:`Scored` for every run (a path or a run in memory), in the order given; the qrels
     side is prepared once for all runs.
 
@@ -174,9 +175,11 @@ def evaluate_runs(qrels: Any, runs: list[Any], measures: list, provider: str | N
     ``arrow_qrels()`` gives the qrels for a run it cannot. Runs are read and evaluated ``workers``
     at a time (default: a thread per core; reading and numpy's kernels release the GIL), at most
     one more waiting, so memory holds a few runs and the qrels. A progress bar per run is shown on
-    stderr when it is a terminal and ``progress`` is true.
+    stderr when it is a terminal and ``progress`` is true. ``depth``: only the top ``depth`` documents of
+    each query of a run count, for every measure (trec_eval's ``-M``): a run read whole is cut once, before
+    any evaluator sees it (and kept so), a streamed run batch by batch (:func:`..prepare.top_rows`).
     """
-    scorer = _Scorer(qrels, measures, provider, columns, progress, keep, small, arrow_qrels)
+    scorer = _Scorer(qrels, measures, provider, columns, progress, keep, small, arrow_qrels, check_depth(depth))
     # Another provider's evaluator (pytrec_eval) holds the GIL while it computes, and so does
     # building the dict of dicts it takes: threads would take turns, processes run side by side.
     # Collection-level µ-measures' values carry per-threshold parts that pickle as their float: threads.
@@ -259,12 +262,13 @@ class _Scorer:
     """Evaluates one run at a time, from any thread: the evaluators are built once, on first need."""
 
     def __init__(self, qrels: Any, measures: list, provider: str | None, columns: Mapping[str, str] | None,
-                 progress: bool, keep: bool, small: bool, arrow_qrels: Callable[[], Any] | None):
+                 progress: bool, keep: bool, small: bool, arrow_qrels: Callable[[], Any] | None,
+                 depth: int | None = None):
         ours_only = provider == GradedProvider.NAME
         self.graded_measures = [m for m in measures if ours_only or (provider is None and isinstance(m, GradedMeasure))]
         others = [m for m in measures if m not in self.graded_measures]
         self.qrels, self.small, self.arrow_qrels = qrels, small, arrow_qrels
-        self.columns, self.progress, self.keep = columns, progress, keep
+        self.columns, self.progress, self.keep, self.depth = columns, progress, keep, depth
         self._lock = threading.Lock()
         self._graded: dict[tuple[bool, bool], Any] = {}  # (small, counting only) -> evaluator
         self.graded = self._graded_evaluator(small)
@@ -300,7 +304,7 @@ class _Scorer:
                 # an iterator of named tuples or a record batch reader: read once, by query batches
                 from ir_measures_graded.io.stream import RunStream
 
-                stream = RunStream(source)
+                stream = RunStream(source, depth=self.depth)
                 with ARROW_JOINS:
                     metrics = list(self._graded_evaluator(False).iter_calc(stream))
                 return Scored(metrics, stream.rows, stream.matched, Input("run", None, None, rows=stream.rows))
@@ -312,7 +316,7 @@ class _Scorer:
             elif self.other is None and not self.keep:
                 from ir_measures_graded.io.stream import RunScan
 
-                scan = RunScan(source, columns=self.columns, progress=bar, meter=meter)
+                scan = RunScan(source, columns=self.columns, progress=bar, meter=meter, depth=self.depth)
                 graded = self._graded_evaluator(False)
                 with ARROW_JOINS, graded.counting() as counts:
                     metrics = list(graded.iter_calc(scan))
@@ -321,6 +325,8 @@ class _Scorer:
                 return Scored(metrics, scan.rows, scan.matched, read, counts["ranked"], counts["judged"])
             else:
                 table = readers.read_run_table(source, self.columns, progress=bar, meter=meter)
+        rows = sum(len(docs) for docs in table.values()) if isinstance(table, Mapping) else len(table)  # rows read
+        table = truncated(table, self.depth)  # every evaluator sees the same top rows; the run kept so
         numpy_only = isinstance(table, Columns) and isinstance(table.doc_ids, np.ndarray)
         graded = self._graded_evaluator(numpy_only)
         # without our measures, an evaluator of none joins the run to the judgments to count judged rows
@@ -333,7 +339,6 @@ class _Scorer:
             if self.other is not None:
                 metrics += self.other.iter_calc(table)
             metrics += counter.iter_calc(held(table) if self.large_qrels else table)
-        rows = sum(len(docs) for docs in table.values()) if isinstance(table, Mapping) else len(table)
         matched = len(self.judged.intersection(_query_ids(table, "run")))
         read = Input("run", origin, table if self.keep else None, digest=meter.hexdigest() if origin else None,
                      rows=rows, size=meter.size if origin else None,
