@@ -17,7 +17,7 @@ import numpy as np
 
 from ir_measures_graded import kernels
 from ir_measures_graded.arrow import from_numpy, matching_rows, one_array, to_numpy
-from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.errors import GradedInputError, as_text
 from ir_measures_graded.io.columns import Columns, qrels_columns, run_columns
 from ir_measures_graded.io.ids import id_hash, name_ranks
 
@@ -98,6 +98,18 @@ class Judgments:
     @property
     def n_queries(self) -> int:
         return len(self.query_ids)
+
+    def query_id(self, row: int) -> str:
+        """The query id of judgment row ``row`` (rows sorted by query), as messages name it."""
+        return as_text(self.query_ids[self.query[row]])
+
+    def doc_id(self, row: int) -> str:
+        """The doc id of judgment row ``row`` (rows sorted by query), as messages name it: held per row, or
+        (distinct sorted bytes) found through the row's (query, doc code) join key."""
+        if self._keys is None:  # one id per row, in the rows' order
+            return as_text(self.doc_ids[row])
+        at = int(np.flatnonzero(self._key_rows == row)[0])
+        return as_text(self.doc_ids[int(self._keys[at] & np.uint64(0xFFFFFFFF))])
 
     def codes_of(self, query_ids: Any) -> np.ndarray:
         """Code of each query id (str; a list, object array or Arrow array); -1 for queries not judged."""

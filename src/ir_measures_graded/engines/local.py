@@ -12,6 +12,7 @@ import collections
 import contextlib
 import itertools
 import os
+import subprocess
 import sys
 import threading
 import warnings
@@ -25,7 +26,7 @@ import numpy as np
 from ir_measures_graded import kernels
 from ir_measures_graded.arrow import from_numpy
 from ir_measures_graded.engines import Request, RunResult, check_judged, check_shared_queries, run_name
-from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.errors import GradedInputError, as_text
 from ir_measures_graded.io.columns import Columns
 from ir_measures_graded.io.inputs import Input, Meter, frame_tag
 from ir_measures_graded.io.small import is_small, read_small
@@ -468,23 +469,57 @@ class Others:
 
     def __init__(self, calc_obj: Any, measures: list, qrels: Any, chunk_rows: int = OTHERS_CHUNK_ROWS):
         self.calc_obj, self.measures, self.chunk_rows = calc_obj, measures, chunk_rows
+        self.gdeval = gdeval_measures(calc_obj, measures)
         self.qrels: Grouped | None = None
         self.whole = None
         if isinstance(qrels, Mapping) or len(qrels) <= chunk_rows:
-            self.whole = calc_obj.evaluator(measures, dict_of_dict(qrels, "relevance"))
+            converted = dict_of_dict(qrels, "relevance")
+            self._check_gdeval(converted, "the qrels have", (max(docs.values(), default=0) for docs in converted.values()))
+            self.whole = calc_obj.evaluator(measures, converted)
         else:
             self.qrels = Grouped(qrels, "relevance")
+            self._check_gdeval(self.qrels.query_ids, "the qrels have", self.qrels.values)
             self._index = {q: i for i, q in enumerate(self.qrels.query_ids)}
+
+    def _check_gdeval(self, query_ids: Any, what: str, labels: Any = ()) -> None:
+        """One line, before gdeval runs (its Perl fails with a raw ``CalledProcessError``), when a query id is
+        not the number gdeval takes (as it reads them: after the last ``-``), or a label is above its top, 4."""
+        if not self.gdeval:
+            return
+        top = max((float(v) for v in labels), default=0.0)
+        if top > GDEVAL_TOP:
+            raise GradedInputError(f"{gdeval_named(self.gdeval)}: ir_measures computes it with gdeval, which takes "
+                                   f"labels up to {GDEVAL_TOP} ({what} {top:g}); use "
+                                   f"{gdeval_ours(self.gdeval, top)}")
+        wrong = next((q for q in query_ids if not str(q).rsplit("-", 1)[-1].isascii()
+                      or not str(q).rsplit("-", 1)[-1].isdigit()), None)
+        if wrong is not None:
+            raise GradedInputError(f"{gdeval_named(self.gdeval)}: ir_measures computes it with gdeval, which needs "
+                                   f"numeric topic ids ({what} {as_text(wrong)!r}); use "
+                                   f"{gdeval_ours(self.gdeval)}, which takes any ids")
 
     def iter_calc(self, run: Any) -> Iterator[Any]:
         """The values of ``run`` (columns, an Arrow table, a frame or a dict of dicts), as
-        ``evaluator.iter_calc`` yields them."""
+        ``evaluator.iter_calc`` yields them (a list: gdeval's failure is one line here)."""
+        try:
+            return list(self._iter_calc(run))
+        except subprocess.CalledProcessError as ex:
+            if not self.gdeval:
+                raise
+            raise GradedInputError(f"{gdeval_named(self.gdeval)}: ir_measures computes it with gdeval, which failed "
+                                   f"(exit status {ex.returncode}): gdeval needs numeric topic ids and integer labels "
+                                   f"up to {GDEVAL_TOP}; use {gdeval_ours(self.gdeval)}") from None
+
+    def _iter_calc(self, run: Any) -> Iterator[Any]:
         if self.whole is not None:
-            return self.whole.iter_calc(dict_of_dict(run, "score"))
+            converted = dict_of_dict(run, "score")
+            self._check_gdeval(converted, "the run has")
+            return self.whole.iter_calc(converted)
         assert self.qrels is not None
         if isinstance(run, Mapping):
             run = validated.run_columns(run, encode_docs=False)
         ranked = Grouped(run, "score")
+        self._check_gdeval(ranked.query_ids, "the run has")
         parts: list[list] | None = None
         evaluator = None
         for codes in ranked.chunks(self.chunk_rows):
@@ -502,6 +537,42 @@ class Others:
                 gathered.extend(invoker.iter_calc(part))
         measures = evaluator.measures if evaluator is not None else self.measures
         return _Gathered(measures, set(self.qrels.query_ids), itertools.chain.from_iterable(parts or [])).iter_calc(None)
+
+
+#: gdeval's MAX_JUDGMENT: the highest label it reads.
+GDEVAL_TOP = 4
+
+
+def gdeval_measures(calc_obj: Any, measures: list) -> list:
+    """The measures ``calc_obj`` (one provider, or ir_measures' pipeline, which gives each measure to the first
+    available provider that supports it) computes with gdeval (ERR, ...): the one provider that needs numeric
+    topic ids."""
+    if getattr(calc_obj, "NAME", None) == "gdeval":
+        return list(measures)
+    left, found = list(measures), []
+    for provider in getattr(calc_obj, "providers", []):
+        supported = [m for m in left if provider.supports(m)]
+        if supported and provider.is_available():
+            if provider.NAME == "gdeval":
+                found += supported
+            left = [m for m in left if m not in supported]
+    return found
+
+
+def gdeval_named(measures: list) -> str:
+    return ", ".join(str(m) for m in measures)
+
+
+def gdeval_ours(measures: list, g_max: float | None = None) -> str:
+    """Our graded ERR at the cutoffs of gdeval's ERR measures (``gERR@10`` for ``ERR@10``; with ``g_max``,
+    ``gERR(g_max=8)@10``)."""
+    errs = [m for m in measures if getattr(m, "NAME", None) == "ERR"]
+    if not errs:  # gdeval's nDCG (--provider gdeval): ir_measures' default provider computes it
+        return "ir_measures' default provider (leave out --provider gdeval)"
+    top = "" if g_max is None else f"(g_max={g_max:g})"
+    cutoffs = [m.params.get("cutoff") for m in errs]
+    return ", ".join(dict.fromkeys(f"gERR{top}" + (f"@{c}" if c is not None else "") for c in cutoffs)) + \
+        ", this package's graded ERR"
 
 
 class _Gathered(ir_measures.providers.Evaluator):
