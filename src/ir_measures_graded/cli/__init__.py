@@ -39,7 +39,8 @@ __all__ = ["main", "console", "UsageError", "PROG", "COMMANDS", "fail", "warn"]
 #: Each subcommand's module (its ``run(args, runs, measures, out)``); ``demo`` takes no inputs.
 COMMANDS = {"evaluate": "ir_measures_graded.cli.evaluate", "judge": "ir_measures_graded.cli.judge",
             "report": "ir_measures_graded.cli.report", "leaderboard": "ir_measures_graded.cli.leaderboard",
-            "agree": "ir_measures_graded.cli.agree", "pool": "ir_measures_graded.cli.pool"}
+            "agree": "ir_measures_graded.cli.agree", "pool": "ir_measures_graded.cli.pool",
+            "simulate": "ir_measures_graded.cli.simulate"}
 
 
 def console() -> int:
