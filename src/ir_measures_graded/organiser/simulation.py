@@ -137,13 +137,18 @@ def simulate_pools(exp: Any, strategies: Sequence[str] | str | None = None, budg
         pooled_sizes[strategy] = {b: int((pool_orders <= b).sum()) for b in chosen_budgets}
     variants = [(s, b) for s in chosen_strategies for b in chosen_budgets]
     keeps = [(orders[s] > 0) & (orders[s] <= b) for s, b in variants]
-    # every run re-evaluated on every variant's judgments: one run's ranking at a time
-    values = np.full((len(variants), len(names), len(runs)), np.nan)
+    # every run re-evaluated on each distinct set of kept judgments (a pool that stops growing keeps the same):
+    # one run's ranking at a time
+    distinct: dict[bytes, int] = {}
+    same = [distinct.setdefault(keep.tobytes(), len(distinct)) for keep in keeps]
+    once = [keeps[same.index(d)] for d in range(len(distinct))]
+    found_values = np.full((len(once), len(names), len(runs)), np.nan)
     for i in range(len(runs)):
-        for v, keep in enumerate(keeps):
+        for d, keep in enumerate(once):
             found = prepared.evaluate(i, keep=None if keep.all() else keep)
-            values[v, :, i] = [found[m] for m in chosen]
+            found_values[d, :, i] = [found[m] for m in chosen]
         prepared.release(i)
+    values = found_values[same]
     full = np.array([common.aggregate(exp, m) for m in names])
     full_ranks = [common.competition_ranks(f) for f in full]
     rows = []

@@ -168,3 +168,15 @@ def test_the_command_writes_the_api_table(capsys, tmp_path):
 def test_the_commands_bad_input_is_one_line(capsys, args, message):
     runs = [str(SAMPLE / f"{n}.run") for n in ("strong", "weak")]
     assert message in error_of(capsys, "simulate", str(SAMPLE / "qrels.txt"), *runs, "-m", "muMAP", *args)
+
+
+def test_budgets_past_the_pools_end_are_evaluated_once(monkeypatch):
+    qrels, runs = graded_sample()
+    exp = img.experiment(qrels, runs, ["muMAP"])
+    calls = []
+    evaluate = Rejudging.evaluate
+    monkeypatch.setattr(Rejudging, "evaluate", lambda self, i, **kw: calls.append(i) or evaluate(self, i, **kw))
+    simulated = simulate_pools(exp, strategies=["depth"], budgets=[5, 40, 100])  # depth 10: at most 30 per topic
+    assert sorted(calls) == [0, 0, 1, 1, 2, 2]  # budget 40 and 100 keep the same judgments
+    rows = simulated.table.set_index("budget").drop(columns="strategy")
+    pd.testing.assert_series_equal(rows.loc[40], rows.loc[100], check_names=False)
