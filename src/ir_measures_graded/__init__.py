@@ -35,7 +35,15 @@ if TYPE_CHECKING:  # loaded on first use, see _LAZY
     from ir_measures_graded.experiments.testing import Testing
     from ir_measures_graded.io import read_qrels, read_qrels_table, read_run, read_run_table, scan_run
     from ir_measures_graded.judges import agree, label_agreement
-    from ir_measures_graded.organiser import agreement, bounds, build_pool, leaderboard, pool, simulate_pools, topics
+    from ir_measures_graded.organiser import (
+        agreement,
+        bounds,
+        build_pool,
+        leaderboard,
+        pool,
+        simulate_pools,
+        topics,
+    )
     from ir_measures_graded.per_level import by_level, by_threshold
     from ir_measures_graded.reports import report
 
