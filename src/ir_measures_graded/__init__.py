@@ -35,7 +35,15 @@ if TYPE_CHECKING:  # loaded on first use, see _LAZY
     from ir_measures_graded.experiments.testing import Testing
     from ir_measures_graded.io import read_qrels, read_qrels_table, read_run, read_run_table, scan_run
     from ir_measures_graded.judges import agree, label_agreement
-    from ir_measures_graded.organiser import agreement, bounds, build_pool, leaderboard, pool, topics
+    from ir_measures_graded.organiser import (
+        agreement,
+        bounds,
+        build_pool,
+        leaderboard,
+        pool,
+        simulate_pools,
+        topics,
+    )
     from ir_measures_graded.per_level import by_level, by_threshold
     from ir_measures_graded.reports import report
 
@@ -66,6 +74,7 @@ _LAZY = {
     "pool": "ir_measures_graded.organiser",
     "bounds": "ir_measures_graded.organiser",
     "build_pool": "ir_measures_graded.organiser",  # the pool to judge, from runs alone (#51)
+    "simulate_pools": "ir_measures_graded.organiser",  # pooling strategies × budgets simulated on existing qrels
     # two judges side by side (#53): agree(experiment, qrels_b), label_agreement(frame_a, frame_b)
     "judges": "ir_measures_graded.judges",
     "agree": "ir_measures_graded.judges",
@@ -81,7 +90,7 @@ __all__ = [
     "GradedProvider", "GradedEvaluator", "GradedInputError",
     "graded", "install", "uninstall", "by_level", "by_threshold", "scan_run",
     "read_qrels", "read_run", "read_qrels_table", "read_run_table", "report", "experiment", "Testing", "experiments", "reports",
-    "organiser", "leaderboard", "agreement", "topics", "pool", "bounds", "build_pool",
+    "organiser", "leaderboard", "agreement", "topics", "pool", "bounds", "build_pool", "simulate_pools",
     "judges", "agree", "label_agreement",
     "__version__",
 ]

@@ -36,6 +36,8 @@ SUBCOMMANDS = {
     "leaderboard": "the organiser's view: leaderboard with significance groups, agreement, pool reusability",
     "agree": "two judges side by side: label agreement (kappa, alpha), leaderboards and which measures hold",
     "pool": "build the pool to judge from runs: depth-k, RBP, RRF, move-to-front or a bandit, under a budget",
+    "simulate": "pool simulation on existing qrels: per strategy and budget, relevant documents found and leaderboard "
+                "fidelity",
     "demo": "evaluate the bundled sample data (also: no arguments)",
 }
 #: statistics.PAIRED_TESTS etc., written out so that --help does not load scipy (a test keeps them equal).

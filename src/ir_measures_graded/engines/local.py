@@ -406,6 +406,7 @@ class Grouped:
         if kind == "qrels" and len(values) and validated.integral_labels(values):
             values = values.astype(narrowest_integers(values))  # Python ints all the same, as trec_eval needs
         self.per_row, self.values, self.doc_ids = per_row, values, cols.doc_ids
+        self._decoded: np.ndarray | None = None  # the distinct doc ids as str, once some query asks for more rows
         self.query_ids = cols.query_ids.tolist()
         self.ptr = np.zeros(len(self.query_ids) + 1, dtype=np.int64)
         np.cumsum(np.bincount(cols.query_codes, minlength=len(self.query_ids)), out=self.ptr[1:])
@@ -426,7 +427,12 @@ class Grouped:
         """``{query_id: {doc_id: value}}`` of the queries ``codes`` (in that order)."""
         rows = kernels.segment_rows(self.ptr, np.asarray(codes, dtype=np.int64))
         per_row = rows if self.per_row is None else self.per_row[rows]
-        if isinstance(self.doc_ids, np.ndarray):  # distinct ids as bytes (the small-file reader's)
+        if isinstance(self.doc_ids, np.ndarray) and len(self.doc_ids) <= len(per_row):
+            # distinct ids as bytes (the small-file reader's), fewer than the rows asked: each decoded once
+            if self._decoded is None:
+                self._decoded = np.array([d.decode() for d in self.doc_ids.tolist()], dtype=object)
+            docs = self._decoded[per_row].tolist()
+        elif isinstance(self.doc_ids, np.ndarray):  # distinct ids as bytes: those of the rows asked
             docs = [d.decode() for d in self.doc_ids[per_row].tolist()]
         else:
             from ir_measures_graded.io.ids import as_strings

@@ -72,3 +72,31 @@ def topics_figure(topics: Any, run: str, measure: str, path: Any = None) -> Any:
     ax.set_title(f"{run}: per topic against the median (green: best run, red: worst)", fontsize=10)
     fig.tight_layout()
     return _saved(fig, path)
+
+
+def simulation_figure(simulation: Any, measure: str | None = None, path: Any = None) -> Any:
+    """Pool simulation: Kendall's τ between the leaderboards on the pooled and on the full judgments against
+    the budget (documents judged per topic), a line per strategy; one column of a page (3.5 in) wide."""
+    table = simulation.table
+    measures = list(dict.fromkeys(table["measure"]))
+    measure = measures[0] if measure is None else measure
+    if measure not in measures:
+        raise GradedInputError(f"measure {measure} is not in the simulation: {', '.join(measures)}")
+    of = table[table["measure"] == measure]
+    fig = new_figure(3.5, 2.6)
+    ax = fig.add_subplot()
+    for k, (strategy, rows) in enumerate(of.groupby("strategy", sort=False)):
+        rows = rows.sort_values("budget")
+        ax.plot(rows["budget"].to_numpy(), rows["tau"].to_numpy(dtype=float), marker="o", markersize=3,
+                color=f"C{k % 10}", label=strategy)
+    budgets = sorted(of["budget"].unique())
+    if len(budgets) > 1 and budgets[-1] / budgets[0] >= 5:
+        ax.set_xscale("log")
+    ax.set_xticks(budgets, [str(b) for b in budgets])
+    ax.minorticks_off()
+    ax.set_xlabel("budget (documents judged per topic)", fontsize=8)
+    ax.set_ylabel(f"Kendall's τ ({measure})", fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, frameon=False)
+    return _saved(fig, path)
