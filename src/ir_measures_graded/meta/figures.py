@@ -332,7 +332,7 @@ def _spaced(fig: Any, panels: Sequence[Any], gap: float = 2.0) -> None:
     for ax in panels:
         boxes = sorted((t.get_window_extent(renderer) for t in ax.get_xticklabels() if t.get_visible() and t.get_text()),
                        key=lambda box: box.x0)
-        if any(right.x0 - left.x1 < gap for left, right in zip(boxes, boxes[1:])):
+        if any(right.x0 - left.x1 < gap for left, right in zip(boxes, boxes[1:], strict=False)):
             ax.xaxis.set_major_locator(MaxNLocator(nbins=2))
 
 

@@ -279,4 +279,4 @@ def test_no_mark_sticks_out_of_its_panel():
         for ax in fig.axes:
             ticks = sorted((t.get_window_extent(renderer) for t in ax.get_xticklabels() if t.get_text()),
                            key=lambda b: b.x0)
-            assert all(b.x0 - a.x1 > 0 for a, b in zip(ticks, ticks[1:])), ax.get_title()
+            assert all(b.x0 - a.x1 > 0 for a, b in zip(ticks, ticks[1:], strict=False)), ax.get_title()
