@@ -27,42 +27,17 @@ from typing import Any
 import numpy as np
 
 from ir_measures_graded import statistics
-from ir_measures_graded.canvas import new_figure
+from ir_measures_graded.canvas import COLUMN, FONT, SMALL, elided, labels, new_figure, short
 from ir_measures_graded.errors import GradedInputError
 
 __all__ = ["WIDTH", "FORMATS", "short", "labels", "threshold_curve", "query_differences", "scale_grid", "intervals", "sorted_differences",
            "save"]
 
-#: A one-column figure's width in inches (ACM and IEEE columns are 3.33–3.5 in).
-WIDTH = 3.5
+#: A one-column figure's width in inches (ACM and IEEE columns are 3.33–3.5 in): every figure's.
+WIDTH = COLUMN
 #: What :func:`save` writes, by the file's suffix.
 FORMATS = ("pdf", "svg", "png")
-FONT = 8  # points: titles and axis labels
-SMALL = 7  # points: tick labels, legends, numbers in cells
 GAIN, LOSS = "#0072B2", "#D55E00"  # Okabe & Ito's blue and vermillion: told apart by colour-blind readers
-LONGEST = 34  # characters of a run's name shown (the middle elided beyond)
-
-
-def short(name: Any, longest: int = LONGEST) -> str:
-    """A run's name as a label: the name its tables print (the experiment's, by the one naming rule:
-    the file name, with as many parent folders as tell the runs apart), its middle elided when longer
-    than ``longest``."""
-    return elided(str(name), longest)
-
-
-def labels(names: Sequence[Any], longest: int = LONGEST) -> list[str]:
-    """The runs' labels (:func:`short`), except where eliding would make two the same: those keep their
-    whole names, so that a figure tells apart every run its tables do."""
-    shown = [short(name, longest) for name in names]
-    return [label if shown.count(label) == 1 else str(name) for label, name in zip(shown, names, strict=True)]
-
-
-def elided(text: str, longest: int) -> str:
-    """``text``, its middle elided when longer than ``longest`` characters."""
-    if len(text) <= longest:
-        return text
-    keep = max(1, longest - 1)
-    return text[: (keep + 1) // 2] + "…" + text[len(text) - keep // 2:]
 
 
 def save(figure: Any, path: str | os.PathLike[str]) -> None:
@@ -132,8 +107,7 @@ def threshold_curve(exp: Any, measure: Any = None) -> Any:
     ax.grid(axis="y", linewidth=0.4, alpha=0.5)
     ax.set_xlabel("threshold t, and the queries with a label ≥ t", fontsize=FONT)
     # what is drawn: the measure at one threshold (MAP^t for µMAP, P@k^t for µP@k), not the combined measure
-    at = exp.measure(label).at_threshold().replace("$", "\\$")
-    ax.set_ylabel(f"{label.replace('$', chr(92) + '$')}: {at}$^t$", fontsize=FONT)
+    ax.set_ylabel(f"{label}: {exp.measure(label).at_threshold()}ᵗ", fontsize=FONT)  # no mathtext: plain fonts
     _run_legend(fig, handles, [h.get_label() for h in handles])
     return fig
 
