@@ -43,7 +43,7 @@ def leaderboard_figure(board: Any, measure: str, path: Any = None) -> Any:
     ax.hlines(y, low, high, color="#555", linewidth=1.2)
     ax.plot(values, y, "o", color="C0", markersize=3.5)
     ax.set_yticks(y, labels(list(rows.index), 22))
-    ax.set_xlabel(f"{measure}\n(dot: the run's value; line: {board.testing.interval()})", fontsize=FONT)
+    ax.set_xlabel(f"{measure} (dot: the run's value;\nline: {board.testing.interval()} of the mean)", fontsize=FONT)
     ax.tick_params(labelsize=SMALL)
     ax.grid(axis="x", alpha=0.3)
     for k, letter in enumerate(letters):
