@@ -151,8 +151,8 @@ BREAKDOWN_LEGEND = (
     "trec_eval's -l t map); value (weighted): M^t averaged as the measure averages it, each query weighed by its "
     "weight on t (per-query µMAP: a query's weight on t over the total of its weights; levels='collection': the "
     "value (queries ≥ t), 'collection-all': the value (all queries)); share: the threshold's part of the "
-    "measure's weights (per-query µMAP: that query weight averaged over every judged query); contribution: "
-    "share × value (weighted), what the threshold adds to the run's value, and sum: their total, the run's value.")
+    "measure's weights (per-query µMAP: that query weight averaged over every judged query); share × value "
+    "(weighted): the threshold's contribution, what it adds to the run's value, and sum: their total, the run's value.")
 
 
 def write_breakdown(exp: Any, table: pd.DataFrame, args: argparse.Namespace, out: TextIO) -> None:
