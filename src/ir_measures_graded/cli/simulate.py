@@ -55,8 +55,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                        help=f"the pooling strategies ({', '.join(STRATEGIES)}; default: all)")
     group.add_argument("--budgets", type=_budgets, default=[10, 20, 50, 100], metavar="N,N,...",
                        help="documents judged per topic, comma-separated (default 10,20,50,100)")
-    group.add_argument("--depth", type=int, metavar="K", help="how deep each run is read: depth's k (default 10); "
-                       "the other strategies: default the whole run")
+    # not --depth: that is -M, trec_eval's depth of every run evaluated, as in every subcommand that evaluates
+    group.add_argument("--pool-depth", type=int, metavar="K", help="how deep each run is read to build the pool "
+                       "(pool's --depth): depth's k (default 10); the other strategies: default the whole run")
     group.add_argument("--p", type=float, default=0.8, help="rbp: the persistence p (default 0.8)")
     group.add_argument("--k", type=float, default=60.0, help="rrf: the constant k (default 60)")
     group.add_argument("--relevant", type=float, default=1.0, help="the lowest relevant label: the grades counted "
@@ -80,14 +81,14 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
 
     if len(runs) < 2:
         raise UsageError(f"simulate needs at least two runs; got {len(runs)}")
-    if args.depth is not None and args.depth < 1:
-        raise UsageError(f"--depth must be a whole number of at least 1; got {args.depth}")
+    if args.pool_depth is not None and args.pool_depth < 1:
+        raise UsageError(f"--pool-depth must be a whole number of at least 1; got {args.pool_depth}")
     _strategies(args.strategies)  # an unknown one refused before anything is read
     if args.figure:
         output_file(args, "--figure", args.figure, "draw the figure")
     streams = Streams(args, out, ["simulation"])  # before evaluating: refuses an --output-dir that holds an input
     exp = experiment_of(args, runs, measures)
-    found = simulate_pools(exp, strategies=args.strategies, budgets=args.budgets, depth=args.depth, p=args.p,
+    found = simulate_pools(exp, strategies=args.strategies, budgets=args.budgets, depth=args.pool_depth, p=args.p,
                            k=args.k, relevant=args.relevant, seed=args.seed)
     if args.figure:
         found.figure(args.figure)

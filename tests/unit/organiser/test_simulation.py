@@ -10,6 +10,7 @@ import pytest
 from scipy import stats
 
 import ir_measures_graded as img
+from ir_measures_graded.experiments.evaluation import Reading
 from ir_measures_graded.experiments.rejudging import Rejudging
 from ir_measures_graded.organiser.simulation import simulate_pools
 from ir_measures_graded.pooling import STRATEGIES, build_pool
@@ -158,12 +159,19 @@ def test_the_command_writes_the_api_table(capsys, tmp_path):
     exp = img.experiment(qrels, runs, ["muMAP", "nDCG@10"])
     assert out == simulate_pools(exp, strategies=["rbp", "mtf"], budgets=[3, 6], seed=2).render("tsv", 4)
     assert (tmp_path / "t.png").stat().st_size > 0
+    # --pool-depth is the pool's depth k; -M (as in every subcommand that evaluates) trec_eval's depth of the runs
+    out, _ = run_main(capsys, "simulate", qrels, *runs, "-m", "muMAP", "--budgets", "5", "--strategies", "depth",
+                      "--pool-depth", "5", "-M", "20", "-o", "tsv")
+    cut = img.experiment(qrels, runs, ["muMAP"], reading=Reading(depth=20))
+    assert out == simulate_pools(cut, strategies=["depth"], budgets=[5], depth=5).render("tsv", 4)
+    assert out != simulate_pools(exp, strategies=["depth"], budgets=[5], depth=5).render("tsv", 4)
 
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--budgets", "10,0"], "--budgets 10,0: a budget is at least 1 document per topic; got 0"),
     (["--budgets", "ten"], "'ten' is not a whole number"),
     (["--strategies", "fifo"], "unknown pooling strategy 'fifo': one of depth, rbp, rrf, mtf, bandit"),
+    (["--pool-depth", "0"], "--pool-depth must be a whole number of at least 1; got 0"),
 ])
 def test_the_commands_bad_input_is_one_line(capsys, args, message):
     runs = [str(SAMPLE / f"{n}.run") for n in ("strong", "weak")]
