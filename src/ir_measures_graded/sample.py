@@ -18,6 +18,7 @@ import pandas as pd
 
 from ir_measures_graded.io.readers import read_qrels, read_run
 from ir_measures_graded.measures import meanNDCG, meanNDCNG, muMAP, nDCNG
+from ir_measures_graded.pytrec import judgments_for
 
 #: Measures the demo shows side by side: ours, then the standard ones.
 DEMO_MEASURES = [muMAP, nDCNG @ 10, meanNDCG, meanNDCNG, ir_measures.AP, ir_measures.nDCG @ 10, ir_measures.P @ 5]
@@ -94,8 +95,13 @@ def demo_tables(measures: list | None = None) -> dict[str, pd.DataFrame]:
     }
     tables = {}
     for title, (section_qrels, section_runs) in sections.items():
-        evaluator = ir_measures.evaluator(measures, section_qrels)
-        rows = {name: evaluator.calc_aggregate(run) for name, run in section_runs.items()}
+        # pytrec_eval crashes on labels below 0 (trec_eval's -1..4): its measures get the judgments without them
+        judged = {q: dict(zip(g["doc_id"], g["relevance"].tolist(), strict=True)) for q, g in section_qrels.groupby("query_id")}
+        evaluators = [ir_measures.evaluator(group, section_qrels if given is None else given)
+                      for group, given, _ in judgments_for(judged, measures, ir_measures.DefaultPipeline,
+                                                           float(section_qrels["relevance"].min()))]
+        rows = {name: {m: v for e in evaluators for m, v in e.calc_aggregate(run).items()}
+                for name, run in section_runs.items()}
         tables[title] = pd.DataFrame([[rows[name][m] for m in measures] for name in rows],
                                      index=list(rows), columns=[str(m) for m in measures])
     return tables

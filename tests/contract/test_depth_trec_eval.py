@@ -8,9 +8,7 @@ into a temporary folder; without it (or without make) these tests are skipped, s
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-import tarfile
 from pathlib import Path
 
 import pandas as pd
@@ -22,11 +20,10 @@ from ir_measures_graded import experiment, muAP, nDCNG
 from ir_measures_graded.experiments.evaluation import Reading
 from ir_measures_graded.sample import data_path, trec_eval_example
 from support.cli import cli
-from support.paths import ROOT
+from support.trec_eval import build_trec_eval, lines
 
 pytestmark = pytest.mark.slow  # builds trec_eval (a few seconds) and runs it and the command line
 
-ARCHIVE = "trec_eval-10.0-src.tar.gz"
 COLLECTION = data_path("trec_eval_test")
 QRELS, RUN = str(COLLECTION / "qrels.rel_level"), str(COLLECTION / "results.test")  # 500 documents a query
 DEPTHS = [1, 2, 10, 37, 100, 499, 500, 1000]
@@ -34,28 +31,7 @@ DEPTHS = [1, 2, 10, 37, 100, 499, 500, 1000]
 
 @pytest.fixture(scope="module")
 def trec_eval(tmp_path_factory) -> Path:
-    archive = next((p / "shared" / "tools" / ARCHIVE for p in ROOT.parents if (p / "shared" / "tools" / ARCHIVE).is_file()),
-                   None)
-    if archive is None:
-        pytest.skip(f"no shared/tools/{ARCHIVE} beside the clone or above it: trec_eval cannot be built")
-    if not shutil.which("make") or not (shutil.which("cc") or shutil.which("gcc")):
-        pytest.skip("no make or C compiler: trec_eval cannot be built")
-    folder = tmp_path_factory.mktemp("trec_eval")
-    with tarfile.open(archive) as tar:
-        tar.extractall(folder, filter="data")
-    source = next(p.parent for p in folder.rglob("Makefile"))
-    subprocess.run(["make", "-C", str(source)], check=True, capture_output=True)
-    return source / "trec_eval"
-
-
-def lines(text: str) -> dict[tuple[str, str], float]:
-    """trec_eval's ``-q`` lines as ``{(measure, query): value}`` (its run id and relevance strings left out)."""
-    found = {}
-    for line in text.splitlines():
-        name, query, value = line.split()
-        if name not in ("runid", "relstring"):
-            found[(name, query)] = float(value)
-    return found
+    return build_trec_eval(tmp_path_factory.mktemp("trec_eval"))
 
 
 def reference(trec_eval: Path, depth: int, *options: str) -> dict[tuple[str, str], float]:

@@ -36,6 +36,7 @@ from ir_measures_graded.measures import GradedMeasure
 from ir_measures_graded.measures.thresholded import ThresholdedMeasure
 from ir_measures_graded.prepare import check_depth, truncated
 from ir_measures_graded.provider import GradedProvider
+from ir_measures_graded.pytrec import Gathered, judgments_for, served_by
 from ir_measures_graded.sources import load_qrels
 
 # The Arrow readers and column checks load when an input needs them (small TREC files do not).
@@ -276,7 +277,16 @@ class _Scorer:
         self.other = None
         if others:  # pytrec_eval converts the qrels once, here, for every run (large qrels: by chunks, per run)
             calc_obj = ir_measures.providers.registry[provider] if provider else ir_measures.DefaultPipeline
-            self.other = Others(calc_obj, others, qrels)
+            # pytrec_eval crashes on labels below 0: its measures are given the judgments without them
+            lowest = lowest_label(qrels)
+            if lowest >= 0:
+                self.other = Others(calc_obj, others, qrels)
+            else:
+                judged = set(_query_ids(qrels, "qrels"))
+                groups = judgments_for(dict_of_dict(qrels, "relevance"), others, calc_obj, lowest)
+                parts = [Others(calc_obj, group, qrels if given is None else given, judged=judged if lacking else None)
+                         for group, given, lacking in groups]
+                self.other = parts[0] if len(parts) == 1 else _Joined(parts)
         self.judged = set(_query_ids(qrels, "qrels"))
         # qrels as large as a run (a recommender's): a run read whole is joined to them by query batches
         self.large_qrels = not isinstance(qrels, Mapping) and len(qrels) > OTHERS_CHUNK_ROWS
@@ -460,6 +470,25 @@ def narrowest_integers(values: np.ndarray) -> type:
 OTHERS_CHUNK_ROWS = 1_000_000
 
 
+def lowest_label(qrels: Any) -> float:
+    """The lowest label of qrels in any accepted form (0 when there is none)."""
+    if isinstance(qrels, Mapping):
+        return float(min((min(docs.values(), default=0) for docs in qrels.values()), default=0))
+    values = validated.qrels_columns(qrels, encode_docs=False).values
+    return float(values.min()) if len(values) else 0.0
+
+
+class _Joined:
+    """Evaluators of parts of the measures (pytrec_eval's on the judgments it may be given, the others on all of
+    them), as one: each run's values, one part's after the other's."""
+
+    def __init__(self, parts: list[Any]):
+        self.parts = parts
+
+    def iter_calc(self, run: Any) -> list[Any]:
+        return [metric for part in self.parts for metric in part.iter_calc(run)]
+
+
 class Others:
     """Another provider's evaluator of ir_measures' own measures (those of a mixed list) on the qrels.
 
@@ -473,8 +502,10 @@ class Others:
     Another provider's evaluator (not pytrec_eval's) is given the whole.
     """
 
-    def __init__(self, calc_obj: Any, measures: list, qrels: Any, chunk_rows: int = OTHERS_CHUNK_ROWS):
+    def __init__(self, calc_obj: Any, measures: list, qrels: Any, chunk_rows: int = OTHERS_CHUNK_ROWS,
+                 judged: set | None = None):
         self.calc_obj, self.measures, self.chunk_rows = calc_obj, measures, chunk_rows
+        self.judged = judged  # the judged queries, when the qrels given lack some (judged below 0 only)
         self.gdeval = gdeval_measures(calc_obj, measures)
         self.qrels: Grouped | None = None
         self.whole = None
@@ -520,6 +551,9 @@ class Others:
         if self.whole is not None:
             converted = dict_of_dict(run, "score")
             self._check_gdeval(converted, "the run has")
+            if self.judged is not None:  # a judged query left out of the qrels given gets the measure's default
+                return Gathered(self.whole.measures, self.judged, iter(list(self.whole.iter_calc(converted)))) \
+                    .iter_calc(None)
             return self.whole.iter_calc(converted)
         assert self.qrels is not None
         if isinstance(run, Mapping):
@@ -542,7 +576,7 @@ class Others:
             for gathered, invoker in zip(parts, invokers, strict=True):
                 gathered.extend(invoker.iter_calc(part))
         measures = evaluator.measures if evaluator is not None else self.measures
-        return _Gathered(measures, set(self.qrels.query_ids), itertools.chain.from_iterable(parts or [])).iter_calc(None)
+        return Gathered(measures, set(self.qrels.query_ids), itertools.chain.from_iterable(parts or [])).iter_calc(None)
 
 
 #: gdeval's MAX_JUDGMENT: the highest label it reads.
@@ -550,19 +584,8 @@ GDEVAL_TOP = 4
 
 
 def gdeval_measures(calc_obj: Any, measures: list) -> list:
-    """The measures ``calc_obj`` (one provider, or ir_measures' pipeline, which gives each measure to the first
-    available provider that supports it) computes with gdeval (ERR, ...): the one provider that needs numeric
-    topic ids."""
-    if getattr(calc_obj, "NAME", None) == "gdeval":
-        return list(measures)
-    left, found = list(measures), []
-    for provider in getattr(calc_obj, "providers", []):
-        supported = [m for m in left if provider.supports(m)]
-        if supported and provider.is_available():
-            if provider.NAME == "gdeval":
-                found += supported
-            left = [m for m in left if m not in supported]
-    return found
+    """The measures ``calc_obj`` computes with gdeval (ERR, ...): the one provider that needs numeric topic ids."""
+    return served_by(calc_obj, measures, "gdeval")
 
 
 def gdeval_named(measures: list) -> str:
@@ -579,18 +602,6 @@ def gdeval_ours(measures: list, g_max: float | None = None) -> str:
     cutoffs = [m.params.get("cutoff") for m in errs]
     return ", ".join(dict.fromkeys(f"gERR{top}" + (f"@{c}" if c is not None else "") for c in cutoffs)) + \
         ", this package's graded ERR"
-
-
-class _Gathered(ir_measures.providers.Evaluator):
-    """Values computed already, completed as ``ir_measures.providers.Evaluator.iter_calc`` completes
-    an evaluator's: the judged queries without a value get the measure's default."""
-
-    def __init__(self, measures: Any, qrel_qids: set, metrics: Iterator[Any]):
-        super().__init__(measures, qrel_qids)
-        self.metrics = metrics
-
-    def _iter_calc(self, run: Any) -> Iterator[Any]:
-        return self.metrics
 
 
 @contextlib.contextmanager

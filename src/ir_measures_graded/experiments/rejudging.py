@@ -21,6 +21,7 @@ from ir_measures import providers
 from ir_measures_graded import core
 from ir_measures_graded.prepare import Judgments, Ranking
 from ir_measures_graded.provider import GradedProvider
+from ir_measures_graded.pytrec import Gathered, judgments_for
 
 __all__ = ["Rejudging"]
 
@@ -216,5 +217,14 @@ class Rejudging:
                 added = {d: grade for d in docs if d not in judged}
                 if added:
                     qrels[q] = {**judged, **added}
-        aggregates = ir_measures.calc_aggregate(measures, qrels, run)
+        # pytrec_eval crashes on labels below 0: its measures are given the judgments without them
+        labels = self.judgments.label if relabel is None else relabel
+        lowest = float(labels.min()) if len(labels) else 0.0
+        aggregates: dict = {}
+        for group, given, lacking in judgments_for(qrels, measures, ir_measures.DefaultPipeline, lowest):
+            if given is None:
+                aggregates.update(ir_measures.calc_aggregate(group, qrels, run))
+            else:  # a query judged below 0 only, left out, gets the measure's default (it is judged)
+                values = list(ir_measures.evaluator(group, given).iter_calc(run))
+                aggregates.update(Gathered(group, set(qrels) if lacking else set(given), iter(values)).calc_aggregate(None))
         return {str(m): float(aggregates[m]) for m in measures}
