@@ -147,6 +147,18 @@ def test_a_command_running_the_whole_suite_is_cis():
     assert all(command in ci for command in commands), (commands, ci)
 
 
+def test_the_notebooks_call_the_module_paper_md_names():
+    """paper.md: "the experiment code they call lives in `ir_measures_graded.x`": the paper's notebooks import it."""
+    import json
+
+    module = sentence("docs/paper.md", r"the experiment code they call lives in `(ir_measures_graded\.\w+)`").group(1)
+    pkgutil.resolve_name(module)
+    calling = [path.name for path in sorted((ROOT / "notebooks").glob("[2-5]_*.ipynb"))
+               if any(re.search(rf"^(?:from|import) {re.escape(module)}\b", "".join(cell["source"]), flags=re.M)
+                      for cell in json.loads(path.read_text(encoding="utf-8"))["cells"] if cell["cell_type"] == "code")]
+    assert len(calling) == 4, calling  # the paper's four (the quick start uses the package's API)
+
+
 # --- inputs.md ------------------------------------------------------------------------------------------
 
 def test_dict_keys_1_and_str_1_are_what_inputs_md_says():
