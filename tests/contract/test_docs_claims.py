@@ -6,6 +6,7 @@ Generic, over every page of docs/, the README, CONTRIBUTING.md and benchmarks/RE
 - every dotted name ``ir_measures_graded.x.y`` names a module or an object that exists;
 - every repository path (``tests/unit/io/test_small_input.py``, ``io/tuples.py``, ``benchmarks/generators.py``)
   exists, and the step-by-step map of how-it-computes.md names existing modules and every module of ``io/``;
+- every ``--option`` in a code span exists (the command line's parsers, the benchmark script named);
 - a command that runs the whole test suite is CI's command (.ci/run).
 
 Particular, each read from its sentence: the dict ids ``1`` and ``'1'`` (inputs.md), the order of tied integer
@@ -136,6 +137,48 @@ def test_the_step_by_step_map_lists_every_module_of_io():
         listed.append(found.group(1))
     modules = sorted(p.name for p in (PACKAGE / "io").glob("*.py") if p.name != "__init__.py")
     assert sorted(listed) == modules
+
+
+#: Options the docs give to other programs' command lines: ir_datasets' (``ir_datasets export … --format``,
+#: ``lookup … --qid``) and mutmut's.
+OTHER_PROGRAMS = {"--format": "ir_datasets", "--qid": "ir_datasets", "--max-children": "mutmut"}
+
+
+def documented_options() -> list[tuple[str, str, str]]:
+    """(page, code span, option) for every ``--option`` in a code span of the pages (the generated options page
+    is the parsers themselves)."""
+    found = []
+    for page in PAGES:
+        if page.name == "command-line-options.md":
+            continue
+        for span in re.findall(r"`([^`\n]+)`", page.read_text(encoding="utf-8")):
+            found += [(page.name, span, option) for option in re.findall(r"(?<![\w-])(--[a-z][\w-]*)", span)]
+    return found
+
+
+def test_every_option_in_the_docs_exists():
+    """An option of the command line is one of its parsers' (subcommands included); one given to a benchmark
+    script is that script's (any script's when none is named); the rest are other programs' options."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("docs_hooks", DOCS / "hooks.py")
+    hooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hooks)
+    ours = {option for _, parser in hooks.parsers() for action in parser._actions for option in action.option_strings}
+    scripts = {path.name: path.read_text(encoding="utf-8") for path in (ROOT / "benchmarks").glob("*.py")}
+    options = documented_options()
+    assert len(options) > 50, options
+    wrong = []
+    for page, span, option in options:
+        script = re.search(r"benchmarks/(\w+\.py)", span)
+        if script:
+            known = f'"{option}"' in scripts[script.group(1)]
+        else:
+            known = option in ours or any(f'"{option}"' in source for source in scripts.values()) \
+                or option in OTHER_PROGRAMS
+        if not known:
+            wrong.append(f"{page}: {option} in `{span}`")
+    assert wrong == []
 
 
 def test_a_command_running_the_whole_suite_is_cis():
