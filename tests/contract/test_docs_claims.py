@@ -3,7 +3,8 @@ so that a page or the code drifting apart fails here.
 
 Generic, over every page of docs/, the README, CONTRIBUTING.md and benchmarks/RESULTS.md:
 
-- every dotted name ``ir_measures_graded.x.y`` names a module or an object that exists;
+- every dotted name ``ir_measures_graded.x.y`` names a module or an object that exists, as does every
+  ``img.x`` and ``Experiment.x`` (``Comparison``, ``Input``, ``Reading``, ``Testing``);
 - every repository path (``tests/unit/io/test_small_input.py``, ``io/tuples.py``, ``benchmarks/generators.py``)
   exists, and the step-by-step map of how-it-computes.md names existing modules and every module of ``io/``;
 - every ``--option`` in a code span exists (the command line's parsers, the benchmark script named);
@@ -80,6 +81,33 @@ def test_every_dotted_name_in_the_docs_exists(name):
         pkgutil.resolve_name(name)
     except (ImportError, AttributeError) as error:
         pytest.fail(f"{', '.join(sorted(set(NAMES[name])))} name(s) {name}, which does not exist: {error}")
+
+
+def short_names() -> list[tuple[str, str, object, str]]:
+    """(page, shown, owner, attribute) for ``img.x`` (the package imported as the docs import it) and for
+    ``Experiment.x``, ``Comparison.x``, ``Input.x``, ``Reading.x`` and ``Testing.x`` in code spans."""
+    from ir_measures_graded.experiments.comparison import Comparison
+    from ir_measures_graded.experiments.evaluation import Experiment, Reading
+    from ir_measures_graded.experiments.testing import Testing
+    from ir_measures_graded.io.inputs import Input
+
+    owners = {"Experiment": Experiment, "Comparison": Comparison, "Input": Input, "Reading": Reading,
+              "Testing": Testing}
+    found = []
+    for page in PAGES:
+        content = page.read_text(encoding="utf-8")
+        found += [(page.name, f"img.{name}", img, name) for name in re.findall(r"(?<![\w.])img\.(\w+)", content)]
+        found += [(page.name, f"{owner}.{name}", owners[owner], name)
+                  for owner, name in re.findall(rf"`({'|'.join(owners)})\.(\w+)", content)]
+    return found
+
+
+def test_every_short_name_in_the_docs_exists():
+    names = short_names()
+    assert len(names) > 30, names
+    missing = [f"{page}: {shown}" for page, shown, owner, name in names
+               if not (hasattr(owner, name) or name in getattr(owner, "__dataclass_fields__", {}))]
+    assert missing == []
 
 
 def repository_paths() -> dict[str, list[str]]:
