@@ -12,7 +12,7 @@ Generic, over every page of docs/, the README, CONTRIBUTING.md and benchmarks/RE
 
 Particular, each read from its sentence: the dict ids ``1`` and ``'1'`` (inputs.md), the order of tied integer
 ids, the encoding of the tables read, a mixed list given Arrow, the entry points that warn of a run judged
-nowhere, what ``--baseline`` prints per output format (command-line.md), what ``to_latex()`` prints beside a
+nowhere, what ``--baseline`` prints per output format (command-line.md), what the comparison's tables print beside a
 value (comparing.md) and the shared task's figures of organisers.md. (Code blocks and their printed lines:
 tests/e2e/test_docs.py and tests/e2e/test_readme.py; the generated pages: tests/contract/test_docs_generated.py.)
 """
@@ -303,41 +303,40 @@ def formats(listed: str) -> list[str]:
     return re.findall(r"`(\w+)`", listed)
 
 
-@pytest.mark.slow  # seven command lines
+INTERVAL = re.compile(r"[+-]\d\.\d+(?: &)? \[(?:[+-]|\\ensuremath\{-\})\d\.\d+, ")  # "+0.295 [+0.230, " (or LaTeX's)
+
+
+@pytest.mark.slow  # eight command lines
 def test_baseline_prints_per_format_what_command_line_md_says(capsys):
-    found = sentence("docs/command-line.md", r"In ((?:`\w+`,? (?:and )?)+)the comparison replaces the results "
-                                             r"\(`-o (\w+)`: it follows them after a blank line\).*? In "
-                                             r"((?:`\w+`,? (?:and )?)+)it follows the results as a table "
-                                             r"\"Against the baseline …\".*?\(with the t interval in "
-                                             r"((?:\w+ ?(?:and )?)+), alone in LaTeX\)")
-    replaced, after, tables, with_interval = formats(found.group(1)), found.group(2), formats(found.group(3)), \
-        found.group(4).split(" and ")
-    assert set(replaced) == {"tsv", "csv", "jsonl"} and set(tables) == {"text", "markdown", "latex"}
-    for form in replaced:
+    alone = sentence("docs/command-line.md", r"On standard output a machine format \(((?:\w+(?:, )?)+)\) holds that "
+                                             r"table alone, and so does `-o (\w+)`")
+    after = sentence("docs/command-line.md", r"In ((?:`\w+`,? (?:and )?)+)the table follows the results and shows "
+                                             r"each run's value, marked † or ‡ by its corrected p-value, and its Δ "
+                                             r"with the t interval, with a legend \(the bootstrap interval, d_z, "
+                                             r"wins/ties/losses and the p-values are the machine formats'\)")
+    machine = alone.group(1).split(", ")
+    assert machine == ["tsv", "csv", "jsonl"], machine
+    for form in machine:
         out = baseline_output(capsys, form)
-        assert "p_adjusted" in out.splitlines()[0] and "effect_size" in out.splitlines()[0], form
-        assert not any(line.split(",")[0].split("\t")[0] == "strong.run" and line.count("muMAP") and
-                       len(re.split(r"[,\t]", line)) == 3 for line in out.splitlines()), form  # no results row
-    out = baseline_output(capsys, after)
-    results, comparison = out.split("\n\n", 1)
-    assert "runid" in results and "p_adjusted" in comparison.splitlines()[0]
-    for form in tables:
+        assert "p_adjusted" in out.splitlines()[0] and "boot_low" in out.splitlines()[0], form
+        assert "\n\n" not in out.strip(), form  # one table
+    latex = baseline_output(capsys, alone.group(2))
+    assert latex.count("\\begin{table}") == 1 and latex.count("\\begin{tabular}") == 1 and INTERVAL.search(latex)
+    for form in formats(after.group(1)):
         out = baseline_output(capsys, form)
-        assert "against the baseline" in out.lower(), form
-        interval = re.search(r"[+-]\d\.\d+ \[[+-]\d\.\d+, [+-]\d\.\d+\]", out)
-        assert bool(interval) == (form in with_interval), form
+        results, comparison = out.split("\n\n", 1)
+        assert "against the baseline" in comparison.lower() and INTERVAL.search(comparison), form
+        assert "‡" in comparison and "t-test" in comparison, form  # the marks and their legend
+        assert not re.search(r"boot|effect|wins|p_value", comparison), form
 
 
-def test_to_latex_prints_beside_a_value_what_comparing_md_says():
-    found = sentence("docs/comparing.md", r"the difference \(with its interval in (\w+) and (\w+); alone, smaller, "
-                                          r"under the value in LaTeX\)")
-    exp = img.experiment(QRELS, [STRONG, WEAK], ["muMAP"], baseline=WEAK)
-    comparison = exp.compare()
-    interval = re.compile(r"[+-]\d\.\d+ \[[+-]\d\.\d+, [+-]\d\.\d+\]")
-    assert {found.group(1), found.group(2)} == {"Markdown", "text"}
-    assert interval.search(comparison.to_markdown()) and interval.search(comparison.to_text())
-    latex = comparison.to_latex()
-    assert not re.search(r"\[[+-]?\d\.\d+,", latex) and re.search(r"\{\\footnotesize [+-]\d\.\d+\}", latex)
+def test_the_comparison_tables_print_what_comparing_md_says():
+    sentence("docs/comparing.md", r"`to_markdown\(\)`, `to_text\(\)` and `to_latex\(\)` the table for a paper: "
+                                  r"the value marked † \(p < 0.05\) or ‡ \(p < 0.01, corrected, two-sided: better or "
+                                  r"worse\) and the difference with its interval, with a legend")
+    comparison = img.experiment(QRELS, [STRONG, WEAK], ["muMAP"], baseline=WEAK).compare()
+    for table in (comparison.to_markdown(), comparison.to_text(), comparison.to_latex()):
+        assert INTERVAL.search(table) and "‡" in table.replace("{\\textdaggerdbl}", "‡"), table
 
 
 # --- organisers.md: the shared task's figures -----------------------------------------------------------
