@@ -90,4 +90,21 @@ class GradedEvaluator(providers.Evaluator):
 
             evaluate = core.evaluate_stream if is_streamable(run) else core.evaluate_run
         counts = getattr(self._sink, "counts", None)
-        yield from core.metrics(self.measures, self.judgments, evaluate(self.measures, self.judgments, run, counts))
+        if counts is not None:  # counted for a caller (an engine), which tells of a run judged nowhere
+            yield from core.metrics(self.measures, self.judgments, evaluate(self.measures, self.judgments, run, counts))
+            return
+        # ir_measures' entry points (calc_aggregate, iter_calc, an evaluator): counted here, from the join
+        # the scoring makes anyway, and told here
+        own = {"ranked": 0, "judged": 0}
+        yield from core.metrics(self.measures, self.judgments, evaluate(self.measures, self.judgments, run, own))
+        if own["ranked"] and not own["judged"]:
+            import warnings
+
+            warnings.warn(nothing_judged("the run", own["ranked"]), stacklevel=2)
+
+
+def nothing_judged(run: str, ranked: int) -> str:
+    """The line telling that none of the ``ranked`` retrieved documents of the judged queries of ``run`` (``run x``,
+    ``the run``) is judged: it scores 0 in silence otherwise, as in trec_eval. Every engine and entry point tells it."""
+    return (f"{run}: none of its {ranked} retrieved documents of the judged queries is judged, so every query scores "
+            "0: ids of another collection or level (passage ids against document qrels)?")

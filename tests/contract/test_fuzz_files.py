@@ -34,6 +34,7 @@ from ir_measures_graded import GradedInputError, cli
 from ir_measures_graded.io.readers import read_qrels, read_run
 from support import reference, registered
 from support.examples import examples
+from support.warned import no_warning
 
 #: Every registered measure (a new one is fuzzed by registering it), some at a cutoff.
 MEASURES = registered.instances(cutoff=3) + registered.with_cutoff(4)[:2]
@@ -210,8 +211,7 @@ def test_hostile_files_through_the_api(case):
     with tempfile.TemporaryDirectory() as tmp:
         qrels_path, run_path = write(case, Path(tmp))
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("error")  # a warning is a failure
+            with no_warning():  # a warning is a failure
                 qrels, run = read_qrels(qrels_path), read_run(run_path)
                 got = {(m.query_id, m.measure): m.value for m in ir_measures.iter_calc(MEASURES, qrels, run)}
         except GradedInputError as ex:

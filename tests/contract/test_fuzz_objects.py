@@ -30,7 +30,6 @@ import collections
 import decimal
 import math
 import re
-import warnings
 
 import ir_measures
 import pandas as pd
@@ -43,6 +42,7 @@ from ir_measures import Qrel, ScoredDoc
 from ir_measures_graded import GAP, GradedInputError, meanNDCG, meanNDCNG, muAP, muP, nDCNG
 from support import reference, registered
 from support.examples import examples
+from support.warned import no_warning
 
 #: Every registered measure (a new one is fuzzed by registering it).
 MEASURES = {m: registered.reference_args(m) for m in registered.instances(cutoff=5)}
@@ -179,8 +179,7 @@ def test_hostile_objects_through_the_api(data):
         run_obj = {(1.0 if k == "1" else k): v for k, v in run.items()}
     snapshot = repr(qrels_obj) if not hasattr(qrels_obj, "__next__") else None
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")  # a warning is a failure
+        with no_warning():  # a warning is a failure
             got = {(m.query_id, m.measure): m.value for m in ir_measures.iter_calc(list(MEASURES), qrels_obj, run_obj)}
     except GradedInputError as ex:
         message = str(ex)
@@ -214,8 +213,7 @@ def test_extreme_gain_parameters(collection, scale, data):
     if name != "meanNDCG" and data.draw(st.booleans()):
         params["norm"] = data.draw(st.sampled_from([0.001, 1e-6, 0.5]))
     measure = {"nDCNG": nDCNG, "meanNDCG": meanNDCG, "meanNDCNG": meanNDCNG}[name](**params)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    with no_warning():
         got = {m.query_id: m.value for m in ir_measures.iter_calc([measure], qrels, run)}
     expected = reference.per_query(name, params, qrels, run)
     for qid, value in got.items():
@@ -254,8 +252,7 @@ def test_an_evaluator_shared_across_threads_and_in_place_edits(collection, data)
     original = frame.copy()
     expected = per_query_values(measures, run, original)
     evaluator = ir_measures.evaluator(measures, frame)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    with no_warning():
         with ThreadPoolExecutor(3) as pool:
             first = list(pool.map(lambda _: per_query_values(evaluator, run), range(3)))
         edit = data.draw(st.sampled_from(["one label", "all labels", "one query"]))
@@ -312,8 +309,7 @@ def test_extreme_labels_and_floors(collection, factor, floor, data):
     qrels, run = collection
     measure = data.draw(st.sampled_from(SCALE_FREE))
     scaled_qrels = {q: {d: v * factor for d, v in docs.items()} for q, docs in qrels.items()}
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    with no_warning():
         expected = {q: v for (q, _), v in per_query_values([measure(floor=floor)], run, qrels).items()}
         got = {q: v for (q, _), v in per_query_values([measure(floor=floor * factor)], run, scaled_qrels).items()}
         try:
@@ -393,8 +389,7 @@ def test_generators_and_readers_through_every_entry_point(collection, run_form, 
         run_obj = one_shot(run, "run", run_form, folder, "none" if in_qrels else defect, at)
         defective = defect != "none" and (qrels_form if in_qrels else run_form) == "generator"
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("error")
+            with no_warning():
                 if entry == "iter_calc":
                     got = {(m.query_id, str(m.measure)): m.value
                            for m in ir_measures.iter_calc(ONE_SHOT_MEASURES, qrels_obj, run_obj)}

@@ -9,7 +9,6 @@ grades are compared with ``g_max``).
 from __future__ import annotations
 
 import math
-import warnings
 
 import ir_measures
 import pytest
@@ -19,13 +18,13 @@ from hypothesis import strategies as st
 from ir_measures_graded import GAP, GradedInputError, Q, gERR, gRBP, gRBP_residual, meanNDCG, meanNDCNG, nDCNG
 from ir_measures_graded.measures.base import all_measures
 from support import reference
+from support.warned import no_warning
 
 HUGE = st.floats(min_value=2.0**900, max_value=1.7e308)
 
 
 def per_query(measures: list, qrels: dict, run: dict) -> dict:
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # no numpy warning on the way to a value
+    with no_warning():  # no numpy warning on the way to a value
         return {(str(m.measure), m.query_id): m.value for m in ir_measures.iter_calc(measures, qrels, run)}
 
 

@@ -10,8 +10,6 @@ norm). Only public API is used: measure objects and ``ir_measures.iter_calc`` / 
 
 from __future__ import annotations
 
-import warnings
-
 import ir_measures
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,6 +19,7 @@ from ir_measures_graded import muAP, muP, nDCNG
 from ir_measures_graded.measures import MEASURES, params
 from support import reference
 from support.random_collections import collections
+from support.warned import no_warning
 
 #: Values to draw for each kind of parameter (keyed by the parameter object or class the measures
 #: share): a measure is covered by registering it; a new kind of parameter needs a line here.
@@ -127,8 +126,7 @@ def test_every_measure_and_parameter_equals_the_reference(data):
     name, params = data.draw(measures(qrels))
     measure = MEASURES[name](**params)
     expected = reference.per_query(name, params, qrels, run)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # no numpy warning on the way to a value
+    with no_warning():  # no numpy warning on the way to a value
         got = provider_per_query(measure, qrels, run)
     assert got.keys() == expected.keys(), measure  # every qrels query; run-only queries skipped
     for qid, value in got.items():

@@ -282,6 +282,27 @@ def test_cli_engine_spark_warns_as_the_local_engine_warns(spark, tmp_path, capsy
         assert errors[0] == errors[1] and expected in errors[1], errors
 
 
+def test_calc_aggregate_of_a_run_judged_nowhere_warns_as_ir_measures_does(spark):
+    """graded_spark.calc_aggregate tells of a run of passage ids in the line ir_measures.calc_aggregate gives
+    (its workers count the judged rows beside their sums); a run judged somewhere is not told of."""
+    import warnings
+
+    qrels, run = frames(*random_collection(9, n_queries=12))
+    passages = run.assign(doc_id=run["doc_id"] + "-1")
+    lines = []
+    for compute in (lambda r: ir_measures.calc_aggregate([muMAP], qrels, r),
+                    lambda r: graded_spark.calc_aggregate([muMAP], spark.createDataFrame(qrels),
+                                                          spark.createDataFrame(r))):
+        for given, expected in ((passages, 1), (run, 0)):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                compute(given)
+            told = [str(w.message) for w in caught if "another collection or level" in str(w.message)]
+            assert len(told) == expected, told
+            lines += told
+    assert lines[0] == lines[1] and lines[0].startswith("the run: none of its"), lines
+
+
 def test_cli_engine_spark_rejects_what_it_cannot_do(spark, tmp_path, capsys):
     qrels, run = frames(*random_collection(9, n_queries=5))
     qrels_path, run_path = write_trec(qrels, run, tmp_path)

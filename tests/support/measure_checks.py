@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import itertools
-import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
 
@@ -21,6 +20,7 @@ import pytest
 from hypothesis import strategies as st
 
 from support import reference
+from support.warned import no_warning
 
 TOL = 1e-9
 
@@ -28,8 +28,7 @@ TOL = 1e-9
 def per_query(measures: list, qrels: Mapping, run: Mapping) -> dict:
     """{measure: {query: value}} through ir_measures (every qrels query, run-only queries skipped)."""
     out: dict = defaultdict(dict)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # no numpy warning on the way to a value
+    with no_warning():  # no numpy warning on the way to a value
         for metric in ir_measures.iter_calc(measures, qrels, run):
             out[metric.measure][metric.query_id] = metric.value
     return out

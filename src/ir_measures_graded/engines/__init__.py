@@ -109,13 +109,14 @@ def check_judged_documents(results: list[RunResult], names: list[str], warn: Cal
     by :func:`check_shared_queries`."""
     import statistics
 
+    from ir_measures_graded.provider import nothing_judged
+
     counted = [(name, r) for name, r in zip(names, results, strict=True) if r.ranked_rows > 0 and r.judged_rows >= 0]
     shares = {name: r.judged_rows / r.ranked_rows for name, r in counted}
     median = statistics.median(shares.values()) if len(shares) > 1 else None
     for name, r in counted:
         if not r.judged_rows:
-            warn(f"run {name}: none of its {r.ranked_rows} retrieved documents of the judged queries is judged, so "
-                 "every query scores 0: ids of another collection or level (passage ids against document qrels)?")
+            warn(nothing_judged(f"run {name}", r.ranked_rows))
         elif median is not None and shares[name] < FAR_BELOW * median:
             warn(f"run {name}: {shares[name]:.2%} of its retrieved documents of the judged queries are judged, far "
                  f"below the runs' median {median:.2%}: ids of another collection or level?")

@@ -316,9 +316,11 @@ class _Scorer:
                 from ir_measures_graded.io.stream import RunStream
 
                 stream = RunStream(source, depth=self.depth)
-                with ARROW_JOINS:
-                    metrics = list(self._graded_evaluator(False).iter_calc(stream))
-                return Scored(metrics, stream.rows, stream.matched, Input("run", None, None, rows=stream.rows))
+                streamed = self._graded_evaluator(False)
+                with ARROW_JOINS, streamed.counting() as counts:
+                    metrics = list(streamed.iter_calc(stream))
+                return Scored(metrics, stream.rows, stream.matched, Input("run", None, None, rows=stream.rows),
+                              counts["ranked"], counts["judged"])
             if not isinstance(source, str):  # a run in memory (one-shot: read once, into the table kept)
                 table = hold(source, "run")
             elif self.small and (table := read_small(source, RUN, meter)) is not None:

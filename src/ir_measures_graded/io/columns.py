@@ -8,7 +8,7 @@ integer codes without one Python string per row. Unlike the trec_eval-based prov
 labels may be real numbers.
 
 Ids are strings. Integer ids are accepted and compared as their decimal string (``1`` is ``'1'``,
-so ``{1: ..., '1': ...}`` holds the same query twice, which is refused like any duplicate).
+so ``{1: ..., '1': ...}`` names one query under two keys, which is refused naming both keys).
 Ids of other types — floats (``1.0`` would never match ``'1'``), bools, bytes, tuples — are
 refused with a :class:`GradedInputError`, as are bool and complex values. Nothing here modifies
 the caller's objects.
@@ -16,6 +16,7 @@ the caller's objects.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -109,6 +110,7 @@ def _columns(obj: Any, kind: str, value_field: str, encode_docs: bool = True) ->
         qid, did, val = obj["query_id"], obj["doc_id"], obj[value_field]
         values_of = _pandas_values
     elif isinstance(obj, Mapping):
+        _reject_equal_keys(list(obj), kind, "query_id")
         qid, did, val = _dict_of_dict_columns(obj, kind)
         extra_queries = list(obj)  # a query with an empty dict is still a query (ir_measures scores it 0)
         values_of = list_values
@@ -183,6 +185,24 @@ def _arrow_table(obj: Any, kind: str, value_field: str) -> Any:
         raise GradedInputError(f"{kind}: unsupported Arrow object {type(obj).__name__}")
     _check_frame_columns(obj.column_names, kind, value_field)
     return obj
+
+
+def _reject_equal_keys(keys: list, kind: str, field: str) -> None:
+    """Raise when two keys of a dict are one id once made strings (``1`` and ``'1'``): a dict's keys are
+    distinct queries, and merging them into one would be a silent guess. (Keys of other types are
+    refused, naming their row, when the ids are encoded.)"""
+    if len(set(map(type, keys))) < 2:  # one type: distinct keys are distinct strings
+        return
+    first: dict[str, Any] = {}
+    for key in keys:
+        if isinstance(key, bool) or not isinstance(key, (str, numbers.Integral)):
+            continue
+        text = key if isinstance(key, str) else str(int(key))
+        if text in first:
+            raise GradedInputError(
+                f"{kind} dict has the {field} keys {first[text]!r} and {key!r}, one id once made a string "
+                f"(ids are compared as strings): give each query under one key")
+        first[text] = key
 
 
 def _dict_of_dict_columns(obj: Mapping, kind: str) -> tuple[list, list, list]:

@@ -81,3 +81,46 @@ def test_every_entry_point_tells_and_runs_in_memory_too(tmp_path):
         report(experiment(QRELS, runs, ["muMAP"]), transforms=[])
     told = [str(w.message) for w in caught if CAUSE in str(w.message)]
     assert len(told) == 2 and all("run passages" in t for t in told), told
+
+
+def told_of(call) -> list[str]:
+    """The warnings ``call()`` gives that name the likely cause."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    return [str(w.message) for w in caught if CAUSE in str(w.message)]
+
+
+@pytest.mark.parametrize("entry", ["calc_aggregate", "iter_calc", "evaluator", "calc_aggregate beside AP",
+                                   "calc_aggregate of a scan"])
+def test_ir_measures_entry_points_tell_once_too(tmp_path, entry):
+    """ir_measures' own entry points reach our provider: a run of passage ids scores 0 there too, and is
+    told of in one warning (docs/inputs.md: "both engines, every entry point")."""
+    import ir_measures
+
+    from ir_measures_graded import muMAP, nDCNG, scan_run
+
+    path = passages(WEAK, tmp_path)
+    run = read_run(path)
+    qrels = ir_measures.read_trec_qrels(QRELS)
+    calls = {
+        "calc_aggregate": lambda: ir_measures.calc_aggregate([muMAP, nDCNG @ 10], list(qrels), run),
+        "iter_calc": lambda: list(ir_measures.iter_calc([muMAP], list(qrels), run)),
+        "evaluator": lambda: ir_measures.evaluator([muMAP], list(qrels)).calc_aggregate(run),
+        "calc_aggregate beside AP": lambda: ir_measures.calc_aggregate([muMAP, ir_measures.AP], list(qrels), run),
+        "calc_aggregate of a scan": lambda: ir_measures.calc_aggregate([muMAP], list(qrels), scan_run(path)),
+    }
+    (line,) = told_of(calls[entry])
+    assert line.startswith("the run: none of its 1500 retrieved documents of the judged queries is judged")
+    assert told_of(lambda: ir_measures.calc_aggregate([muMAP], list(ir_measures.read_trec_qrels(QRELS)),
+                                                      read_run(WEAK))) == []
+
+
+def test_a_streamed_generator_is_told_of_by_its_name_once(tmp_path):
+    """A generator of named tuples read once by query batches (per_query=False) is counted as any run is."""
+    import ir_measures
+
+    path = passages(WEAK, tmp_path)
+    told = told_of(lambda: experiment(QRELS, {"passages": ir_measures.read_trec_run(path)}, ["muMAP"],
+                                      per_query=False))
+    assert len(told) == 1 and told[0].startswith("run passages: none of its 1500"), told

@@ -176,13 +176,35 @@ def test_parquet_errors_name_the_column(tmp_path):
 # --- issue #14 ----------------------------------------------------------------------------------
 
 def test_ids_colliding_after_str_are_duplicates():  # 14.1
-    with pytest.raises(GradedInputError, match=r"run has the same \(query, doc\) more than once: query '1', doc 'a'"):
-        calc({"1": {"a": 1, "b": 0}}, {1: {"a": 1.0}, "1": {"a": 0.5}})
-    with pytest.raises(GradedInputError, match=r"qrels has the same \(query, doc\) more than once: query '1', doc 'a'"):
-        calc({1: {"a": 1}, "1": {"a": 0, "b": 1}}, {"1": {"a": 1.0}})
+    with pytest.raises(GradedInputError, match=r"run has the same \(query, doc\) more than once: query '1', doc '7'"):
+        calc({"1": {"a": 1, "b": 0}}, {"1": {7: 1.0, "7": 0.5}})
+    with pytest.raises(GradedInputError, match=r"qrels has the same \(query, doc\) more than once: query '1', doc '7'"):
+        calc({"1": {7: 1, "7": 0, "b": 1}}, {"1": {"a": 1.0}})
     frame = pd.DataFrame({"query_id": pd.Categorical([1, "1"]), "doc_id": ["a", "a"], "score": [1.0, 0.5]})
     with pytest.raises(GradedInputError, match=r"more than once: query '1', doc 'a'"):
         calc({"1": {"a": 1}}, frame)
+
+
+@pytest.mark.parametrize("kind", ["qrels", "run"])
+@pytest.mark.parametrize("docs", [("a", "a"), ("a", "b")], ids=["same doc", "other docs"])
+def test_dict_keys_one_id_once_strings_are_refused_naming_both(kind, docs):
+    """A dict's keys are distinct queries: 1 and '1' are one query id, so a dict holding both is an error
+    naming both keys, whether their documents overlap or not (never two queries silently merged)."""
+    first, second = docs
+    given = {1: {first: 1}, "1": {second: 0}}
+    qrels, run = (given, {"1": {"a": 1.0}}) if kind == "qrels" else ({"1": {"a": 1, "b": 0}}, given)
+    with pytest.raises(GradedInputError, match=rf"^{kind} dict has the query_id keys 1 and '1', one id once made "
+                                               r"a string \(ids are compared as strings\): give each query under one key$"):
+        calc(qrels, run)
+    import ir_measures_graded as img
+
+    with pytest.raises(GradedInputError, match=rf"^{kind} dict has the query_id keys 1 and '1'"):
+        img.experiment(qrels, [run], ["muMAP"])
+
+
+def test_dict_keys_of_two_types_that_differ_are_read():
+    """Integer and string keys naming different queries are two queries, as before."""
+    assert calc({1: {"a": 1}, "2": {"b": 1}}, {"1": {"a": 1.0}, 2: {"b": 1.0}}) == {muMAP: 1.0, nDCNG @ 10: 1.0}
 
 
 @pytest.mark.parametrize("kind", ["pandas", "arrow"])

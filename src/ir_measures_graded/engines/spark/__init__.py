@@ -108,8 +108,13 @@ def calc_aggregate(measures: Iterable[ir_measures.Measure | str], qrels: DataFra
     changed, and adaptive execution merges query partitions up to 16 MiB
     (``spark.sql.adaptive.advisoryPartitionSizeInBytes``, unless changed).
     """
-    return _aggregate(list(measures), qrels, run, (query_col, doc_col, relevance_col, score_col), partitions,
-                      lambda: _input_sides(qrels, run, query_col, doc_col))[0]
+    values, counts = _aggregate(list(measures), qrels, run, (query_col, doc_col, relevance_col, score_col),
+                                partitions, lambda: _input_sides(qrels, run, query_col, doc_col))
+    if counts["ranked"] and not counts["judged"]:  # told as every entry point tells it (the counts came anyway)
+        from ir_measures_graded.provider import nothing_judged
+
+        warnings.warn(nothing_judged("the run", counts["ranked"]), stacklevel=2)
+    return values
 
 
 def _aggregate(measures: list, qrels: DataFrame, run: DataFrame, columns: tuple[str, str, str, str],
