@@ -1,8 +1,13 @@
-"""Pool construction at shared-task scale (#51 item 4): 100 runs × 50 topics × 1,000 documents, each strategy as
-the whole process (``ir-measures-graded pool``), timed by the caller with ``/usr/bin/time``.
+"""Pool construction and pool simulation at shared-task scale (#51 items 4 and 5): 100 runs × 50 topics × 1,000
+documents, each strategy as the whole process (``ir-measures-graded pool``), timed by the caller with ``/usr/bin/time``.
 
     python benchmarks/pool_bench.py DIR              # writes DIR/run000.txt ... DIR/run099.txt and DIR/qrels.txt
     /usr/bin/time -f '%e s %M KiB' ir-measures-graded pool DIR/run*.txt --strategy depth --depth 10 --output DIR/pool.tsv
+
+Pool simulation (#51 item 5; target: 5 strategies × 4 budgets ≤ 60 s, the whole process, evaluation included)::
+
+    /usr/bin/time -f '%e s %M KiB' ir-measures-graded simulate DIR/qrels.txt DIR/run*.txt -m muMAP nDCNG@10 nDCG@10 \
+        --budgets 10,20,50,100 -o tsv > DIR/simulation.tsv
 
 Each run scores 1,000 of 3,000 documents per topic as ``quality · grade + N(0, 1.5)`` (qualities 1.2 … 0.1); the
 qrels hold every document with a grade above 0 (labels 1-4) and the union of the runs' top 10.

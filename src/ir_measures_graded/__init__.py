@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # loaded on first use, see _LAZY
     from ir_measures_graded.organiser.agreement import agreement
     from ir_measures_graded.organiser.leaderboard import leaderboard
     from ir_measures_graded.organiser.pool import bounds, pool
+    from ir_measures_graded.organiser.simulation import simulate_pools
     from ir_measures_graded.organiser.topics import topics
     from ir_measures_graded.per_level import by_level, by_threshold
     from ir_measures_graded.pooling import build_pool
@@ -70,6 +71,7 @@ _LAZY = {
     "pool": "ir_measures_graded.organiser",
     "bounds": "ir_measures_graded.organiser",
     "build_pool": "ir_measures_graded.organiser",  # the pool to judge, from runs alone (#51)
+    "simulate_pools": "ir_measures_graded.organiser",  # pooling strategies × budgets simulated on existing qrels
     # two judges side by side (#53): agree(experiment, qrels_b), label_agreement(frame_a, frame_b)
     "judges": "ir_measures_graded.judges",
     "agree": "ir_measures_graded.judges",
@@ -85,7 +87,7 @@ __all__ = [
     "GradedProvider", "GradedEvaluator", "GradedInputError",
     "graded", "install", "uninstall", "by_level", "by_threshold", "scan_run",
     "read_qrels", "read_run", "read_qrels_table", "read_run_table", "report", "experiment", "Testing", "experiments", "reports",
-    "organiser", "leaderboard", "agreement", "topics", "pool", "bounds", "build_pool",
+    "organiser", "leaderboard", "agreement", "topics", "pool", "bounds", "build_pool", "simulate_pools",
     "judges", "agree", "label_agreement",
     "__version__",
 ]

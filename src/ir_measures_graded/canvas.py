@@ -9,9 +9,16 @@ closes it). matplotlib (the ``meta`` extra) is imported only when a figure is ma
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["new_figure"]
+__all__ = ["new_figure", "COLUMN", "FONT", "SMALL", "short", "labels", "elided"]
+
+#: Every figure's width in inches: one column of a two-column paper (ACM and IEEE columns are 3.33–3.5 in).
+COLUMN = 3.5
+FONT = 8  # points: titles and axis labels
+SMALL = 7  # points: tick labels, legends, numbers in cells
+LONGEST = 34  # characters of a run's name shown (the middle elided beyond)
 
 
 def new_figure(width: float, height: float, layout: str | None = "constrained") -> Any:
@@ -32,3 +39,25 @@ def new_figure(width: float, height: float, layout: str | None = "constrained") 
     fig = Figure(figsize=(width, height), layout=layout)
     FigureCanvasAgg(fig)
     return fig
+
+
+def short(name: Any, longest: int = LONGEST) -> str:
+    """A run's name as a label: the name its tables print (the experiment's, by the one naming rule:
+    the file name, with as many parent folders as tell the runs apart), its middle elided when longer
+    than ``longest``."""
+    return elided(str(name), longest)
+
+
+def labels(names: Sequence[Any], longest: int = LONGEST) -> list[str]:
+    """The runs' labels (:func:`short`), except where eliding would make two the same: those keep their
+    whole names, so that a figure tells apart every run its tables do."""
+    shown = [short(name, longest) for name in names]
+    return [label if shown.count(label) == 1 else str(name) for label, name in zip(shown, names, strict=True)]
+
+
+def elided(text: str, longest: int) -> str:
+    """``text``, its middle elided when longer than ``longest`` characters."""
+    if len(text) <= longest:
+        return text
+    keep = max(1, longest - 1)
+    return text[: (keep + 1) // 2] + "…" + text[len(text) - keep // 2:]

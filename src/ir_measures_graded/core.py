@@ -69,7 +69,8 @@ def evaluate_stream(measures: Sequence[Evaluated], judgments: Judgments, run: An
     """:func:`evaluate` on a streamable run (see :func:`.io.stream.is_streamable`), batch by batch.
 
     Values are held per judged query until the end (a query seen again changes them), then
-    yielded measure by measure in query-code order, as the whole-input path does.
+    yielded measure by measure in query-code order, as the whole-input path does. A scan or stream
+    with a ``depth`` has each query cut to its top ``depth`` rows (:func:`.prepare.top_rows`).
     """
     from ir_measures_graded.io.stream import (  # the readers: not for a run in memory
         ROWS_PER_QUERY,
@@ -85,6 +86,7 @@ def evaluate_stream(measures: Sequence[Evaluated], judgments: Judgments, run: An
     seen: set[str] = set()
     again: set[str] = set()
     rows = 0
+    depth = getattr(run, "depth", None)
     with BatchSource(run) as source:
         # A batch costs some work per judged query too: with many queries, batches grow with them.
         with source.batches(min_rows=ROWS_PER_QUERY * judgments.n_queries) as batches:
@@ -92,11 +94,12 @@ def evaluate_stream(measures: Sequence[Evaluated], judgments: Judgments, run: An
             unranked = _unranked_values(measures, judgments)
             for batch in batches:
                 rows += batch.table.num_rows
-                ids = _evaluate_batch(batch, measures, judgments, values, present, source.name, per_query)
+                ids = _evaluate_batch(batch, measures, judgments, values, present, source.name, per_query, depth)
                 again.update(seen.intersection(ids))
                 seen.update(ids)
         if again:  # their rows, all together, replace the values of their parts
-            _evaluate_batch(source.rows_of(again), measures, judgments, values, present, source.name, per_query)
+            _evaluate_batch(source.rows_of(again), measures, judgments, values, present, source.name, per_query,
+                        depth)
     codes = np.flatnonzero(present)
     if isinstance(run, (RunScan, RunStream)):
         run.rows, run.matched = rows, len(codes)
@@ -123,7 +126,8 @@ def _unranked_values(measures: Sequence[Evaluated], judgments: Judgments) -> lis
 
 
 def _evaluate_batch(batch: QueryBatch, measures: Sequence[Evaluated], judgments: Judgments, values: np.ndarray,
-                    present: np.ndarray, name: str | None, per_query: np.ndarray) -> list[str]:
+                    present: np.ndarray, name: str | None, per_query: np.ndarray,
+                    depth: int | None = None) -> list[str]:
     """Evaluate one batch of whole queries into ``values`` (and each query's rows and judged rows into
     ``per_query``); returns the batch's distinct query ids."""
     from ir_measures_graded.io.ids import duplicate_error, id_text
@@ -135,7 +139,8 @@ def _evaluate_batch(batch: QueryBatch, measures: Sequence[Evaluated], judgments:
         raise duplicate_error("run", query_ids[int(query_codes[pair[0]])].as_py(), id_text(docs, pair[0]),
                               first, second, name, batch.unit)
     score = to_numpy(batch.table.column("value"))
-    ranking = Ranking.from_codes(query_codes, query_ids, None, docs, score, judgments, doc_keys=batch.doc_keys)
+    ranking = Ranking.from_codes(query_codes, query_ids, None, docs, score, judgments, doc_keys=batch.doc_keys,
+                                  depth=depth)
     here = ranking.present
     per_query[0, here] = np.bincount(ranking.query, minlength=judgments.n_queries)[here]
     per_query[1, here] = np.bincount(ranking.query[~np.isnan(ranking.label)], minlength=judgments.n_queries)[here]

@@ -13,9 +13,14 @@ Columns of :func:`breakdown` and :func:`by_level` (one row per threshold t):
 - ``value``: M^t averaged over those queries (the paper's MAP^t);
 - ``all_queries``: M^t averaged over every judged query, 0 where nothing is judged >= t
   (for µMAP on integer labels: ``AP(rel=t)``, trec_eval's ``-l t map``);
-- ``share``: t's part of the measure's weights (averaged over queries where each query weighs its
-  own thresholds); the shares add up to 1 (0 when no query has a relevant label);
-- ``contribution``: what t adds to the measure's value; the contributions add up to it.
+- ``weighted``: M^t as the measure averages it: over the queries, each weighed by its weight on t
+  (per-query µMAP, Eq. 4: query q's normalised weight w_qt / Σ_s w_qs, so a query with few thresholds
+  weighs more on each); ``value`` with ``levels='collection'``, ``all_queries`` with ``'collection-all'``
+  and explicit thresholds;
+- ``share``: t's part of the measure's weights (the mean over every judged query of its normalised
+  weight on t with per-query µMAP); the shares add up to 1 (less by the queries with no relevant label);
+- ``contribution``: what t adds to the measure's value, ``share × weighted`` exactly; the contributions add
+  up to the value. Not ``share × value`` with per-query µMAP: ``value`` weighs every query alike.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ from ir_measures_graded.prepare import Judgments, Ranking
 
 __all__ = ["breakdown", "single_threshold", "by_level", "by_threshold", "threshold_table", "COLUMNS", "thresholded"]
 
-COLUMNS = ["threshold", "weight", "queries", "value", "all_queries", "share", "contribution"]
+COLUMNS = ["threshold", "weight", "queries", "value", "all_queries", "weighted", "share", "contribution"]
 
 
 def thresholded(measure: str | ir_measures.Measure) -> ThresholdedMeasure:
@@ -80,16 +85,19 @@ def breakdown(measure: ThresholdedMeasure, judgments: Judgments, ranking: Rankin
         part = np.divide(own.weights, totals[segment], out=np.zeros(len(own.weights)), where=totals[segment] > 0)
         at = np.searchsorted(thresholds, own.thr_values)  # a query's labels are among the collection's
         share = np.bincount(at, weights=part, minlength=width) / n
-        contribution = np.bincount(at, weights=part * own.values, minlength=width) / n
+        # M_q^t averaged with each query's weight on t: share × weighted is t's part of the mean of µM_q
+        weighted = np.divide(np.bincount(at, weights=part * own.values, minlength=width), share * n,
+                             out=np.zeros(width), where=share > 0)
     elif levels == "collection":  # Σ_t w_t MAP^t / Σ_t w_t over the thresholds some query reaches
         kept = weights * (queries > 0)
         share = kept / kept.sum() if kept.sum() > 0 else np.zeros(width)
-        contribution = share * value
+        weighted = value
     else:  # 'collection-all' and explicit thresholds: every query at every threshold
         share = weights / weights.sum() if weights.sum() > 0 else np.zeros(width)
-        contribution = share * all_queries
+        weighted = all_queries
     return pd.DataFrame({"threshold": thresholds, "weight": weights, "queries": queries.astype(np.int64),
-                         "value": value, "all_queries": all_queries, "share": share, "contribution": contribution})
+                         "value": value, "all_queries": all_queries, "weighted": weighted, "share": share,
+                         "contribution": share * weighted})
 
 
 def single_threshold(measure: ThresholdedMeasure, threshold: float) -> str:

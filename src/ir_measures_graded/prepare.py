@@ -7,6 +7,7 @@ of the caller's data: nothing here modifies the inputs.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import threading
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ import numpy as np
 
 from ir_measures_graded import kernels
 from ir_measures_graded.arrow import from_numpy, matching_rows, one_array, to_numpy
+from ir_measures_graded.errors import GradedInputError, as_text
 from ir_measures_graded.io.columns import Columns, qrels_columns, run_columns
 from ir_measures_graded.io.ids import id_hash, name_ranks
 
@@ -96,6 +98,18 @@ class Judgments:
     @property
     def n_queries(self) -> int:
         return len(self.query_ids)
+
+    def query_id(self, row: int) -> str:
+        """The query id of judgment row ``row`` (rows sorted by query), as messages name it."""
+        return as_text(self.query_ids[self.query[row]])
+
+    def doc_id(self, row: int) -> str:
+        """The doc id of judgment row ``row`` (rows sorted by query), as messages name it: held per row, or
+        (distinct sorted bytes) found through the row's (query, doc code) join key."""
+        if self._keys is None:  # one id per row, in the rows' order
+            return as_text(self.doc_ids[row])
+        at = int(np.flatnonzero(self._key_rows == row)[0])
+        return as_text(self.doc_ids[int(self._keys[at] & np.uint64(0xFFFFFFFF))])
 
     def codes_of(self, query_ids: Any) -> np.ndarray:
         """Code of each query id (str; a list, object array or Arrow array); -1 for queries not judged."""
@@ -270,15 +284,16 @@ class Ranking:
     score_key: np.ndarray | None = None  # uint32 per row, equal for tied scores (float32): for ties='expected'
 
     @classmethod
-    def from_run(cls, run: Any, judgments: Judgments) -> Ranking:
+    def from_run(cls, run: Any, judgments: Judgments, depth: int | None = None) -> Ranking:
         cols = run_columns(run, encode_docs=False)
         return cls.from_codes(cols.query_codes, cols.query_ids, cols.doc_codes, cols.doc_ids, cols.values, judgments,
-                              codes_in_id_order=cols.doc_ids_sorted, doc_hashes=cols.doc_hashes)
+                              codes_in_id_order=cols.doc_ids_sorted, doc_hashes=cols.doc_hashes, depth=depth)
 
     @classmethod
     def from_codes(cls, query_codes: np.ndarray, query_ids: Any, doc_codes: np.ndarray | None, doc_ids: Any,
                    score: np.ndarray, judgments: Judgments, codes_in_id_order: bool = False,
-                   doc_keys: np.ndarray | None = None, doc_hashes: np.ndarray | None = None) -> Ranking:
+                   doc_keys: np.ndarray | None = None, doc_hashes: np.ndarray | None = None,
+                   depth: int | None = None) -> Ranking:
         """Rows ``(query_ids[query_codes[i]], doc_ids[doc_codes[i]], score[i])`` ranked: one sort.
 
         ``doc_codes`` None: ``doc_ids`` holds one doc id per row (no dictionary needed).
@@ -286,7 +301,8 @@ class Ranking:
         ``doc_keys``: per row, its doc id's :func:`.io.ids.id_keys` (a streamed batch has them from
         its duplicate check): the join then hashes integers instead of strings. ``doc_hashes``: per
         entry of ``doc_ids`` (bytes), its :func:`.io.ids.id_hash` (the small-file reader's, from its
-        duplicate check): the join hashes no id again.
+        duplicate check): the join hashes no id again. ``depth``: only the rows ranked ``depth`` or better
+        in their query are kept (:func:`top_rows`, trec_eval's ``-M``; None: all).
         """
         # Queries the qrels do not know are skipped, as trec_eval does.
         query = judgments.codes_of(query_ids)[query_codes]
@@ -295,6 +311,12 @@ class Ranking:
             query, score = query[keep], score[keep]
             doc_keys = None if doc_keys is None else doc_keys[keep]
             doc_codes = keep if doc_codes is None else doc_codes[keep]
+        if depth is not None:  # only the top ``depth`` rows of each query count (trec_eval's -M): before the join
+            keep = top_rows(query, doc_codes, doc_ids, score, depth, codes_in_id_order)
+            if len(keep) < len(query):
+                query, score = query[keep], score[keep]
+                doc_keys = None if doc_keys is None else doc_keys[keep]
+                doc_codes = keep if doc_codes is None else doc_codes[keep]
         # joined in the input's row order, before the sort: per-row doc ids are then read as they are
         label = judgments.labels_of(query, doc_codes, doc_ids, ids_sorted=codes_in_id_order, doc_keys=doc_keys,
                                     doc_hashes=doc_hashes)
@@ -335,3 +357,51 @@ class Ranking:
         if self.score_key is None:  # no scores known: every row its own group
             return np.arange(len(self.query) + 1, dtype=np.int64)
         return kernels.tie_group_ptr(self.query, self.score_key)
+
+
+def check_depth(depth: Any) -> int | None:
+    """``depth`` as :func:`top_rows` takes it (None: every row counts); one line for anything but a positive
+    whole number."""
+    if depth is None:
+        return None
+    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
+        raise GradedInputError(f"the depth (-M) is how many documents of each query count: a whole number of at "
+                               f"least 1, got {depth!r}")
+    return int(depth)
+
+
+def top_rows(query: np.ndarray, doc_codes: np.ndarray | None, doc_ids: Any, score: np.ndarray, depth: int,
+             codes_in_id_order: bool = False) -> np.ndarray:
+    """The rows (ascending) ranked ``depth`` or better in their query: trec_eval's ``-M depth``, which keeps
+    the first ``depth`` documents of each query after its sort (score descending as float32, ties by doc id
+    descending: :func:`.kernels.ranking_order`), for every measure. The one place a run is cut to a depth.
+
+    ``query``: per row, a non-negative query code (any codes: rows are only grouped by them);
+    ``doc_ids[doc_codes[i]]`` is row ``i``'s doc id (``doc_codes`` None: one id per row);
+    ``codes_in_id_order``: ``doc_ids`` is sorted by its bytes, so ties are broken on the codes.
+    """
+    if doc_codes is None:
+        doc_codes = np.arange(len(query), dtype=np.int64)
+    order = kernels.ranking_order(query, kernels.descending_score_key(score), doc_codes,
+                                  None if codes_in_id_order else functools.partial(name_ranks, doc_ids))
+    ranked = query[order]
+    starts = np.flatnonzero(np.concatenate(([True], ranked[1:] != ranked[:-1]))) if len(ranked) else ranked
+    keep = order[kernels.positions(np.append(starts, len(ranked)).astype(np.int64)) < depth]
+    keep.sort()
+    return keep
+
+
+def truncated(run: Any, depth: int | None) -> Any:
+    """``run`` (a whole run in any form :mod:`.io.columns` accepts) with only the top ``depth`` rows of each
+    query (:func:`top_rows`), for every evaluator alike (ours and another provider's, which has no depth):
+    an Arrow table stays a table, anything else becomes its columns; the run itself when nothing is cut."""
+    if depth is None:
+        return run
+    cols = run_columns(run, encode_docs=False)
+    keep = top_rows(cols.query_codes, cols.doc_codes, cols.doc_ids, cols.values, depth, cols.doc_ids_sorted)
+    if len(keep) == len(cols):
+        return run
+    if hasattr(run, "take") and hasattr(run, "schema") and hasattr(run, "num_rows"):  # a pyarrow Table
+        return run.take(from_numpy(keep))
+    return dataclasses.replace(cols, query_codes=cols.query_codes[keep], doc_codes=cols.doc_codes[keep],
+                               values=cols.values[keep])

@@ -464,7 +464,7 @@ def test_run_names_render_as_typed_in_markdown_and_latex(names):
     assert _markdown_cells(comparison.to_markdown()) == typed
     latex = comparison.to_latex(label="tab:fuzz_names")
     body = latex.split("\\midrule\n", 1)[1].split("\\bottomrule", 1)[0]
-    rows = [row for row in body.strip().splitlines() if not row.startswith(" & ")]  # not the Δ rows under them
+    rows = [row[len("\\quad "):] for row in body.strip().splitlines() if row.startswith("\\quad ")]  # a run's row
     first_cells = [row.split(" & ", 1)[0].replace("\\textbf{", "", 1) for row in rows]
     shown = [LatexNodes2Text().latex_to_text(c).replace("ˆ", "^").strip() for c in first_cells]
     assert [" ".join(s.split()) for s in shown] == typed

@@ -18,6 +18,16 @@ def test_experiment_and_report_take_at_most_ten_parameters():
     assert len(inspect.signature(img.report).parameters) <= 10
 
 
+def test_the_depth_is_how_a_run_is_read_not_an_eleventh_parameter():
+    """trec_eval's ``-M`` (issue 52, item 5) came when ``experiment()`` already took 10 parameters: the depth
+    is about how each run is read (only its top N documents per query count), so it is a field of ``Reading``
+    (``Reading(depth=N)``, which ``-M`` sets), not a parameter of ``experiment()``."""
+    from ir_measures_graded.experiments.evaluation import Reading
+
+    assert "depth" not in inspect.signature(img.experiment).parameters
+    assert Reading(depth=5).depth == 5 and Reading().depth is None
+
+
 def test_the_functions_stay_functions_whatever_is_imported_first():
     """Importing a subpackage binds it to the parent's attribute: it no longer shadows the function."""
     code = ("import types, sys\nimport ir_measures_graded.experiments.comparison, ir_measures_graded.reports.build\n"

@@ -264,3 +264,22 @@ def test_a_total_budget_is_shared_as_equally_as_the_topics_allow(available, tota
     short = given < available  # a topic given less than it could use gets no less than any other topic, less one
     if short.any():
         assert given.max() - given[short].min() <= 1
+
+
+@pytest.mark.parametrize("options", [{}, {"depth": 7}, {"budget": 9}, {"total": 100, "depth": 25}])
+def test_several_strategies_built_at_once_are_each_built_alone(options):
+    from ir_measures_graded.pooling import STRATEGIES, build_pools
+
+    pools = build_pools(RUNS, list(STRATEGIES), judgments=QRELS, seed=4, **options)
+    assert list(pools) == list(STRATEGIES)
+    for strategy, pool in pools.items():
+        alone = build_pool(RUNS, strategy, judgments=QRELS, seed=4, **options)
+        pd.testing.assert_frame_equal(pool.table, alone.table)
+        assert pool.text() == alone.text()
+
+
+@pytest.mark.parametrize("strategy", ["depth", "rbp", "rrf", "mtf", "bandit"])
+def test_a_smaller_budget_is_the_first_documents_of_a_larger_ones_pool(strategy):
+    large = build_pool(RUNS, strategy, budget=12, judgments=QRELS, seed=2).table
+    small = build_pool(RUNS, strategy, budget=5, judgments=QRELS, seed=2).table
+    pd.testing.assert_frame_equal(small, large[large["order"] <= 5].reset_index(drop=True))

@@ -5,6 +5,7 @@
     ir-measures-graded report QRELS RUN [RUN ...] MEASURE [...] --html FILE [options]
     ir-measures-graded agree QRELS_A QRELS_B RUN RUN [RUN ...] MEASURE [...] [options]
     ir-measures-graded pool RUN [RUN ...] --strategy depth --depth 10 [--budget N | --total N] [--output FILE]
+    ir-measures-graded simulate QRELS RUN RUN [RUN ...] MEASURE [...] [--budgets 10,20,50,100] [--figure FILE]
     ir-measures-graded demo
 
 One parser (:mod:`.args`): every subcommand takes the same inputs (QRELS, runs, measures positional or
@@ -39,7 +40,8 @@ __all__ = ["main", "console", "UsageError", "PROG", "COMMANDS", "fail", "warn"]
 #: Each subcommand's module (its ``run(args, runs, measures, out)``); ``demo`` takes no inputs.
 COMMANDS = {"evaluate": "ir_measures_graded.cli.evaluate", "judge": "ir_measures_graded.cli.judge",
             "report": "ir_measures_graded.cli.report", "leaderboard": "ir_measures_graded.cli.leaderboard",
-            "agree": "ir_measures_graded.cli.agree", "pool": "ir_measures_graded.cli.pool"}
+            "agree": "ir_measures_graded.cli.agree", "pool": "ir_measures_graded.cli.pool",
+            "simulate": "ir_measures_graded.cli.simulate"}
 
 
 def console() -> int:

@@ -36,6 +36,8 @@ SUBCOMMANDS = {
     "leaderboard": "the organiser's view: leaderboard with significance groups, agreement, pool reusability",
     "agree": "two judges side by side: label agreement (kappa, alpha), leaderboards and which measures hold",
     "pool": "build the pool to judge from runs: depth-k, RBP, RRF, move-to-front or a bandit, under a budget",
+    "simulate": "pool simulation on existing qrels: per strategy and budget, relevant documents found and leaderboard "
+                "fidelity",
     "demo": "evaluate the bundled sample data (also: no arguments)",
 }
 #: statistics.PAIRED_TESTS etc., written out so that --help does not load scipy (a test keeps them equal).
@@ -64,6 +66,9 @@ def add_inputs(parser: argparse.ArgumentParser, judges: int = 1) -> None:
     columns.add_argument("--doc-column", metavar="NAME", help="column holding the doc id")
     columns.add_argument("--score-column", metavar="NAME", help="column holding the run's score")
     columns.add_argument("--relevance-column", metavar="NAME", help="column holding the qrels' label")
+    parser.add_argument("-M", "--depth", type=int, metavar="N",
+                        help="only the top N documents of each query of a run count, for every measure (trec_eval's "
+                        "-M: ranked by score, ties by doc id, both descending; default: every document)")
     engine = parser.add_argument_group("engine")
     engine.add_argument("--engine", choices=("local", "spark"), default="local",
                         help="local (this process) or spark (TREC text or Parquet files; the 'spark' extra and Java)")
@@ -255,6 +260,13 @@ def inputs_of(args: argparse.Namespace) -> tuple[list[str], list[Named]]:
     if args.names is not None and len(args.names) != len(runs):
         raise UsageError(f"--names gives {len(args.names)} name(s) for {len(runs)} run(s): one name per run")
     testing_of(args)  # the testing options, checked (by Testing, their one validation) before reading anything
+    if args.depth is not None:  # checked by the one check Reading makes, before reading anything
+        from ir_measures_graded.prepare import check_depth
+
+        try:
+            check_depth(args.depth)
+        except GradedInputError as ex:
+            raise UsageError(str(ex)) from None
     if args.engine == "spark":
         from ir_measures_graded.lazy import require
 
@@ -358,7 +370,7 @@ def experiment_of(args: argparse.Namespace, runs: list[str], measures: list[Name
     from ir_measures_graded.experiments.evaluation import Reading
 
     reading = Reading(column_names(args, "relevance"), column_names(args, "score"), progress=not args.quiet,
-                      keep=keep)
+                      keep=keep, depth=args.depth)
     return experiment(args.qrels, runs, measures, baseline=args.baseline, names=args.names,
                       engine=engines.engine(args.engine, args.master), provider=provider, reading=reading,
                       per_query=per_query, warn=warn)

@@ -22,7 +22,10 @@ def run(args: argparse.Namespace, runs: list[str], measures: list[Any], out: Tex
     figures = figures_of(args, runs, measures)
     machine = FORMATS[args.output_format].machine
     # every table written, in order (the one list the --output-dir check and the writing both go by)
-    tables = [*(["results"] if not (compared and machine and not args.output_dir) else []),  # else the comparison
+    # on standard output a machine format holds one table, and latex one table environment: the comparison (which
+    # holds every run's values) replaces the results there
+    alone = compared and (machine or args.output_format == "latex") and not args.output_dir
+    tables = [*(["results"] if not alone else []),
               *(["thresholds"] if args.thresholds and args.output_format != "trec" else []),  # trec: in the results
               *(["comparison"] if compared else [])]
     streams = writers.Streams(args, out, tables)  # before evaluating: refuses an --output-dir that holds an input

@@ -24,6 +24,7 @@ from ir_measures_graded.cli.args import (
 from ir_measures_graded.cli.figures import FIGURES
 from ir_measures_graded.cli.leaderboard import add_parser as add_leaderboard
 from ir_measures_graded.cli.pool import add_parser as add_pool
+from ir_measures_graded.cli.simulate import add_parser as add_simulate
 
 __all__ = ["build_parser", "add_figures"]
 
@@ -142,7 +143,7 @@ def _demo(sub: Any) -> None:
 #: Each subcommand's parser, added to the subparsers (in the order --help lists them).
 _BUILDERS: dict[str, Callable[[Any], object]] = {"evaluate": _evaluate, "judge": _judge, "report": _report,
                                                  "leaderboard": add_leaderboard, "agree": add_agree, "pool": add_pool,
-                                                 "demo": _demo}
+                                                 "simulate": add_simulate, "demo": _demo}
 
 
 def add_figures(parser: argparse.ArgumentParser) -> None:

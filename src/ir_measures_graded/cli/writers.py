@@ -143,12 +143,16 @@ def write_comparison(comparison: Any, args: argparse.Namespace, out: TextIO) -> 
 
 #: The breakdown's columns as its human tables head them.
 BREAKDOWN_HEADERS = {"at": "at t", "queries": "queries ≥ t", "value": "value (queries ≥ t)",
-                     "all_queries": "value (all queries)"}
+                     "all_queries": "value (all queries)", "weighted": "value (weighted)",
+                     "contribution": "share × value (weighted)"}
 BREAKDOWN_LEGEND = (
     "value (queries ≥ t): M^t averaged over the queries with a document judged ≥ t (the paper's MAP^t); "
     "value (all queries): averaged over every judged query, 0 where none is judged ≥ t (for µMAP: AP(rel=t), "
-    "trec_eval's -l t map); share: the threshold's weight in the measure; contribution: what the threshold adds "
-    "to the run's value, and sum: their total, the run's value.")
+    "trec_eval's -l t map); value (weighted): M^t averaged as the measure averages it, each query weighed by its "
+    "weight on t (per-query µMAP: a query's weight on t over the total of its weights; levels='collection': the "
+    "value (queries ≥ t), 'collection-all': the value (all queries)); share: the threshold's part of the "
+    "measure's weights (per-query µMAP: that query weight averaged over every judged query); share × value "
+    "(weighted): the threshold's contribution, what it adds to the run's value, and sum: their total, the run's value.")
 
 
 def write_breakdown(exp: Any, table: pd.DataFrame, args: argparse.Namespace, out: TextIO) -> None:
@@ -170,7 +174,7 @@ def write_breakdown(exp: Any, table: pd.DataFrame, args: argparse.Namespace, out
         total = {"run": run, "of": of, "at": "sum", "contribution": float(values[(run, of)])}
         parts += [shown, pd.DataFrame([total])]
     shown = pd.concat(parts, ignore_index=True)[["run", "of", "at", "threshold", "queries", "value", "all_queries",
-                                                  "share", "contribution"]]
+                                                  "weighted", "share", "contribution"]]
     shown["threshold"] = [f"{t:g}" if t == t else "" for t in shown["threshold"]]
     shown["queries"] = ["" if q != q else str(int(q)) for q in shown["queries"]]
     shown = shown.rename(columns=BREAKDOWN_HEADERS)

@@ -34,6 +34,7 @@ class Request:
     names: list[str] | None = None  # the runs' names, as messages name them (default: their paths, or run k)
     qrels_name: str | None = None  # the qrels' path or id, as messages name them, when given as read
     workers: int | None = None  # runs evaluated at a time (local engine); None: one per core this process may use
+    depth: int | None = None  # only the top depth documents of each query of a run count (trec_eval's -M); None: all
 
 
 @dataclass

@@ -12,6 +12,7 @@ import collections
 import contextlib
 import itertools
 import os
+import subprocess
 import sys
 import threading
 import warnings
@@ -25,7 +26,7 @@ import numpy as np
 from ir_measures_graded import kernels
 from ir_measures_graded.arrow import from_numpy
 from ir_measures_graded.engines import Request, RunResult, check_judged, check_shared_queries, run_name
-from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.errors import GradedInputError, as_text
 from ir_measures_graded.io.columns import Columns
 from ir_measures_graded.io.inputs import Input, Meter, frame_tag
 from ir_measures_graded.io.small import is_small, read_small
@@ -33,6 +34,7 @@ from ir_measures_graded.io.trec import QRELS, RUN
 from ir_measures_graded.lazy import lazy_module
 from ir_measures_graded.measures import GradedMeasure
 from ir_measures_graded.measures.thresholded import ThresholdedMeasure
+from ir_measures_graded.prepare import check_depth, truncated
 from ir_measures_graded.provider import GradedProvider
 from ir_measures_graded.sources import load_qrels
 
@@ -68,7 +70,7 @@ class LocalEngine:
                                columns=request.run_columns, progress=request.progress,
                                keep=request.keep, small=small,
                                arrow_qrels=(lambda: readers.as_table(qrels, QRELS)) if small else None,
-                               workers=request.workers)
+                               workers=request.workers, depth=request.depth)
         for result, one in zip(results, scored, strict=True):
             result.rows, result.matched, result.judged = one.rows, one.matched, judged_ids
             result.ranked_rows, result.judged_rows = one.ranked_rows, one.judged_rows
@@ -163,7 +165,7 @@ class Scored:
 def evaluate_runs(qrels: Any, runs: list[Any], measures: list, provider: str | None = None, *,
                   columns: Mapping[str, str] | None = None, progress: bool = True, keep: bool = False,
                   small: bool = False, arrow_qrels: Callable[[], Any] | None = None,
-                  workers: int | None = None) -> Iterator[Scored]:
+                  workers: int | None = None, depth: int | None = None) -> Iterator[Scored]:
     """A :class:`Scored` for every run (a path or a run in memory), in the order given; the qrels
     side is prepared once for all runs.
 
@@ -174,9 +176,11 @@ def evaluate_runs(qrels: Any, runs: list[Any], measures: list, provider: str | N
     ``arrow_qrels()`` gives the qrels for a run it cannot. Runs are read and evaluated ``workers``
     at a time (default: a thread per core; reading and numpy's kernels release the GIL), at most
     one more waiting, so memory holds a few runs and the qrels. A progress bar per run is shown on
-    stderr when it is a terminal and ``progress`` is true.
+    stderr when it is a terminal and ``progress`` is true. ``depth``: only the top ``depth`` documents of
+    each query of a run count, for every measure (trec_eval's ``-M``): a run read whole is cut once, before
+    any evaluator sees it (and kept so), a streamed run batch by batch (:func:`..prepare.top_rows`).
     """
-    scorer = _Scorer(qrels, measures, provider, columns, progress, keep, small, arrow_qrels)
+    scorer = _Scorer(qrels, measures, provider, columns, progress, keep, small, arrow_qrels, check_depth(depth))
     # Another provider's evaluator (pytrec_eval) holds the GIL while it computes, and so does
     # building the dict of dicts it takes: threads would take turns, processes run side by side.
     # Collection-level µ-measures' values carry per-threshold parts that pickle as their float: threads.
@@ -259,12 +263,13 @@ class _Scorer:
     """Evaluates one run at a time, from any thread: the evaluators are built once, on first need."""
 
     def __init__(self, qrels: Any, measures: list, provider: str | None, columns: Mapping[str, str] | None,
-                 progress: bool, keep: bool, small: bool, arrow_qrels: Callable[[], Any] | None):
+                 progress: bool, keep: bool, small: bool, arrow_qrels: Callable[[], Any] | None,
+                 depth: int | None = None):
         ours_only = provider == GradedProvider.NAME
         self.graded_measures = [m for m in measures if ours_only or (provider is None and isinstance(m, GradedMeasure))]
         others = [m for m in measures if m not in self.graded_measures]
         self.qrels, self.small, self.arrow_qrels = qrels, small, arrow_qrels
-        self.columns, self.progress, self.keep = columns, progress, keep
+        self.columns, self.progress, self.keep, self.depth = columns, progress, keep, depth
         self._lock = threading.Lock()
         self._graded: dict[tuple[bool, bool], Any] = {}  # (small, counting only) -> evaluator
         self.graded = self._graded_evaluator(small)
@@ -300,7 +305,7 @@ class _Scorer:
                 # an iterator of named tuples or a record batch reader: read once, by query batches
                 from ir_measures_graded.io.stream import RunStream
 
-                stream = RunStream(source)
+                stream = RunStream(source, depth=self.depth)
                 with ARROW_JOINS:
                     metrics = list(self._graded_evaluator(False).iter_calc(stream))
                 return Scored(metrics, stream.rows, stream.matched, Input("run", None, None, rows=stream.rows))
@@ -312,7 +317,7 @@ class _Scorer:
             elif self.other is None and not self.keep:
                 from ir_measures_graded.io.stream import RunScan
 
-                scan = RunScan(source, columns=self.columns, progress=bar, meter=meter)
+                scan = RunScan(source, columns=self.columns, progress=bar, meter=meter, depth=self.depth)
                 graded = self._graded_evaluator(False)
                 with ARROW_JOINS, graded.counting() as counts:
                     metrics = list(graded.iter_calc(scan))
@@ -321,6 +326,8 @@ class _Scorer:
                 return Scored(metrics, scan.rows, scan.matched, read, counts["ranked"], counts["judged"])
             else:
                 table = readers.read_run_table(source, self.columns, progress=bar, meter=meter)
+        rows = sum(len(docs) for docs in table.values()) if isinstance(table, Mapping) else len(table)  # rows read
+        table = truncated(table, self.depth)  # every evaluator sees the same top rows; the run kept so
         numpy_only = isinstance(table, Columns) and isinstance(table.doc_ids, np.ndarray)
         graded = self._graded_evaluator(numpy_only)
         # without our measures, an evaluator of none joins the run to the judgments to count judged rows
@@ -333,7 +340,6 @@ class _Scorer:
             if self.other is not None:
                 metrics += self.other.iter_calc(table)
             metrics += counter.iter_calc(held(table) if self.large_qrels else table)
-        rows = sum(len(docs) for docs in table.values()) if isinstance(table, Mapping) else len(table)
         matched = len(self.judged.intersection(_query_ids(table, "run")))
         read = Input("run", origin, table if self.keep else None, digest=meter.hexdigest() if origin else None,
                      rows=rows, size=meter.size if origin else None,
@@ -400,6 +406,7 @@ class Grouped:
         if kind == "qrels" and len(values) and validated.integral_labels(values):
             values = values.astype(narrowest_integers(values))  # Python ints all the same, as trec_eval needs
         self.per_row, self.values, self.doc_ids = per_row, values, cols.doc_ids
+        self._decoded: np.ndarray | None = None  # the distinct doc ids as str, once some query asks for more rows
         self.query_ids = cols.query_ids.tolist()
         self.ptr = np.zeros(len(self.query_ids) + 1, dtype=np.int64)
         np.cumsum(np.bincount(cols.query_codes, minlength=len(self.query_ids)), out=self.ptr[1:])
@@ -420,7 +427,12 @@ class Grouped:
         """``{query_id: {doc_id: value}}`` of the queries ``codes`` (in that order)."""
         rows = kernels.segment_rows(self.ptr, np.asarray(codes, dtype=np.int64))
         per_row = rows if self.per_row is None else self.per_row[rows]
-        if isinstance(self.doc_ids, np.ndarray):  # distinct ids as bytes (the small-file reader's)
+        if isinstance(self.doc_ids, np.ndarray) and len(self.doc_ids) <= len(per_row):
+            # distinct ids as bytes (the small-file reader's), fewer than the rows asked: each decoded once
+            if self._decoded is None:
+                self._decoded = np.array([d.decode() for d in self.doc_ids.tolist()], dtype=object)
+            docs = self._decoded[per_row].tolist()
+        elif isinstance(self.doc_ids, np.ndarray):  # distinct ids as bytes: those of the rows asked
             docs = [d.decode() for d in self.doc_ids[per_row].tolist()]
         else:
             from ir_measures_graded.io.ids import as_strings
@@ -463,23 +475,57 @@ class Others:
 
     def __init__(self, calc_obj: Any, measures: list, qrels: Any, chunk_rows: int = OTHERS_CHUNK_ROWS):
         self.calc_obj, self.measures, self.chunk_rows = calc_obj, measures, chunk_rows
+        self.gdeval = gdeval_measures(calc_obj, measures)
         self.qrels: Grouped | None = None
         self.whole = None
         if isinstance(qrels, Mapping) or len(qrels) <= chunk_rows:
-            self.whole = calc_obj.evaluator(measures, dict_of_dict(qrels, "relevance"))
+            converted = dict_of_dict(qrels, "relevance")
+            self._check_gdeval(converted, "the qrels have", (max(docs.values(), default=0) for docs in converted.values()))
+            self.whole = calc_obj.evaluator(measures, converted)
         else:
             self.qrels = Grouped(qrels, "relevance")
+            self._check_gdeval(self.qrels.query_ids, "the qrels have", self.qrels.values)
             self._index = {q: i for i, q in enumerate(self.qrels.query_ids)}
+
+    def _check_gdeval(self, query_ids: Any, what: str, labels: Any = ()) -> None:
+        """One line, before gdeval runs (its Perl fails with a raw ``CalledProcessError``), when a query id is
+        not the number gdeval takes (as it reads them: after the last ``-``), or a label is above its top, 4."""
+        if not self.gdeval:
+            return
+        top = max((float(v) for v in labels), default=0.0)
+        if top > GDEVAL_TOP:
+            raise GradedInputError(f"{gdeval_named(self.gdeval)}: ir_measures computes it with gdeval, which takes "
+                                   f"labels up to {GDEVAL_TOP} ({what} {top:g}); use "
+                                   f"{gdeval_ours(self.gdeval, top)}")
+        wrong = next((q for q in query_ids if not str(q).rsplit("-", 1)[-1].isascii()
+                      or not str(q).rsplit("-", 1)[-1].isdigit()), None)
+        if wrong is not None:
+            raise GradedInputError(f"{gdeval_named(self.gdeval)}: ir_measures computes it with gdeval, which needs "
+                                   f"numeric topic ids ({what} {as_text(wrong)!r}); use "
+                                   f"{gdeval_ours(self.gdeval)}, which takes any ids")
 
     def iter_calc(self, run: Any) -> Iterator[Any]:
         """The values of ``run`` (columns, an Arrow table, a frame or a dict of dicts), as
-        ``evaluator.iter_calc`` yields them."""
+        ``evaluator.iter_calc`` yields them (a list: gdeval's failure is one line here)."""
+        try:
+            return list(self._iter_calc(run))
+        except subprocess.CalledProcessError as ex:
+            if not self.gdeval:
+                raise
+            raise GradedInputError(f"{gdeval_named(self.gdeval)}: ir_measures computes it with gdeval, which failed "
+                                   f"(exit status {ex.returncode}): gdeval needs numeric topic ids and integer labels "
+                                   f"up to {GDEVAL_TOP}; use {gdeval_ours(self.gdeval)}") from None
+
+    def _iter_calc(self, run: Any) -> Iterator[Any]:
         if self.whole is not None:
-            return self.whole.iter_calc(dict_of_dict(run, "score"))
+            converted = dict_of_dict(run, "score")
+            self._check_gdeval(converted, "the run has")
+            return self.whole.iter_calc(converted)
         assert self.qrels is not None
         if isinstance(run, Mapping):
             run = validated.run_columns(run, encode_docs=False)
         ranked = Grouped(run, "score")
+        self._check_gdeval(ranked.query_ids, "the run has")
         parts: list[list] | None = None
         evaluator = None
         for codes in ranked.chunks(self.chunk_rows):
@@ -497,6 +543,42 @@ class Others:
                 gathered.extend(invoker.iter_calc(part))
         measures = evaluator.measures if evaluator is not None else self.measures
         return _Gathered(measures, set(self.qrels.query_ids), itertools.chain.from_iterable(parts or [])).iter_calc(None)
+
+
+#: gdeval's MAX_JUDGMENT: the highest label it reads.
+GDEVAL_TOP = 4
+
+
+def gdeval_measures(calc_obj: Any, measures: list) -> list:
+    """The measures ``calc_obj`` (one provider, or ir_measures' pipeline, which gives each measure to the first
+    available provider that supports it) computes with gdeval (ERR, ...): the one provider that needs numeric
+    topic ids."""
+    if getattr(calc_obj, "NAME", None) == "gdeval":
+        return list(measures)
+    left, found = list(measures), []
+    for provider in getattr(calc_obj, "providers", []):
+        supported = [m for m in left if provider.supports(m)]
+        if supported and provider.is_available():
+            if provider.NAME == "gdeval":
+                found += supported
+            left = [m for m in left if m not in supported]
+    return found
+
+
+def gdeval_named(measures: list) -> str:
+    return ", ".join(str(m) for m in measures)
+
+
+def gdeval_ours(measures: list, g_max: float | None = None) -> str:
+    """Our graded ERR at the cutoffs of gdeval's ERR measures (``gERR@10`` for ``ERR@10``; with ``g_max``,
+    ``gERR(g_max=8)@10``)."""
+    errs = [m for m in measures if getattr(m, "NAME", None) == "ERR"]
+    if not errs:  # gdeval's nDCG (--provider gdeval): ir_measures' default provider computes it
+        return "ir_measures' default provider (leave out --provider gdeval)"
+    top = "" if g_max is None else f"(g_max={g_max:g})"
+    cutoffs = [m.params.get("cutoff") for m in errs]
+    return ", ".join(dict.fromkeys(f"gERR{top}" + (f"@{c}" if c is not None else "") for c in cutoffs)) + \
+        ", this package's graded ERR"
 
 
 class _Gathered(ir_measures.providers.Evaluator):

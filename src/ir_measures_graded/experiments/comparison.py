@@ -79,12 +79,15 @@ class Comparison:
     def to_markdown(self, places: int = 4) -> str:
         return self.render("markdown", places)
 
-    def to_latex(self, places: int = 4, caption: str | None = None, label: str = "tab:comparison") -> str:
-        """A complete ``table`` environment (needs ``booktabs`` and ``graphicx``): a row per run and, per
-        measure, its value — the best of each column in bold, ties with it too — marked † / ‡ against
-        the baseline, the difference to the baseline under it; scaled down to the column width when
-        wider; the legend inside. The command line's ``-o latex`` writes this table."""
-        return tables.comparison_latex(self.table, self.testing, self.baseline, places, caption, label, self.notes)
+    def to_latex(self, places: int = 4, caption: str | None = None, label: str = "tab:comparison",
+                 intervals: bool = True) -> str:
+        """One complete ``table`` environment that fits one column of a two-column paper, its packages named
+        on its first line (``% requires: \\usepackage{booktabs}``): per measure and run the value marked † / ‡
+        against the baseline (the best of each measure in bold, ties with it too), its difference to the
+        baseline (Δ) and, with ``intervals``, the interval of that difference, as the text table shows them:
+        a block of rows per measure, a row per run. The legend and the notes are inside. The command line's ``-o latex`` writes this table (:func:`.tables.comparison_latex`)."""
+        return tables.comparison_latex(self.table, self.testing, self.baseline, places, caption, label, self.notes,
+                                       intervals)
 
     def render(self, output_format: str, places: int = 4, title: str = "") -> str:
         """The table in ``output_format``: the paper-style view (text, markdown; latex: :meth:`to_latex`)

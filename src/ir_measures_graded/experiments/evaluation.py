@@ -64,12 +64,21 @@ class Reading:
     """How the inputs are read: the column names of Parquet / Arrow inputs (``{'query_id': 'qid', ...}``,
     for the qrels and for the runs), whether a progress bar shows on stderr (when it is a terminal), and
     whether each input is kept as read (``keep``, the default: every view takes it). ``keep=False`` streams
-    each run in bounded memory for its values alone (per query too): a view that needs a run says so."""
+    each run in bounded memory for its values alone (per query too): a view that needs a run says so.
+    ``depth`` (trec_eval's ``-M``): only the top ``depth`` documents of each query of a run count (ranked as
+    trec_eval ranks them: score descending, ties by doc id descending), for every measure, ours and
+    ir_measures' alike; each run is kept so, and every view takes it so. None: every document."""
 
     qrels_columns: Mapping[str, str] = field(default_factory=dict)
     run_columns: Mapping[str, str] = field(default_factory=dict)
     progress: bool = False
     keep: bool = True
+    depth: int | None = None
+
+    def __post_init__(self) -> None:
+        from ir_measures_graded.prepare import check_depth
+
+        object.__setattr__(self, "depth", check_depth(self.depth))  # one line for a bad depth, as it is given
 
 
 @dataclass
@@ -355,6 +364,9 @@ def experiment(
     if spark:
         if not all(isinstance(s, str) for s in [_spec(qrels), *specs]):
             raise GradedInputError("the Spark engine reads files: give the qrels and the runs as paths")
+        if reading.depth is not None:
+            raise GradedInputError("the Spark engine reads every document of a run: it has no depth (-M); use the "
+                                   "local engine")
         if reading.qrels_columns or reading.run_columns:
             raise GradedInputError("the Spark engine reads the columns query_id, doc_id, relevance and score: "
                                    "it takes no column names (--query-column, ...); rename the columns or use "
@@ -385,7 +397,7 @@ def experiment(
         qrels=qrels if read is None else read.data, runs=specs, measures=measures, provider=provider,
         by_query=per_query, summary=True, qrels_columns=dict(reading.qrels_columns),
         run_columns=dict(reading.run_columns), progress=reading.progress, keep=keep, warn=tell,
-        names=names, qrels_name=qrels if isinstance(qrels, str) else None)
+        names=names, qrels_name=qrels if isinstance(qrels, str) else None, depth=reading.depth)
     results = runner.evaluate(request)
     inputs = []
     for result, name, spec in zip(results, names, specs, strict=True):

@@ -24,6 +24,9 @@ from ir_measures_graded.provider import GradedProvider
 
 __all__ = ["Rejudging"]
 
+#: How many subsets of the judgments (each at most half of them) :meth:`Rejudging.evaluate` keeps as dicts.
+SUBSETS = 64
+
 
 class _Fixed(providers.Evaluator):
     """An ir_measures evaluator of one ranking already joined to its judgments: missing queries get the
@@ -70,6 +73,15 @@ class Rejudging:
         self._code = {q: k for k, q in enumerate(judgments.query_ids.astype(str).tolist())}
         self._rankings: dict[int, Ranking] = {}
         self._runs: dict[int, dict] = {}
+        self._subsets: dict[bytes, dict] = {}  # the last SUBSETS judgments subsets as dicts, by mask
+
+    def judgment_query_ids(self) -> np.ndarray:
+        """Per judgment row (in :attr:`judgments`' order), its query id (str objects)."""
+        return self._row_query
+
+    def judgment_doc_ids(self) -> np.ndarray:
+        """Per judgment row (in :attr:`judgments`' order), its doc id (str objects)."""
+        return self._row_doc
 
     def table(self, i: int) -> Any:
         """Run ``i`` as the experiment read it (:meth:`Experiment.run_input`)."""
@@ -106,6 +118,20 @@ class Rejudging:
 
             self._qrels_dict = dict_of_dict(self._source, "relevance")
         return self._qrels_dict
+
+    def _subset(self, base: dict, keep: np.ndarray, relabel: np.ndarray | None) -> dict:
+        """The judgments ``keep`` (a small part of them) as a dict, built from the kept rows; the last few
+        subsets are kept (a simulation asks each of every run: a few thousand judgments each), never changed."""
+        key = keep.tobytes() + (b"" if relabel is None else relabel.tobytes())
+        found = self._subsets.get(key)
+        if found is None:
+            found = {}
+            for q, d in zip(self._row_query[keep].tolist(), self._row_doc[keep].tolist(), strict=True):
+                found.setdefault(q, {})[d] = base[q][d]
+            if len(self._subsets) >= SUBSETS:
+                self._subsets.pop(next(iter(self._subsets)))
+            self._subsets[key] = found
+        return found
 
     def run_dict(self, i: int) -> dict:
         """Run ``i`` as ``{query_id: {doc_id: score}}``, made once."""
@@ -168,13 +194,17 @@ class Rejudging:
     def _others(self, i: int, keep: np.ndarray | None, fill: np.ndarray | None, measures: list[Any],
                 relabel: np.ndarray | None) -> dict:
         base = self.qrels_dict(relabel)
-        qrels = dict(base)
-        if keep is not None:  # only the removed judgments change: their queries are copied, the others shared
+        if keep is not None and 2 * int(keep.sum()) < len(keep):  # most removed (a pool's subset): the kept built
+            qrels = dict(self._subset(base, keep, relabel))  # its queries shared, never changed
+        elif keep is not None:  # only the removed judgments change: their queries are copied, the others shared
+            qrels = dict(base)
             for q, d in zip(self._row_query[~keep].tolist(), self._row_doc[~keep].tolist(), strict=True):
                 if qrels[q] is base[q]:
                     qrels[q] = dict(base[q])
                 del qrels[q][d]
             qrels = {q: docs for q, docs in qrels.items() if docs}  # a topic left without judgments is gone
+        else:
+            qrels = dict(base)
         run = self.run_dict(i)
         if fill is not None:
             for q, docs in run.items():

@@ -202,32 +202,64 @@ def best_cells(comparison: pd.DataFrame, runs: Sequence[str]) -> set[tuple[int, 
     return bold
 
 
+#: The packages the comparison's LaTeX table needs, named once: its first line and docs/comparing.md.
+COMPARISON_PACKAGES = "% requires: \\usepackage{booktabs}"
+
+
+def _tex_number(text: str) -> str:
+    """A number as LaTeX sets it: its hyphens (a negative value, an exponent) as true minus signs."""
+    return _latex(text.replace("-", "−"))
+
+
 def comparison_latex(comparison: pd.DataFrame, testing: Any, baseline: str, places: int = 4,
-                     caption: str | None = None, label: str = "tab:comparison", notes: Sequence[str] = ()) -> str:
-    """The one LaTeX table of a comparison (``Comparison.to_latex`` and the command line's ``-o latex``):
-    a row per run, a column per measure; each cell the value with its mark, the best in bold, and under
-    it (smaller) the difference to the baseline; scaled down to the column width only when wider."""
+                     caption: str | None = None, label: str = "tab:comparison", notes: Sequence[str] = (),
+                     intervals: bool = True) -> str:
+    """The one LaTeX table of a comparison (``Comparison.to_latex`` and the command line's ``-o latex``): one
+    ``table`` environment, set in ``\\footnotesize`` at its natural width (never scaled) so that it fits one
+    column of a two-column paper, its packages named on its first line (:data:`COMPARISON_PACKAGES`), true
+    minus signs, the best value of each measure in bold, the legend and ``notes`` inside.
+
+    A block of rows per measure (its name heading it), a row per run: its value with its mark, its difference
+    to the baseline (Δ) and, with ``intervals`` (the default, as the text table), the confidence interval of
+    that difference. Three or four columns, whatever the number of measures and runs: runs' names are the
+    only cells of unbounded width."""
     runs = list(pd.unique(comparison["run"]))
     measures = list(pd.unique(comparison["measure"]))
     bold = best_cells(comparison, runs)
     indexed = comparison.set_index(["run", "measure"])
+
+    def value(i: int, j: int) -> str:
+        r = indexed.loc[(runs[i], measures[j - 1])]
+        text = _tex_number(number(r["value"], places)) + _latex(mark(r["p_adjusted"], testing.levels))
+        return f"\\textbf{{{text}}}" if (i, j) in bold else text
+
+    def delta(run: str, measure: str) -> str:
+        d = indexed.loc[(run, measure), "delta"]
+        return "" if run == baseline or pd.isna(d) else _tex_number(number(d, places, True))
+
+    columns = ["run", "value", "$\\Delta$", *([f"{_latex(testing.percent)} CI"] if intervals else [])]
     lines = []
-    for i, run in enumerate(runs):
-        cells, under = [_latex(run)], [""]
-        for j, measure in enumerate(measures, start=1):
-            r = indexed.loc[(run, measure)]
-            text = _latex(number(r["value"], places) + mark(r["p_adjusted"], testing.levels))
-            cells.append(f"\\textbf{{{text}}}" if (i, j) in bold else text)
-            under.append("" if run == baseline or pd.isna(r["delta"]) else
-                         f"{{\\footnotesize {_latex(number(r['delta'], places, True))}}}")
-        lines.append(" & ".join(cells) + " \\\\")
-        if any(under):
-            lines.append(" & ".join(under) + " \\\\[2pt]")
-    said = legend(testing, baseline, deltas=False) + (" Under each value (smaller): its difference to the "
-                                                      "baseline.")
-    header = " & ".join(_latex(h) for h in ["run", *measures]) + " \\\\"
-    return _environment("l" + "r" * len(measures), header, lines, caption or f"Runs against the baseline {baseline}.",
-                        label, [said, *notes])
+    for j, measure in enumerate(measures, start=1):
+        lines += [*(["\\addlinespace"] if j > 1 else []),
+                  f"\\multicolumn{{{len(columns)}}}{{@{{}}l}}{{\\textit{{{_latex(measure)}}}}} \\\\"]
+        for i, run in enumerate(runs):
+            cells = [f"\\quad {_latex(run)}", value(i, j), delta(run, measure)]
+            if intervals:
+                r = indexed.loc[(run, measure)]
+                cells.append("" if run == baseline or pd.isna(r["p_value"]) else
+                             _tex_number(interval_text(r["ci_low"], r["ci_high"], places)))
+            lines.append(" & ".join(cells) + " \\\\")
+    said = legend(testing, baseline, deltas=intervals)
+    if not intervals:
+        said += " Δ: mean difference to the baseline."
+    spec, header = "@{}l" + "r" * (len(columns) - 1) + "@{}", " & ".join(columns) + " \\\\"
+    body = [COMPARISON_PACKAGES, "\\begin{table}", "\\centering",
+            f"\\caption{{{_latex(caption or f'Runs against the baseline {baseline}.')}}}",
+            f"\\label{{{latex_label(label)}}}", "{\\footnotesize", "\\setlength{\\tabcolsep}{3pt}",
+            f"\\begin{{tabular}}{{{spec}}}", "\\toprule", header, "\\midrule", *lines, "\\bottomrule",
+            "\\end{tabular}", *(f"\\par\\smallskip {_latex(n)}" for n in [said, *notes] if n), "\\par}",
+            "\\end{table}"]
+    return "\n".join(body) + "\n"
 
 
 def latex_table(table: pd.DataFrame, caption: str, label: str, notes: Sequence[str] = (),

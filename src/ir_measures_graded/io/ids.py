@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ir_measures_graded.arrow import from_numpy, one_array, to_numpy
-from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.errors import GradedInputError, as_text
 
 HASH_CHUNK = 1 << 16  # strings hashed at a time (a pass over their words stays in cache)
 
@@ -164,8 +164,8 @@ def as_strings(ids: Any) -> Any:
 
 
 def id_text(ids: Any, row: int) -> str:
-    """The id at ``row`` of a pyarrow array, as the string it is compared as (for messages)."""
-    return str(ids[row].as_py())
+    """The id at ``row`` of a pyarrow or numpy array, as the string it is compared as (for messages)."""
+    return as_text(ids[row])
 
 
 def name_ranks(doc_ids: Any, codes: np.ndarray) -> np.ndarray:
@@ -394,10 +394,12 @@ def duplicate_error(kind: str, query: Any, doc: Any, first: int, second: int, na
     """
     if name is None:
         return GradedInputError(
-            f"{kind} has the same (query, doc) more than once: query {query!r}, doc {doc!r} at rows {first} and "
+            f"{kind} has the same (query, doc) more than once: query {as_text(query)!r}, doc {as_text(doc)!r} at rows "
+            f"{first} and "
             f"{second} (ids are compared as strings: 1 and '1' are the same id)")
     where = f"{name}:{second}" if unit == "line" else f"{name}: row {second}"
-    return GradedInputError(f"{where}: query {query!r}, doc {doc!r} appears again (first at {unit} {first}); "
+    return GradedInputError(f"{where}: query {as_text(query)!r}, doc {as_text(doc)!r} appears again (first at {unit} "
+                            f"{first}); "
                             f"each (query, doc) may appear once in a {kind} file")
 
 

@@ -43,8 +43,9 @@ class RunScan:
     """
 
     def __init__(self, path: str | os.PathLike, columns: Mapping[str, str] | None = None,
-                 block_size: int = BLOCK_SIZE, progress: Any = None, meter: Any = None):
+                 block_size: int = BLOCK_SIZE, progress: Any = None, meter: Any = None, depth: int | None = None):
         self.path = path
+        self.depth = depth  # our measures read only the top ``depth`` rows of each query (trec_eval's -M); None: all
         self.columns = dict(columns) if columns else None
         self.block_size = block_size
         self.progress = progress
@@ -87,8 +88,9 @@ class RunStream:
     a generator) or an Arrow record batch reader — evaluated by query batches as :class:`RunScan`
     is; after an evaluation, rows read and how many queries the qrels know."""
 
-    def __init__(self, run: Any):
+    def __init__(self, run: Any, depth: int | None = None):
         self.run = run
+        self.depth = depth  # as RunScan's
         self.rows = 0
         self.matched = 0
 

@@ -1,5 +1,5 @@
-"""The figure of two judges (matplotlib, imported only here), a :func:`~ir_measures_graded.canvas.new_figure`:
-each run's value under judge A against its value under another judge, a panel per measure, the identity line."""
+"""The figure of two judges (matplotlib, imported only here), a :func:`~ir_measures_graded.canvas.new_figure` one
+column wide: each run's value under judge A against its value under another judge, a panel per measure, the identity line."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ir_measures_graded.canvas import new_figure
+from ir_measures_graded.canvas import COLUMN, SMALL, new_figure
 from ir_measures_graded.errors import GradedInputError
 
 
@@ -27,9 +27,9 @@ def scatter(agreement: Any, judge: str, measures: Sequence[str] | None = None, p
     if unknown:
         raise GradedInputError(f"measure {unknown[0]} is none of the compared ones: {', '.join(dict.fromkeys(of['measure']))}")
     systems = agreement.systems.table.set_index(["judge", "measure"])
-    columns = min(3, len(chosen))
+    columns = min(2, len(chosen))  # one column of a paper: at most two square panels a row
     rows = math.ceil(len(chosen) / columns)
-    fig = new_figure(3.2 * columns, 3.2 * rows)
+    fig = new_figure(COLUMN, rows * (COLUMN / columns + 0.35))
     axes = np.atleast_1d(fig.subplots(rows, columns, squeeze=False)).ravel()
     for ax, measure in zip(axes, chosen, strict=False):
         values = of[of["measure"] == measure]
@@ -44,9 +44,10 @@ def scatter(agreement: Any, judge: str, measures: Sequence[str] | None = None, p
         ax.set_ylim(low - pad, high + pad)
         ax.set_aspect("equal")
         tau = systems.loc[(judge, measure), "tau"]
-        ax.set_title(f"{measure} (tau = {tau:.3f})", fontsize=9)
-        ax.set_xlabel(agreement.a, fontsize=8)
-        ax.set_ylabel(judge, fontsize=8)
+        ax.set_title(f"{measure} (tau = {tau:.3f})", fontsize=SMALL)
+        ax.set_xlabel(agreement.a, fontsize=SMALL)
+        ax.set_ylabel(judge, fontsize=SMALL)
+        ax.tick_params(labelsize=SMALL - 1)
         ax.grid(alpha=0.3)
     for ax in axes[len(chosen):]:
         ax.set_visible(False)
@@ -55,5 +56,5 @@ def scatter(agreement: Any, judge: str, measures: Sequence[str] | None = None, p
             raise GradedInputError(f"{path} is a directory; give the figure's file name (.png, .svg, .pdf)")
         from ir_measures_graded.files import save_figure
 
-        save_figure(fig, path, bbox_inches="tight")
+        save_figure(fig, path)  # at its size: one column wide
     return fig

@@ -77,14 +77,32 @@ class JudgeAgreement:
         return scatter(self, judge or self.b, measures, path)
 
 
+# measures that count documents whatever their grade: defined on any qrels
+_COUNTING = frozenset({"Judged", "NumQ", "NumRet"})
+
+
+def _undefined(exp: Experiment, judge: str) -> None:
+    """A measure that needs relevant documents is undefined on qrels none of whose grades reaches its relevance
+    level (``rel``, else any grade above 0): every run would score 0 on every query, and its leaderboard would
+    rank ties (trec_eval reports the 0s; comparing judges on them says nothing)."""
+    grades = exp.qrels_frame["relevance"].to_numpy()
+    top = grades.max() if len(grades) else 0
+    for measure, label in zip(exp.measures, exp.labels, strict=True):
+        if getattr(measure, "NAME", "") in _COUNTING:
+            continue
+        level = measure.params.get("rel")
+        if (top < level) if level is not None else (top <= 0):
+            reach = f"grade {level}" if level is not None else "a grade above 0"
+            shown = ", ".join(f"{g:g}" for g in np.unique(grades)) or "none"
+            raise GradedInputError(f"measure {label} is undefined on judge {judge}'s qrels: no judgment reaches "
+                                   f"{reach} (its grades: {shown}), so every run scores 0")
+
+
 def _check(exp: Experiment, other: Experiment, judge: str, a: str) -> None:
     for name in exp.runs:
         if exp.missing[name] == len(exp.judged) and other.missing[name] == len(other.judged):
             raise GradedInputError(f"run {name} ranks no query judged by {a} or by {judge}: it matches neither qrels")
-    values = other.aggregates
-    for label in other.labels:
-        if values.loc[values["measure"] == label, "value"].isna().all():
-            raise GradedInputError(f"measure {label} is undefined on judge {judge}'s qrels (NaN for every run)")
+    _undefined(other, judge)
 
 
 def _separated(board: Leaderboard, measure: str, runs: list[str]) -> np.ndarray | None:
@@ -154,6 +172,7 @@ def agree(exp: Experiment, qrels_b: Any, *, a: str = "A", b: str = "B", mapping:
         relabelled = relabel(judged_b.qrels_frame, given, b)
         name = f"{b} {getattr(given, 'name', given)}"
         experiments[name] = experiment(relabelled, runs, measures, reading=reading, warn=lambda message: None)
+    _undefined(exp, a)
     for judge, other in experiments.items():
         if judge != a:
             _check(exp, other, judge, a)

@@ -75,8 +75,8 @@ class _gERR(base.GradedMeasure):
         row, top = judgments.cached(('err_top_grade', gain.key, g_max), highest)
         if top > g_max:
             raise GradedInputError(
-                f"{self}: label {judgments.label[row]:g} of query {judgments.query_ids[judgments.query[row]]}, "
-                f"document {judgments.doc_ids[row]} gives grade {top:g} above g_max={g_max:g} (a stopping "
+                f"{self}: label {judgments.label[row]:g} of query {judgments.query_id(row)}, "
+                f"document {judgments.doc_id(row)} gives grade {top:g} above g_max={g_max:g} (a stopping "
                 f"probability above 1); set g_max to the scale's top (g_max={top:g}) or use norm='query'")
         return grades(query, label)
 

@@ -27,42 +27,17 @@ from typing import Any
 import numpy as np
 
 from ir_measures_graded import statistics
-from ir_measures_graded.canvas import new_figure
+from ir_measures_graded.canvas import COLUMN, FONT, SMALL, elided, labels, new_figure, short
 from ir_measures_graded.errors import GradedInputError
 
 __all__ = ["WIDTH", "FORMATS", "short", "labels", "threshold_curve", "query_differences", "scale_grid", "intervals", "sorted_differences",
            "save"]
 
-#: A one-column figure's width in inches (ACM and IEEE columns are 3.33–3.5 in).
-WIDTH = 3.5
+#: A one-column figure's width in inches (ACM and IEEE columns are 3.33–3.5 in): every figure's.
+WIDTH = COLUMN
 #: What :func:`save` writes, by the file's suffix.
 FORMATS = ("pdf", "svg", "png")
-FONT = 8  # points: titles and axis labels
-SMALL = 7  # points: tick labels, legends, numbers in cells
 GAIN, LOSS = "#0072B2", "#D55E00"  # Okabe & Ito's blue and vermillion: told apart by colour-blind readers
-LONGEST = 34  # characters of a run's name shown (the middle elided beyond)
-
-
-def short(name: Any, longest: int = LONGEST) -> str:
-    """A run's name as a label: the name its tables print (the experiment's, by the one naming rule:
-    the file name, with as many parent folders as tell the runs apart), its middle elided when longer
-    than ``longest``."""
-    return elided(str(name), longest)
-
-
-def labels(names: Sequence[Any], longest: int = LONGEST) -> list[str]:
-    """The runs' labels (:func:`short`), except where eliding would make two the same: those keep their
-    whole names, so that a figure tells apart every run its tables do."""
-    shown = [short(name, longest) for name in names]
-    return [label if shown.count(label) == 1 else str(name) for label, name in zip(shown, names, strict=True)]
-
-
-def elided(text: str, longest: int) -> str:
-    """``text``, its middle elided when longer than ``longest`` characters."""
-    if len(text) <= longest:
-        return text
-    keep = max(1, longest - 1)
-    return text[: (keep + 1) // 2] + "…" + text[len(text) - keep // 2:]
 
 
 def save(figure: Any, path: str | os.PathLike[str]) -> None:
@@ -131,7 +106,8 @@ def threshold_curve(exp: Any, measure: Any = None) -> Any:
     ax.tick_params(labelsize=SMALL)
     ax.grid(axis="y", linewidth=0.4, alpha=0.5)
     ax.set_xlabel("threshold t, and the queries with a label ≥ t", fontsize=FONT)
-    ax.set_ylabel(f"{label} at threshold t", fontsize=FONT)
+    # what is drawn: the measure at one threshold (MAP^t for µMAP, P@k^t for µP@k), not the combined measure
+    ax.set_ylabel(f"{label}: {exp.measure(label).at_threshold()}ᵗ", fontsize=FONT)  # no mathtext: plain fonts
     _run_legend(fig, handles, [h.get_label() for h in handles])
     return fig
 
@@ -269,6 +245,7 @@ def intervals(comparison: Any, measures: Sequence[str] | None = None) -> Any:
     columns = min(3, len(chosen))
     rows = math.ceil(len(chosen) / columns)
     fig = new_figure(WIDTH, 0.75 + rows * (0.45 + 0.22 * len(runs)))
+    marked: list[tuple[Any, Any]] = []  # (panel, mark): each kept inside its panel once laid out
     axes = fig.subplots(rows, columns, sharey=True, squeeze=False)
     y = np.arange(len(runs))
     names = max(6, int(1.0 * 72 / (0.6 * SMALL)))  # the runs' names take at most about 1 in
@@ -288,8 +265,9 @@ def intervals(comparison: Any, measures: Sequence[str] | None = None) -> Any:
         ax.scatter(delta, y, s=16, zorder=3, facecolors=np.where(significant, "black", "white"),
                    edgecolors="black", linewidths=0.8, gid=f"delta:{measure}")
         for k in np.flatnonzero(significant):
-            ax.annotate(mark(p[k], testing.levels), (shown_high[k] if tested[k] else delta[k], y[k]), xytext=(2, 0),
-                        textcoords="offset points", va="center", fontsize=SMALL)
+            marked.append((ax, ax.annotate(mark(p[k], testing.levels), (shown_high[k] if tested[k] else delta[k], y[k]),
+                                           xytext=(2, 0), textcoords="offset points", va="center", fontsize=SMALL,
+                                           annotation_clip=False, gid=f"mark:{measure}")))
         ax.axvline(0, color="grey", linewidth=0.6)
         ax.set_title(elided(measure, panel) + ("" if tested.any() else "\n(not tested)"), fontsize=SMALL)
         ax.tick_params(labelsize=SMALL)
@@ -301,9 +279,10 @@ def intervals(comparison: Any, measures: Sequence[str] | None = None) -> Any:
             left, right = min(edges[0], -0.05 * (edges[1] - edges[0])), max(edges[1], 0.05 * (edges[1] - edges[0]))
             ax.set_xlim(left, right)
             for k in np.flatnonzero(tested & (np.isinf(low) | np.isinf(high))):
-                end = right if high[k] > 0 else left
+                end = 1.0 if high[k] > 0 else 0.0  # the panel's edge, wherever its limits end up
                 start = shown_low[k] if np.isinf(high[k]) else shown_high[k]
                 ax.annotate("", xy=(end, y[k]), xytext=(start, y[k]), annotation_clip=False,
+                            xycoords=("axes fraction", "data"), textcoords="data",
                             arrowprops={"arrowstyle": "->", "linewidth": 1, "color": "black", "shrinkA": 0,
                                         "shrinkB": 0}, gid=f"open-interval:{measure}")
     for ax in axes.flat[len(chosen):]:
@@ -313,4 +292,45 @@ def intervals(comparison: Any, measures: Sequence[str] | None = None) -> Any:
     loose, strict = marks(len(testing.levels))
     fig.supxlabel(f"Δ against {short(comparison.baseline)}, {testing.percent} {testing.sided}t interval\n"
                   f"filled, {loose}: p < {testing.levels[0]:g}; {strict}: p < {testing.levels[1]:g}", fontsize=SMALL)
+    _inside(fig, marked)
+    _spaced(fig, [ax for ax in axes.flat[:len(chosen)]])
     return fig
+
+
+def _spaced(fig: Any, panels: Sequence[Any], gap: float = 2.0) -> None:
+    """Fewer x ticks on a panel whose tick labels come closer than ``gap`` pixels (a narrow panel)."""
+    from matplotlib.ticker import MaxNLocator
+
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    for ax in panels:
+        boxes = sorted((t.get_window_extent(renderer) for t in ax.get_xticklabels() if t.get_visible() and t.get_text()),
+                       key=lambda box: box.x0)
+        if any(right.x0 - left.x1 < gap for left, right in zip(boxes, boxes[1:], strict=False)):
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=2))
+
+
+def _inside(fig: Any, marked: Sequence[tuple[Any, Any]], pad: float = 2.0) -> None:
+    """Widen each panel's x limits on the side its marks stick out of (``pad`` pixels more), so that no mark
+    is cut by the panel's frame or the figure's edge: a mark at x0 + w pixels right of its point (x) fits a
+    panel [left, right] of W pixels when right >= left + (x - left) · W / (W - w). Laid out again after
+    each pass (the limits change the tick labels, which change the panels' widths)."""
+    for _ in range(3):
+        fig.draw_without_rendering()
+        renderer = fig.canvas.get_renderer()
+        moved = False
+        for ax in dict.fromkeys(ax for ax, _ in marked):
+            box = ax.get_window_extent(renderer)
+            left, right = ax.get_xlim()
+            wanted = right
+            for _, text in (m for m in marked if m[0] is ax):
+                extent = text.get_window_extent(renderer)
+                point = ax.transData.transform((text.xy[0], 0))[0]
+                reach = extent.x1 + pad - point  # pixels right of its point
+                if extent.x1 + pad > box.x1 and reach < box.width:
+                    wanted = max(wanted, left + (text.xy[0] - left) * box.width / (box.width - reach))
+            if wanted > right:
+                ax.set_xlim(left, wanted)
+                moved = True
+        if not moved:
+            return

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
-from ir_measures_graded.canvas import new_figure
+from ir_measures_graded.canvas import COLUMN, new_figure
 from ir_measures_graded.meta.figures import (
     FONT,
     SMALL,
@@ -34,23 +35,30 @@ def difference_lines(ax: Any, per_query: Any, baseline: str, measure: str) -> No
         ax.plot(np.arange(1, len(d) + 1), d, color=f"C{k % 10}", linestyle=("-", "--", ":", "-.")[k // 10 % 4],
                 linewidth=1.2, label=name, gid=f"run:{run}")  # past 10 runs the colours repeat: the dashes not
     ax.axhline(0, color="black", linewidth=0.6)
-    ax.set_xlabel("queries, sorted by difference", fontsize=FONT)
-    ax.set_ylabel(f"Δ {measure} (run − baseline)", fontsize=FONT)
-    ax.set_title(f"{measure}: per-query Δ against {short(baseline)}", fontsize=FONT)
+    ax.set_xlabel("queries, by Δ", fontsize=FONT)
+    ax.set_ylabel(f"Δ {measure} (run − baseline)", fontsize=SMALL)
+    ax.set_title(f"{measure}: per-query Δ\nagainst {short(baseline, 20)}", fontsize=SMALL)
     ax.tick_params(labelsize=SMALL)
 
 
 def report_figure(report: Any, title: str = "") -> Any:
-    """Top row: Kendall τ-b and τ_AP,b per transform and measure, the ASL curves, τ across query
-    halves; bottom row: per measure, the per-query differences of every run against the baseline.
-    Each row fills the width; legends stand beside or under the axes, never over them."""
+    """One column wide (:data:`~ir_measures_graded.canvas.COLUMN`), growing downwards: Kendall τ-b and τ_AP,b
+    per transform and measure; the ASL curves; τ across query halves; then per measure (two a row, the last
+    alone across the width) the per-query differences of every run against the baseline. Each row fills the
+    width; legends stand beside or under the axes, never over them."""
     measures = list(report.scores.columns)
-    fig = new_figure(3.2 * max(4, len(measures)), 7.2)
-    top, bottom = fig.subfigures(2, 1, height_ratios=[1.1, 1])
-    tau_ax, ap_ax, asl_ax, stab_ax = top.subplots(1, 4, gridspec_kw={"width_ratios": [1, 1, 1.2, 1]})
-    _heatmap(tau_ax, report, "kendall_tau", "Kendall τ-b, original vs\ntransformed labels")
-    image = _heatmap(ap_ax, report, "tau_ap_b", "τ_AP,b, original vs\ntransformed labels")
-    top.colorbar(image, ax=[tau_ax, ap_ax], shrink=0.8, aspect=25).ax.tick_params(labelsize=SMALL)
+    pairs_of_rows = math.ceil(len(measures) / 2)
+    heat = 0.9 + 0.22 * len(measures) + 0.1 * max((len(str(t)) for t in dict.fromkeys(report.scale["transform"])),
+                                                  default=0)
+    stable = 0.8 + 0.2 * len(measures)
+    top_height = 2 * heat + 2.2 + stable
+    bottom_height = 1.8 * pairs_of_rows + 0.2
+    fig = new_figure(COLUMN, top_height + bottom_height)
+    top, bottom = fig.subfigures(2, 1, height_ratios=[top_height, bottom_height])
+    tau_ax, ap_ax, asl_ax, stab_ax = top.subplots(4, 1, gridspec_kw={"height_ratios": [heat, heat, 2.2, stable]})
+    _heatmap(tau_ax, report, "kendall_tau", "Kendall τ-b, original vs transformed labels")
+    image = _heatmap(ap_ax, report, "tau_ap_b", "τ_AP,b, original vs transformed labels")
+    top.colorbar(image, ax=[tau_ax, ap_ax], shrink=0.8, aspect=15).ax.tick_params(labelsize=SMALL)
 
     for measure, pairs in report.pairs.groupby("measure", sort=False):
         p = np.sort(pairs["p_value"].to_numpy())
@@ -60,7 +68,7 @@ def report_figure(report: Any, title: str = "") -> Any:
     asl_ax.axhline(alpha, color="grey", linestyle="--", linewidth=1)
     asl_ax.xaxis.get_major_locator().set_params(integer=True)
     asl_ax.set_xlabel("run pairs sorted by ASL", fontsize=FONT)
-    asl_ax.set_ylabel(f"achieved significance level ({test})", fontsize=FONT)
+    asl_ax.set_ylabel(f"ASL ({test})", fontsize=FONT)
     asl_ax.set_title("Discriminative power\n(Sakai 2006)", fontsize=FONT)
     asl_ax.tick_params(labelsize=SMALL)
     if len(report.pairs):
@@ -78,7 +86,10 @@ def report_figure(report: Any, title: str = "") -> Any:
     stab_ax.set_title("Kendall τ-b between\nrandom query halves", fontsize=FONT)
     stab_ax.tick_params(labelsize=SMALL)
 
-    for ax, measure in zip(bottom.subplots(1, len(measures), squeeze=False)[0], measures, strict=True):
+    grid = bottom.add_gridspec(pairs_of_rows, 2)
+    for k, measure in enumerate(measures):
+        alone = k == len(measures) - 1 and len(measures) % 2  # the last of an odd number: across the width
+        ax = bottom.add_subplot(grid[k // 2, :] if alone else grid[k // 2, k % 2])
         difference_lines(ax, report.per_query, report.baseline, measure)
     handles, labels = fig.axes[-1].get_legend_handles_labels()
     if handles:

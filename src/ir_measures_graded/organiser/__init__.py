@@ -12,16 +12,19 @@ returns one result object with tidy tables and text, Markdown, LaTeX and TSV/CSV
   floor and at the topic's top grade.
 
 Before any judgment, :func:`build_pool` (:mod:`ir_measures_graded.pooling`) builds the pool to judge from runs alone (no
-experiment): depth-k, RBP, RRF, move-to-front or a MaxMean bandit, under a budget, as a :class:`JudgingPool`.
+experiment): depth-k, RBP, RRF, move-to-front or a MaxMean bandit, under a budget, as a :class:`JudgingPool`;
+:func:`simulate_pools` asks, on existing qrels, what each strategy would have found under each budget and how
+faithful the leaderboard on its judgments is to the full qrels'.
 """
 
 from ir_measures_graded.organiser.agreement import Agreement, agreement
 from ir_measures_graded.organiser.leaderboard import Leaderboard, leaderboard
 from ir_measures_graded.organiser.letters import compact_letters
 from ir_measures_graded.organiser.pool import Bounds, Pool, bounds, pool
+from ir_measures_graded.organiser.simulation import Simulation, simulate_pools
 from ir_measures_graded.organiser.topics import Topics, topics
 from ir_measures_graded.pooling import JudgingPool, build_pool
 
 __all__ = ["leaderboard", "Leaderboard", "agreement", "Agreement", "topics", "Topics", "compact_letters",
            "pool", "Pool", "bounds", "Bounds",
-           "build_pool", "JudgingPool"]
+           "build_pool", "JudgingPool", "simulate_pools", "Simulation"]

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 from ir_measures_graded.lazy import lazy_attributes
 
 if TYPE_CHECKING:
-    from ir_measures_graded.pooling.build import JudgingPool, build_pool, rank_runs
+    from ir_measures_graded.pooling.build import JudgingPool, build_pool, build_pools, rank_runs
 
-__all__ = ["build_pool", "JudgingPool", "rank_runs", "STRATEGIES", "ADAPTIVE"]
+__all__ = ["build_pool", "build_pools", "JudgingPool", "rank_runs", "STRATEGIES", "ADAPTIVE"]
 
 #: The strategies, by name, with what each does.
 STRATEGIES = {
@@ -26,4 +26,5 @@ STRATEGIES = {
 ADAPTIVE = ("mtf", "bandit")
 
 __getattr__ = lazy_attributes(__name__, {name: "ir_measures_graded.pooling.build"
-                                         for name in ("build_pool", "JudgingPool", "rank_runs")})
+                                         for name in ("build_pool", "build_pools", "JudgingPool",
+                                                                   "rank_runs")})

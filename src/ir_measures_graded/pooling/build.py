@@ -44,7 +44,7 @@ from ir_measures_graded import kernels
 from ir_measures_graded.errors import GradedInputError
 from ir_measures_graded.pooling import ADAPTIVE, STRATEGIES
 
-__all__ = ["build_pool", "JudgingPool", "rank_runs"]
+__all__ = ["build_pool", "build_pools", "JudgingPool", "rank_runs"]
 
 COLUMNS = ("topic", "document", "order", "runs")
 
@@ -214,12 +214,44 @@ def build_pool(runs: Mapping[str, Any] | Sequence[Any], strategy: str = "depth",
     ``judge(topic, doc) -> label``; a label of at least ``relevant`` is relevant. ``seed``: the order of the
     runs that breaks the adaptive strategies' ties.
     """
-    _check(strategy, depth, budget, total, p, k)
-    if strategy in ADAPTIVE and judgments is None and judge is None:
-        raise GradedInputError(f"the {strategy} strategy judges as it goes: give the judgments (qrels) or a judge")
-    if strategy == "depth" and depth is None:
-        depth = 10
-    ranked = rank_runs(runs, depth)
+    return build_pools(runs, [strategy], depth=depth, budget=budget, total=total, p=p, k=k, judgments=judgments,
+                       judge=judge, relevant=relevant, seed=seed)[strategy]
+
+
+def build_pools(runs: Mapping[str, Any] | Sequence[Any], strategies: Sequence[str], *, depth: int | None = None,
+                budget: int | None = None, total: int | None = None, p: float = 0.8, k: float = 60.0,
+                judgments: Any = None, judge: Callable[[str, str], float] | None = None, relevant: float = 1.0,
+                seed: int = 0) -> dict[str, JudgingPool]:
+    """The pool of each of ``strategies`` (as :func:`build_pool` builds it, same options), the runs read and
+    ranked once for all of them: ``{strategy: pool}``."""
+    for strategy in strategies:
+        _check(strategy, depth, budget, total, p, k)
+        if strategy in ADAPTIVE and judgments is None and judge is None:
+            raise GradedInputError(f"the {strategy} strategy judges as it goes: give the judgments (qrels) or a "
+                                   "judge")
+    whole = depth is None and any(s != "depth" for s in strategies)
+    ranked = rank_runs(runs, None if whole else (depth or 10))
+    labeller = None
+    pools = {}
+    for strategy in strategies:
+        deep = (depth or 10) if strategy == "depth" else depth
+        of = _within(ranked, deep) if whole and deep is not None else ranked
+        if strategy in ADAPTIVE and (labeller is None or of is not ranked):
+            labeller = _labeller(judgments, judge, of, np.unique(of.topic * len(of.docs) + of.doc))
+        pools[strategy] = _from_ranked(of, strategy, budget, total, p, k, labeller, relevant, seed)
+    return pools
+
+
+def _within(ranked: _Ranked, depth: int) -> _Ranked:
+    """The rankings' top ``depth`` per topic and run (doc codes and ids as they are)."""
+    keep = ranked.rank <= depth
+    return _Ranked(topic=ranked.topic[keep], run=ranked.run[keep], rank=ranked.rank[keep], doc=ranked.doc[keep],
+                   topics=ranked.topics, docs=ranked.docs, names=ranked.names)
+
+
+def _from_ranked(ranked: _Ranked, strategy: str, budget: int | None, total: int | None, p: float, k: float,
+                 label_of: Callable[[int, int], float] | None, relevant: float, seed: int) -> JudgingPool:
+    """The pool of one strategy from the runs ranked (``label_of``: the adaptive strategies' assessor)."""
     n_topics = len(ranked.topics)
     # (topic, doc) pairs: the candidates, and which runs contribute each
     pair_key = ranked.topic * len(ranked.docs) + ranked.doc
@@ -229,7 +261,7 @@ def build_pool(runs: Mapping[str, Any] | Sequence[Any], strategy: str = "depth",
     available = np.bincount(pair_topic, minlength=n_topics)
     allowed = _allowance(available, budget, total)
     if strategy in ADAPTIVE:
-        label_of = _labeller(judgments, judge, ranked, pair)
+        assert label_of is not None
         order_rank = _adaptive(strategy, ranked, allowed, label_of, relevant, seed)  # per pair: its order (0: not)
     else:
         if strategy == "depth":

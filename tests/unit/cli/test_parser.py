@@ -14,6 +14,7 @@ ARGV = {
     "leaderboard": ["q.txt", "r1.txt", "r2.txt", "-m", "nDCNG@10", "AP", "--pool-depth", "10"],
     "agree": ["q.txt", "b.txt", "r1.txt", "r2.txt", "-m", "muMAP", "--map", "map:1=1,2=3", "--test", "t"],
     "pool": ["r1.txt", "r2.txt", "--strategy", "bandit", "--judgments", "q.txt", "--total", "50", "--seed", "1"],
+    "simulate": ["q.txt", "r1.txt", "r2.txt", "-m", "muMAP", "--budgets", "5,10", "--strategies", "rbp", "-o", "tsv"],
     "demo": [],
 }
 

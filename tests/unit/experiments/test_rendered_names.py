@@ -150,7 +150,7 @@ def test_latex_keeps_characters_tex_would_join_into_another_glyph(tmp_path):
     exp = experiment(QRELS, [WEAK, STRONG, RANDOM, WEAK], ["muMAP"], names=names, baseline=0)
     latex = exp.compare().to_latex(label="tab:ligatures")
     body = latex.split("\\midrule\n", 1)[1].split("\\bottomrule", 1)[0]
-    rows = [row for row in body.strip().splitlines() if not row.startswith(" & ")]  # not the Δ rows under them
+    rows = [row[len("\\quad "):] for row in body.strip().splitlines() if row.startswith("\\quad ")]  # a run's row
     cells = [row.split(" & ", 1)[0].replace("\\textbf{", "", 1) for row in rows]
     assert [LatexNodes2Text().latex_to_text(c).strip() for c in cells] == names
     compile_latex(tmp_path, latex)

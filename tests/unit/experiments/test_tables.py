@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 
@@ -150,7 +151,7 @@ def test_generated_latex_compiles(tmp_path, capsys):
             + tables.render(comparison, "latex", title="detail")
             + tables.render(meta.discriminative_power(odd.per_query, testing=Options("randomization", "none", permutations=200))[1], "latex"))
     # the command's sections are tabulars; its comparison is the one LaTeX table (a float of its own)
-    marker = "% needs \\usepackage{booktabs} and \\usepackage{graphicx}"
+    marker = tables.COMPARISON_PACKAGES
     sections, found, floating = command.partition(marker)
     assert found and "\\begin{table}" in floating
     wide = "\\resizebox{\\textwidth}{!}{\\begin{minipage}{2\\textwidth}\n"
@@ -315,28 +316,50 @@ def test_the_comparisons_latex_table_compiles_with_odd_names(tmp_path):
 
 
 def test_the_one_latex_table_fits_a_column_with_five_measures_and_six_runs(tmp_path, capsys):
-    """Issue 42: the command line's ``-o latex`` and ``Comparison.to_latex`` are one table, which fits a
-    one-column page (no overfull box in a two-column paper) with five measures and six runs, and whose
-    legend speaks only of what it shows (no Δ column: the difference is under each value)."""
+    """Issues 42 and 52: the command line's ``-o latex --baseline`` writes ONE table environment, the one
+    ``Comparison.to_latex`` makes: values, Δ and intervals (those of the text table, digit for digit, with
+    true minus signs), the legend inside, its packages named on its first line. With five measures, six runs
+    and a baseline it fits one column of a two-column article at its natural size: never scaled (no
+    ``\\resizebox``; ``\\footnotesize``) and no overfull box in pdflatex's log."""
     engine = latex_engine()
     if engine is None:
         pytest.skip("no LaTeX engine here (pdflatex); install texlive-latex-base texlive-latex-recommended")
-    from ir_measures_graded.experiments import experiment
-
-    runs = [str(SAMPLE / f"{n}.run") for n in ("weak", "strong", "random")] * 2
-    names = ["bm25_baseline", "dense_retriever", "random_control", "bm25+rm3", "monoT5_rerank", "colbert_v2"]
+    runs = [str(SAMPLE / f"{n}.run") for n in ("weak", "strong", "random")] * 2 + [str(SAMPLE / "strong.run")]
+    names = ["bm25_baseline", "dense_retriever", "random_control", "bm25+rm3", "monoT5_rerank", "colbert_v2",
+             "splade_pp_ed"]
     measures = ["muMAP", "nDCNG@10", "map", "ndcg_cut.10", "P@5"]
     exp = experiment(str(SAMPLE / "qrels.txt"), runs, measures, baseline=0, names=names)
     latex = exp.compare().to_latex()
-    out, _ = run_main(capsys, str(SAMPLE / "qrels.txt"), *runs, *measures, "--names", *names, "--baseline", "0",
-                      "-o", "latex")
-    assert latex.strip() in out  # the same table
-    assert "Δ:" not in latex and "[CI]" not in latex and "Under each value" in latex
+    command = [str(SAMPLE / "qrels.txt"), *runs, *measures, "--names", *names, "--baseline", "0"]
+    out, _ = run_main(capsys, *command, "-o", "latex")
+    assert out == latex  # the one table, and nothing else
+    assert latex.count("\\begin{table}") == 1 and latex.count("\\begin{tabular}") == 1
+    assert latex.splitlines()[0] == "% requires: \\usepackage{booktabs}" == tables.COMPARISON_PACKAGES
+    assert "resizebox" not in latex and "scalebox" not in latex and "\\footnotesize" in latex
+    # every value, Δ and interval bound of the text table, its minus signs LaTeX's minus, and its legend
+    text, _ = run_main(capsys, *command, "-o", "text")
+    shown = re.findall(r"[+-]?\d\.\d{4}", text.split("Against the baseline")[1])
+    in_latex = re.findall(r"(?:\+|\\ensuremath\{-\})?\d\.\d{4}", latex)
+    assert sorted(shown) == sorted(n.replace("\\ensuremath{-}", "-") for n in in_latex)
+    assert any(n.startswith("-") for n in shown) and not re.search(r"(?<![\\{])-\d", latex)
+    legend = exp.compare().legend().replace("†", "{\\textdagger}").replace("‡", "{\\textdaggerdbl}") \
+        .replace("<", "\\ensuremath{<}").replace("Δ", "\\ensuremath{\\Delta}").replace("_", "\\_").replace("%", "\\%")
+    assert legend in latex
     (tmp_path / "t.tex").write_text("\\documentclass[twocolumn]{article}\n\\usepackage{booktabs}\n"
-                                    "\\usepackage{graphicx}\n\\begin{document}\n" + latex + "\\end{document}\n",
-                                    encoding="utf-8")
+                                    "\\begin{document}\n" + latex + "\\end{document}\n", encoding="utf-8")
     done = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-3000:]
-    log = (tmp_path / "t.log").read_text(errors="replace")
-    assert "Overfull \\hbox" not in log, log[-2000:]
+    log = (tmp_path / "t.log").read_text(encoding="utf-8", errors="replace")
+    assert "Overfull \\hbox" not in log and "Float too large" not in log, log[-3000:]
+
+
+def test_the_latex_table_without_intervals_and_with_places():
+    """``to_latex(intervals=False)``: value and Δ, no interval column; ``places`` sets the decimals of each."""
+    exp = experiment(str(SAMPLE / "qrels.txt"), [str(SAMPLE / f"{n}.run") for n in ("weak", "strong", "random")],
+                     ["muMAP", "P@5"], baseline=0)
+    latex = exp.compare().to_latex(places=2, intervals=False)
+    body = latex.split("\\midrule")[1].split("\\bottomrule")[0]
+    assert " CI " not in latex and "[" not in body
+    assert "& \\ensuremath{-}0.08 \\\\" in body and "& +0.30 \\\\" in body  # random's and strong's muMAP Δ
+    assert "\\ensuremath{\\Delta}: mean difference to the baseline." in latex

@@ -52,3 +52,9 @@ def test_bad_input_is_one_line(collection, capsys, tmp_path):
     elsewhere.write_text("z1 0 d1 1\n")
     assert "no (query, document) judged in common" in error_of(capsys, "agree", qa, str(elsewhere), *runs, "-m",
                                                                "muMAP", "--test", "t")
+    coarse = tmp_path / "coarse.qrels"  # judge B on 0-1
+    coarse.write_text("".join(line.rsplit(" ", 1)[0] + (" 1\n" if int(line.rsplit(" ", 1)[1]) else " 0\n")
+                              for line in open(qb)))
+    assert ("measure AP(rel=2) is undefined on judge B's qrels: no judgment reaches grade 2 (its grades: 0, 1)"
+            in error_of(capsys, "agree", qa, str(coarse), *runs, "-m", "muMAP", "AP(rel=2)", "--test", "t"))
+

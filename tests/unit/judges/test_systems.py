@@ -105,3 +105,25 @@ def test_bad_input_is_one_line(collection, tmp_path):
         lost = experiment(qa, [*runs[:2], str(stray)], MEASURES[:1])
     with pytest.raises(GradedInputError, match="run stray.run ranks no query judged by A or by B"):
         agree(lost, qb, testing=TESTING)
+
+
+def test_a_measure_undefined_on_one_side_is_one_line(collection, tmp_path):
+    """A judge none of whose grades reaches a measure's relevance level would score every run 0 (trec_eval's
+    convention): its leaderboard is all ties, so the comparison is refused, naming the measure, the judge and its
+    grades — on either side."""
+    qa, _, runs, a, b = collection
+    coarse = b.assign(relevance=b["relevance"].clip(upper=1))  # a judge on 0-1
+    exp = experiment(qa, runs, ["µMAP", "AP(rel=2)"])
+    with pytest.raises(GradedInputError, match=r"measure AP\(rel=2\) is undefined on judge LLM's qrels: no judgment "
+                       r"reaches grade 2 \(its grades: 0, 1\), so every run scores 0"):
+        agree(exp, coarse, a="NIST", b="LLM", testing=TESTING)
+    with pytest.raises(GradedInputError, match=r"AP\(rel=2\) is undefined on judge A's qrels"):
+        agree(experiment(coarse, runs, ["AP(rel=2)"]), qa, testing=TESTING)
+    nothing = b.assign(relevance=0)
+    with pytest.raises(GradedInputError, match="µMAP is undefined on judge B's qrels: no judgment reaches a grade "
+                       "above 0"):
+        agree(experiment(qa, runs, ["µMAP"]), nothing, testing=TESTING)
+    # a measure that counts documents whatever their grade stays defined, as does a level the judge reaches
+    counted = agree(experiment(qa, runs, ["Judged@10", "AP(rel=1)"]), coarse, testing=TESTING)
+    assert counted.systems.table["measure"].tolist() == ["Judged@10", "AP(rel=1)"]
+

@@ -13,6 +13,7 @@ from ir_measures_graded import GradedInputError, by_level, muAP, muMAP, muP, nDC
 from ir_measures_graded.measures.thresholded import CollectionMean
 from support.cli import run_main
 from support.examples import examples
+from support.paths import SAMPLE
 from support.random_collections import random_collection
 
 # q2 has no document with label >= 2: it takes part in MAP^1 only.
@@ -29,7 +30,8 @@ def test_hand_computed_three_queries():
     assert collection.calc_aggregate(QRELS, RUN) == pytest.approx(PAPER, abs=1e-12)
     assert muAP(levels="collection-all").calc_aggregate(QRELS, RUN) == pytest.approx(ALL_QUERIES, abs=1e-12)
     table = by_level(muMAP, QRELS, RUN)
-    assert list(table.columns) == ["threshold", "weight", "queries", "value", "all_queries", "share", "contribution"]
+    assert list(table.columns) == ["threshold", "weight", "queries", "value", "all_queries", "weighted", "share",
+                                   "contribution"]
     assert table["threshold"].tolist() == [1.0, 2.0] and table["weight"].tolist() == [1.0, 1.0]
     assert table["value"].tolist() == pytest.approx([25 / 36, 2 / 3], abs=1e-12)
     assert table["queries"].tolist() == [3, 2]
@@ -212,3 +214,48 @@ def test_collection_aggregate_refuses_a_plain_number():
     assert str(error.value) == ("levels='collection' aggregates M^t per threshold over the queries that reach it; it "
                                 "needs the values the graded provider yields, not a plain number (0.5)")
     assert np.isnan(aggregator.result())  # nothing added
+
+
+def test_the_breakdowns_columns_hold_their_stated_arithmetic_by_hand():
+    """Issue 52: per-query µMAP weighs each query's thresholds by its own labels (q2 has threshold 1 only), so
+    a threshold's contribution is not share × MAP^t: it is share × ``weighted``, M^t averaged with each query's
+    weight on t. Here q1 and q3 weigh 1/2 on each of t = 1, 2 and q2 all of it on t = 1."""
+    table = by_level(muMAP, QRELS, RUN)
+    assert table["share"].tolist() == pytest.approx([(1 / 2 + 1 + 1 / 2) / 3, (1 / 2 + 1 / 2) / 3], abs=1e-12)
+    # t = 1: (1/2 · 7/12 + 1 · 1/2 + 1/2 · 1) / 2 = 31/48; t = 2: (1/2 · 1/2 + 1/2 · 5/6) / 1 = 2/3
+    assert table["weighted"].tolist() == pytest.approx([31 / 48, 2 / 3], abs=1e-12)
+    assert table["value"].tolist() == pytest.approx([25 / 36, 2 / 3], abs=1e-12)  # MAP^t: not what is weighed
+    assert table["contribution"].tolist() == pytest.approx([31 / 72, 2 / 9], abs=1e-12)
+    assert table["contribution"].sum() == pytest.approx(muMAP.calc_aggregate(QRELS, RUN), abs=1e-12)  # 47/72
+    collection, every = by_level(muAP(levels="collection"), QRELS, RUN), by_level(muAP(levels="collection-all"), QRELS, RUN)
+    assert collection["weighted"].tolist() == collection["value"].tolist()
+    assert every["weighted"].tolist() == every["all_queries"].tolist()
+
+
+@pytest.mark.parametrize("measure", ["muMAP", "muAP(levels='collection')", "muAP(levels='collection-all')",
+                                     "muP@5", "muMAP(weights='uniform')"])
+def test_the_breakdowns_columns_hold_their_stated_arithmetic_on_the_sample(measure):
+    """On the bundled sample, every run: contribution = share × weighted exactly (as floats), the contributions
+    add up to the run's value, and ``value (all queries)`` is ``all_queries`` · n / queries ≥ t of ``value``."""
+    from ir_measures_graded.sample import graded_sample
+
+    qrels, runs = graded_sample()
+    parsed = ir_measures.parse_measure(measure)
+    for run in runs.values():
+        rows = by_level(parsed, qrels, run)
+        assert (rows["contribution"] == rows["share"] * rows["weighted"]).all()
+        assert rows["contribution"].sum() == pytest.approx(ir_measures.calc_aggregate([parsed], qrels, run)[parsed],
+                                                           abs=1e-12)
+        n = qrels["query_id"].nunique()
+        assert (rows["all_queries"] * n).tolist() == pytest.approx((rows["value"] * rows["queries"]).tolist(), abs=1e-9)
+
+
+def test_the_command_lines_threshold_table_says_what_its_columns_are(capsys):
+    """The text table heads the contribution column with its arithmetic, and its printed digits hold it."""
+    out, _ = run_main(capsys, str(SAMPLE / "qrels.txt"), str(SAMPLE / "strong.run"), "muMAP", "--thresholds", "-o", "text")
+    assert "share × value (weighted)" in out and "the threshold's weight in the measure" not in out
+    rows = [line.split() for line in out.splitlines() if "MAP(rel>=" in line]
+    assert len(rows) == 4
+    for row in rows:
+        weighted, share, contribution = map(float, row[-3:])
+        assert abs(weighted * share - contribution) <= 1e-4

@@ -216,6 +216,9 @@ class SparkEngine:
     def evaluate(self, request: Request) -> list[RunResult]:
         if request.provider not in (None, "graded"):
             raise GradedInputError("--engine spark computes every measure itself: drop --provider")
+        if request.depth is not None:
+            raise GradedInputError("--engine spark reads every document of a run: it has no depth (-M); use the local "
+                                   "engine")
         import ir_measures
 
         from ir_measures_graded.engines.spark.jobs import clear_errors, job_settings

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ir_measures_graded.engines.spark.workers import DUPLICATE
-from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.errors import GradedInputError, as_text
 from ir_measures_graded.io.ids import duplicate_error
 
 if TYPE_CHECKING:
@@ -84,10 +84,12 @@ def _duplicate(found: list[str], sides: Mapping[str, Side]) -> GradedInputError:
     second as early as possible — :func:`ir_measures_graded.io.ids.first_duplicate` on the input."""
     side, query, doc = found
     if side not in sides:  # no DataFrame to number the rows of: the pair alone
-        return GradedInputError(f"{side} has the same (query, doc) more than once: query {query!r}, doc {doc!r}")
+        return GradedInputError(f"{side} has the same (query, doc) more than once: query {as_text(query)!r}, "
+                                f"doc {as_text(doc)!r}")
     pair = first_duplicate_rows(*sides[side])
     if pair is None:  # pragma: no cover - the input changed between the jobs
-        return GradedInputError(f"{side} has the same (query, doc) more than once: query {query!r}, doc {doc!r}")
+        return GradedInputError(f"{side} has the same (query, doc) more than once: query {as_text(query)!r}, "
+                                f"doc {as_text(doc)!r}")
     query, doc, first, second = pair
     name = sides[side][3]
     if name is None:
