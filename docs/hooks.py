@@ -78,7 +78,7 @@ def readme_with_table(readme: str) -> str:
     """The README with its measures table (between the README_TABLE marks) made from the registry."""
     start, end = README_TABLE
     before, rest = readme.split(start, 1)
-    return before + start + measures_table("docs/measures.md") + end + rest.split(end, 1)[1]
+    return before + start + measures_table(None) + end + rest.split(end, 1)[1]
 
 
 def write_generated() -> None:
@@ -278,15 +278,17 @@ def measures_page() -> str:
     return "\n".join(out) + "\n"
 
 
-def measures_table(page: str) -> str:
-    """Every measure in one table, linked to its section of ``page`` (the README links docs/measures.md)."""
+def measures_table(page: str | None) -> str:
+    """Every measure in one table, linked to its section of ``page``; not linked for None (the README: a relative
+    link dies on the package index, tests/e2e/test_readme.py)."""
     from ir_measures_graded.measures import MEASURES
 
     out = ["| measure | aliases | what | on binary labels |", "| --- | --- | --- | --- |"]
     for name, measure in MEASURES.items():
         equal, _ = ON_BINARY.get(name, (None, ""))
         binary = f"= `{equal}`" if equal else "—"
-        out.append(f"| [`{name}`]({page}#{anchor(name)}) | {', '.join(f'`{a}`' for a in aliases(measure)) or '—'} | "
+        shown = f"`{name}`" if page is None else f"[`{name}`]({page}#{anchor(name)})"
+        out.append(f"| {shown} | {', '.join(f'`{a}`' for a in aliases(measure)) or '—'} | "
                    f"{cell(measure.SHORT_DESC)} | {binary} |")
     return "\n".join(out)
 

@@ -35,16 +35,13 @@ if TYPE_CHECKING:  # loaded on first use, see _LAZY
     from ir_measures_graded.experiments.testing import Testing
     from ir_measures_graded.io import read_qrels, read_qrels_table, read_run, read_run_table, scan_run
     from ir_measures_graded.judges import agree, label_agreement
-    from ir_measures_graded.organiser import (
-        agreement,
-        bounds,
-        build_pool,
-        leaderboard,
-        pool,
-        simulate_pools,
-        topics,
-    )
+    from ir_measures_graded.organiser.agreement import agreement
+    from ir_measures_graded.organiser.leaderboard import leaderboard
+    from ir_measures_graded.organiser.pool import bounds, pool
+    from ir_measures_graded.organiser.simulation import simulate_pools
+    from ir_measures_graded.organiser.topics import topics
     from ir_measures_graded.per_level import by_level, by_threshold
+    from ir_measures_graded.pooling import build_pool
     from ir_measures_graded.reports import report
 
 #: Every change importing makes in ir_measures, PyTerrier and ir_datasets (see :mod:`.integration`;

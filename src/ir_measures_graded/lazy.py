@@ -37,7 +37,7 @@ class _Unloaded(ModuleType):
                     namespace["__loading__"] = True  # reads made by the module's own code while it executes
                     try:
                         namespace["__spec__"].loader.exec_module(self)
-                        self.__class__ = ModuleType
+                        self.__class__ = ModuleType  # type: ignore[assignment]  # a plain module from now on
                     finally:
                         namespace.pop("__loading__", None)
         return ModuleType.__getattribute__(self, attr)

@@ -89,10 +89,22 @@ def test_ir_measures_own_command_loads_no_plugin_as_the_readme_says():
     assert "ir_measures.provider" not in PYPROJECT.get("project", {}).get("entry-points", {})
 
 
-def test_readme_links_exist():
-    """Every relative link of the README names a file of the repository (the site's pages among them)."""
-    for target in re.findall(r"\]\(((?!https?:)[^)#]+)(?:#[^)]*)?\)", README):
-        assert (ROOT / target).exists(), target
+def test_readme_has_no_relative_link():
+    """The README is the package index's page too, where a relative link dies: every link is absolute (the
+    project's own files are named as paths instead, checked below)."""
+    markdown = re.findall(r"\]\(\s*<?([^)>\s]*)", README)  # [text](target) and ![alt](target)
+    references = re.findall(r"^\s*\[[^\]]+\]:\s*<?(\S+?)>?\s*$", README, flags=re.M)  # [label]: target
+    html = re.findall(r"""\b(?:href|src)\s*=\s*["']([^"']*)""", README)
+    relative = [t for t in markdown + references + html if not re.match(r"https?://", t)]
+    assert not relative, relative
+
+
+def test_readme_paths_exist():
+    """Every file of the repository the README names (`docs/...`, `CONTRIBUTING.md`, ...) exists."""
+    named = re.findall(r"`((?:docs|benchmarks|notebooks|tests|src)/[\w./-]*|[A-Z]+\.md)`", README)
+    assert "docs/measures.md" in named and "RELEASING.md" in named
+    for path in named:
+        assert (ROOT / path).exists(), path
 
 
 def test_readme_names_every_extra():

@@ -10,7 +10,8 @@
 - :mod:`support.random_collections` — seeded random collections and hypothesis' ``collections()``;
 - :mod:`support.slow_statistics` — slow rank correlations and the enumerated randomization test;
 - :mod:`support.chosen_values` — experiments whose per-query values a test chooses (P@k of chosen hits);
-- :mod:`support.doc_examples` — running the README's and the site's examples.
+- :mod:`support.doc_examples` — running the README's and the site's examples;
+- :mod:`support.upstream_hook` — the plugin hook docs/upstream.md proposes to ir_measures, as a sketch.
 
 Fixtures (a Spark session, Chromium, the OHSUMED home, the large report) are in tests/conftest.py.
 """

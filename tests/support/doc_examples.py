@@ -124,8 +124,8 @@ def check_command(command: str, folder: Path) -> None:
         assert all((ROOT / arg).exists() for arg in command.split() if arg.startswith("tests/")), command  # moved?
     elif command.startswith("mutmut"):  # the mutation extra's tool, configured in [tool.mutmut]
         assert any(req.startswith("mutmut") for req in EXTRAS["mutation"]) and "mutmut" in PYPROJECT["tool"]
-    elif command.startswith(("ruff", "lint-imports", "mkdocs")):  # run by test_lint, test_import_contracts,
-        assert tool(command.split()[0]), command  # tests/e2e/test_docs.py: here, that the tool is installed
+    elif command.startswith(("ruff", "lint-imports", "mkdocs", "mypy")):  # run by test_lint, test_import_contracts,
+        assert tool(command.split()[0]), command  # tests/e2e/test_docs.py, test_typing.py: here, that it is installed
     elif command.startswith("python docs/"):
         assert (ROOT / command.split()[1]).is_file(), command
     else:

@@ -17,7 +17,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from ir_measures_graded import engines
 from ir_measures_graded.errors import GradedInputError
@@ -302,6 +302,10 @@ class Experiment:
         return _find(key, self.runs, self.specs, option, [i.tag or "" for i in self.inputs])
 
 
+@overload
+def _find(key: Any, names: Sequence[str], specs: Sequence[Any], option: str, tags: Sequence[str]) -> str: ...
+@overload
+def _find(key: Any, names: Sequence[str], specs: Sequence[Any], option: str, tags: None) -> str | None: ...
 def _find(key: Any, names: Sequence[str], specs: Sequence[Any], option: str, tags: Sequence[str] | None) -> str | None:
     """The run ``key`` names; with ``tags`` None (not read yet), None when only a run tag could name it."""
     try:

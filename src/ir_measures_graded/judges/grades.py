@@ -58,7 +58,7 @@ def krippendorff_alpha(table: np.ndarray, values: np.ndarray, level: str = "ordi
     values = np.asarray(values, dtype=np.float64)
     coincidence = table + table.T  # each document: one pair of grades each way
     totals = coincidence.sum(axis=1)
-    n = totals.sum()
+    n = float(totals.sum())
     if level == "interval":
         delta = (values[:, None] - values[None, :]) ** 2
     elif level == "ordinal":

@@ -20,7 +20,7 @@ import pandas as pd
 
 from ir_measures_graded import statistics
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiments import Experiment, experiment
+from ir_measures_graded.experiments import Experiment, experiment, formats
 from ir_measures_graded.experiments.evaluation import Reading
 from ir_measures_graded.experiments.testing import Testing
 from ir_measures_graded.judges.grades import LabelAgreement, Table, label_agreement, relabel
@@ -38,7 +38,7 @@ class _Systems(Table):
     def display(self, places: int = 4, latex: bool = False) -> pd.DataFrame:
         shown = self.table.copy()
         for column in ("tau", "tau_ap"):
-            shown[column] = [common.tables.number(v, places) for v in shown[column]]
+            shown[column] = [formats.number(v, places) for v in shown[column]]
         return shown
 
 
@@ -113,8 +113,11 @@ def _separated(board: Leaderboard, measure: str, runs: list[str]) -> np.ndarray 
     return np.asarray(sig, dtype=bool)[np.ix_(order, order)]
 
 
-def _compare(exp: Experiment, board_a: Leaderboard, board_b: Leaderboard, judge: str, a: str) -> tuple[list, list, list]:
-    rows, pairs, runs = [], [], []
+def _compare(exp: Experiment, board_a: Leaderboard, board_b: Leaderboard, judge: str, a: str,
+             ) -> tuple[list[dict[str, Any]], list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    rows: list[dict[str, Any]] = []
+    pairs: list[tuple[Any, ...]] = []
+    runs: list[tuple[Any, ...]] = []
     names = list(exp.runs)
     for measure, label in zip(exp.measures, exp.labels, strict=True):
         ta = board_a.table[board_a.table["measure"] == label].set_index("run").reindex(names)

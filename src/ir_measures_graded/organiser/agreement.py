@@ -52,14 +52,15 @@ def agreement(exp: Any, measures: Sequence[Any] | None = None, board: Leaderboar
         board = leaderboard(exp, measures=names, testing=testing)
     runs = list(exp.runs)
     order = [board.runs.index(r) for r in runs]  # the board's matrices in the experiment's order
-    sig = {m: None if board.significant(m) is None else board.significant(m)[np.ix_(order, order)] for m in names}
+    sig = {m: _reordered(board.significant(m), order) for m in names}
     scores = {m: common.aggregate(exp, m) for m in names}
     rows = []
     i, j = np.triu_indices(len(runs), k=1)  # the pairs of runs, in the order statistics.swaps lists them
     for first, second in combinations(names, 2):
         a, b = scores[first], scores[second]
         swaps = statistics.swaps(a, b)[0]
-        both = None if sig[first] is None or sig[second] is None else (sig[first] & sig[second])[i, j]
+        sig_a, sig_b = sig[first], sig[second]
+        both = None if sig_a is None or sig_b is None else (sig_a & sig_b)[i, j]
         rows.append((first, second, statistics.kendall_tau(a, b), statistics.tau_ap_b(a, b), int(swaps.sum()),
                      np.nan if both is None else float((swaps & both).sum()), len(i)))
     table = pd.DataFrame(rows, columns=["measure", "other", "tau", "tau_ap", "swaps", "significant_swaps", "pairs"])
@@ -73,3 +74,8 @@ def agreement(exp: Any, measures: Sequence[Any] | None = None, board: Leaderboar
                      "of its per-query values).")
     notes += exp.unjudged_note
     return Agreement(table, notes)
+
+
+def _reordered(significant: np.ndarray | None, order: Sequence[int]) -> np.ndarray | None:
+    """A leaderboard's significance matrix with its runs in ``order`` (None: the measure was not tested)."""
+    return None if significant is None else significant[np.ix_(order, order)]

@@ -13,7 +13,7 @@ import pandas as pd
 
 from ir_measures_graded import statistics
 from ir_measures_graded.errors import GradedInputError
-from ir_measures_graded.experiments import measure_lists, tables
+from ir_measures_graded.experiments import formats, measure_lists, tables
 
 __all__ = ["View", "labels", "resolve", "values", "aggregate", "competition_ranks", "check_runs"]
 
@@ -45,7 +45,7 @@ def resolve(exp: Any, measure: Any) -> str:
         parsed = measure_lists.parse([measure])
     except GradedInputError:
         parsed = []
-    found = [exp.label[m] for m in parsed if m in exp.label]
+    found: list[str] = [exp.label[m] for m in parsed if m in exp.label]
     if len(found) != 1:
         raise GradedInputError(f"measure {measure} is not one of the experiment's: {', '.join(names)}")
     return found[0]
@@ -62,7 +62,9 @@ def values(exp: Any, measure: str) -> np.ndarray:
 def aggregate(exp: Any, measure: str) -> np.ndarray:
     """One measure's aggregate per run (the run's score), in the experiment's order."""
     agg = exp.aggregates
-    return agg[agg["measure"] == measure].set_index("run")["value"].reindex(list(exp.runs)).to_numpy(np.float64)
+    scores: np.ndarray = agg[agg["measure"] == measure].set_index("run")["value"].reindex(list(exp.runs)).to_numpy(
+        np.float64)
+    return scores
 
 
 def competition_ranks(scores: np.ndarray) -> np.ndarray:
@@ -117,7 +119,7 @@ class View:
     def render(self, output_format: str, places: int = 4, title: str | None = None) -> str:
         """``text``, ``markdown`` (the human table, title and legend), ``latex`` (:meth:`to_latex`) or a
         tidy machine table (``tsv``, ``csv``, ``jsonl``)."""
-        if output_format in tables.MACHINE_FORMATS:
+        if output_format in formats.MACHINE_FORMATS:
             return tables.machine(self.table, output_format, places)
         if output_format == "latex":
             return self.to_latex(places)

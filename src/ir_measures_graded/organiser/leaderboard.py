@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ir_measures_graded import statistics
-from ir_measures_graded.experiments import tables
+from ir_measures_graded.experiments import formats
 from ir_measures_graded.experiments.testing import Testing, pairwise_p
 from ir_measures_graded.organiser import common
 from ir_measures_graded.organiser.letters import compact_letters
@@ -72,7 +72,7 @@ class Leaderboard(common.View):
             cells = []
             flags = rows["reversible"] if "reversible" in rows.columns else [pd.NA] * len(rows)
             for value, group, flagged in zip(rows["value"], rows["group"], flags, strict=True):
-                text = tables.number(value, places) + ("*" if not pd.isna(flagged) and flagged > 0 else "")
+                text = formats.number(value, places) + ("*" if not pd.isna(flagged) and flagged > 0 else "")
                 if group:
                     text += common.SUPERSCRIPT.format(group) if latex else f" {group}"
                 cells.append(text)
@@ -168,7 +168,8 @@ def _reversible(table: pd.DataFrame, names: list[str], runs: list[str], p_values
 
 def _letters(p: np.ndarray, scores: np.ndarray, testing: Testing) -> list[str]:
     """Letters of the runs tested (a run with a NaN p-value against every other was not: none)."""
-    tested = np.flatnonzero(~np.all(np.isnan(p) | np.eye(len(p), dtype=bool), axis=1)) if len(p) > 1 else []
+    tested: np.ndarray = (np.flatnonzero(~np.all(np.isnan(p) | np.eye(len(p), dtype=bool), axis=1)) if len(p) > 1
+                          else np.array([], dtype=np.intp))
     letters = [""] * len(p)
     if len(tested) < 2:
         return letters

@@ -39,7 +39,7 @@ def ordered_names(groups: Sequence[str]) -> list[str]:
                   if c in LETTERS else (2, 0, c))
 
 
-def compact_letters(significant: np.ndarray, order: Sequence[int] | None = None) -> list[str]:
+def compact_letters(significant: np.ndarray, order: Sequence[int] | np.ndarray | None = None) -> list[str]:
     """Per item, its letters: ``significant`` is a symmetric boolean matrix (True: the pair is
     significantly different); ``order`` lists the items best first (the default: as given) and names the
     letters. Items that share a letter are not significantly different, items significantly different

@@ -78,7 +78,7 @@ class Report:
 
         return render(self)
 
-    def save(self, path: str | os.PathLike) -> Path:
+    def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the page to ``path`` (UTF-8), whole or not at all, never over one of the report's input
         files (:mod:`ir_measures_graded.files`); returns the path."""
         from ir_measures_graded.files import Inputs, write_text
