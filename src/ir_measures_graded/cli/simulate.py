@@ -18,6 +18,7 @@ from ir_measures_graded.cli.args import (
     experiment_of,
     places_of,
 )
+from ir_measures_graded.cli.pool import add_strategy_options, strategies_epilog
 
 
 def _budgets(text: str) -> list[int]:
@@ -46,9 +47,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                             "non-relevant) and every run is re-evaluated on them: the relevant documents found per "
                             "grade, Kendall's tau and tau_AP between the leaderboards on the kept and on the full "
                             "qrels, the largest rank change and the bias (mean over runs of kept - full value).",
-                            epilog="strategies:\n" + "\n".join(f"  {name}: {what}" for name, what in STRATEGIES.items())
-                            + f"\n\nexample:\n  {PROG} simulate qrels.txt runs/*.run -m muMAP nDCNG@10 nDCG@10 "
-                            "--budgets 10,20,50,100 --figure tau.pdf -o latex")
+                            epilog=strategies_epilog(f"example:\n  {PROG} simulate qrels.txt runs/*.run -m muMAP "
+                                                     "nDCNG@10 nDCG@10 --budgets 10,20,50,100 --figure tau.pdf -o latex"))
     add_inputs(parser)
     group = parser.add_argument_group("the simulation")
     group.add_argument("--strategies", nargs="+", metavar="STRATEGY",
@@ -56,14 +56,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     group.add_argument("--budgets", type=_budgets, default=[10, 20, 50, 100], metavar="N,N,...",
                        help="documents judged per topic, comma-separated (default 10,20,50,100)")
     # not --depth: that is -M, trec_eval's depth of every run evaluated, as in every subcommand that evaluates
-    group.add_argument("--pool-depth", type=int, metavar="K", help="how deep each run is read to build the pool "
-                       "(pool's --depth): depth's k (default 10); the other strategies: default the whole run")
-    group.add_argument("--p", type=float, default=0.8, help="rbp: the persistence p (default 0.8)")
-    group.add_argument("--k", type=float, default=60.0, help="rrf: the constant k (default 60)")
+    add_strategy_options(group, "--pool-depth", "how deep each run is read to build the pool (pool's --depth)")
     group.add_argument("--relevant", type=float, default=1.0, help="the lowest relevant label: the grades counted "
                        "and what mtf and bandit count as relevant (default 1)")
-    group.add_argument("--seed", type=int, default=0, help="mtf, bandit: the seed of the order that breaks ties "
-                       "between runs (default 0)")
     group.add_argument("--figure", metavar="FILE", help="draw tau against the budget, a line per strategy (the "
                        "first measure; one column wide) into FILE (.pdf, .svg, .png; needs matplotlib: the 'meta' "
                        "extra)")
