@@ -36,6 +36,10 @@ from ir_measures_graded.provider import GradedProvider
 
 __all__ = ["applies", "MergeReport", "evaluate_merged", "RUN_BATCH_ROWS"]
 
+#: The merge reads qrels of at least this share of the run's bytes (a recommender's: about half): smaller
+#: qrels (a TREC collection's, 150 judgments for 1,000 ranked documents: a tenth) cost less held whole
+#: than read in step (a batch's judgments prepared again for each batch).
+QRELS_SHARE = 0.25
 #: Run rows evaluated at a time (whole queries): the batch, its judgments and their join are the peak.
 RUN_BATCH_ROWS = 1 << 17
 #: Bytes of run text parsed at a time (a batch is at least a block's whole queries).
@@ -46,8 +50,8 @@ QRELS_BLOCK_BYTES = 1 << 20
 
 def applies(request: Request) -> bool:
     """Whether the request is evaluated by the merge: one run file and qrels file (neither standard
-    input), qrels larger than the small-file reader takes, our measures alone, none of which takes
-    anything from the whole qrels, and nothing kept."""
+    input), qrels larger than the small-file reader takes and at least :data:`QRELS_SHARE` of the run's
+    bytes, our measures alone, none of which takes anything from the whole qrels, and nothing kept."""
     from ir_measures_graded.io.small import limit
 
     if request.keep or len(request.runs) != 1 or request.provider not in (None, GradedProvider.NAME):
@@ -55,7 +59,10 @@ def applies(request: Request) -> bool:
     run, qrels = request.runs[0], request.qrels
     if not (isinstance(run, str) and isinstance(qrels, str) and "-" not in (run, qrels)):
         return False
-    if not (os.path.isfile(qrels) and os.path.isfile(run)) or os.path.getsize(qrels) <= limit():
+    if not (os.path.isfile(qrels) and os.path.isfile(run)):
+        return False
+    size = os.path.getsize(qrels)
+    if size <= limit() or size < QRELS_SHARE * os.path.getsize(run):
         return False
     return all(isinstance(m, GradedMeasure) and not m.uses_collection() for m in request.measures)
 

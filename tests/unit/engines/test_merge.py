@@ -30,6 +30,7 @@ ORDERS = ["grouped", "run in another order", "qrels shuffled", "run shuffled", "
 def tiny(monkeypatch):
     """Every file taken by the merge (no small-file reader), read a few lines at a time."""
     monkeypatch.setenv("IR_MEASURES_GRADED_SMALL_FILE_BYTES", "0")
+    monkeypatch.setattr(merge, "QRELS_SHARE", 0.0)
     monkeypatch.setattr(merge, "QRELS_BLOCK_BYTES", 48)
     monkeypatch.setattr(merge, "RUN_BLOCK_BYTES", 64)
     monkeypatch.setattr(merge, "RUN_BATCH_ROWS", 2)
@@ -162,3 +163,19 @@ def test_a_judgment_given_twice_is_told_by_its_lines(tiny, tmp_path):
         evaluated(str(tmp_path / "qrels.txt"), str(tmp_path / "run.txt"), MEASURES[:1], True)
     assert str(merged.value) == str(whole.value)
     assert "qrels.txt:5" in str(merged.value)
+
+
+def test_taken_for_qrels_as_large_as_the_run_only(monkeypatch, tmp_path):
+    """The merge reads qrels in step with the run where they are about as large as it (a recommender's); a
+    TREC collection's (a tenth of the run) and the small-file reader's are held whole, as before."""
+    monkeypatch.setenv("IR_MEASURES_GRADED_SMALL_FILE_BYTES", "1000")
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+
+    def taken(qrels_lines: int, run_lines: int) -> bool:
+        qrels.write_text("".join(f"q{k // 10} 0 d{k} 1\n" for k in range(qrels_lines)))
+        run.write_text("".join(f"q{k // 10} Q0 d{k} 1 1.0 tag\n" for k in range(run_lines)))
+        return merge.applies(Request(qrels=str(qrels), runs=[str(run)], measures=MEASURES[:2]))
+
+    assert taken(200, 200)  # qrels about half the run's bytes
+    assert not taken(200, 2000)  # about a twentieth
+    assert not taken(20, 20)  # read by the small-file reader
