@@ -126,22 +126,24 @@ class _Qrels:
         self.rows += n
         lines = block.lines if block.lines is not None else block.first_line + np.arange(n, dtype=np.int64)
         encoded = pc.dictionary_encode(table.column("query_id")).combine_chunks()
-        ids, codes = encoded.dictionary.to_pylist(), to_numpy(encoded.indices)
-        starts = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1]))) if n else np.zeros(0, np.int64)
-        runs = codes[starts].tolist()  # each stretch of one query's lines, in order (a loop per query, not row)
-        if len(runs) != len(ids):  # a query's lines apart inside the block
-            self.report.qrels_grouped = False
-        for k, code in enumerate(runs):
-            q = ids[code]
-            if q in self.closed or (q in self.order and q != self.open) or (k > 0 and q == self.open):
+        ids, codes = encoded.dictionary.to_pylist(), to_numpy(encoded.indices)  # ids by first appearance
+        if n:
+            # grouped: each query's lines one stretch, and none of the block's queries seen before but the
+            # one whose lines the previous block ended with (continued by the block's first lines)
+            stretches = 1 + int(np.count_nonzero(codes[1:] != codes[:-1]))
+            first, last = ids[codes[0]], ids[codes[-1]]
+            present = set(ids)
+            seen = present.intersection(self.order)
+            if stretches != len(ids) or seen - {self.open} or (self.open in seen and first != self.open):
                 self.report.qrels_grouped = False
-            if q in evaluated:
-                again.add(q)
-            if q not in self.order:
-                self.order[q] = len(self.order)
-            if self.open is not None and q != self.open:
+            again.update(present.intersection(evaluated))
+            for q in ids:  # a loop per query, not per line
+                self.order.setdefault(q, len(self.order))
+            self.closed.update(present)
+            self.closed.discard(last)
+            if self.open is not None and self.open != last:
                 self.closed.add(self.open)
-            self.open = q
+            self.open = last
         self.pending.append(pa.table({"query_id": table.column("query_id"), "doc_id": table.column("doc_id"),
                                       "value": table.column("value"), "line": from_numpy(lines)}))
         self.pending_rows += n
