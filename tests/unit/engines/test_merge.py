@@ -99,6 +99,7 @@ def test_a_seeded_collection_on_every_order(tiny, tmp_path, order):
     report = merged.merge
     assert report.qrels_grouped == (order not in ("qrels shuffled", "both shuffled"))
     assert report.run_grouped == (order not in ("run shuffled", "both shuffled"))
+    assert (report.again > 0) == ("shuffled" in order)  # queries evaluated again: only where a file is not grouped
 
 
 def test_grouped_files_hold_a_few_queries_judgments(tiny, tmp_path):
