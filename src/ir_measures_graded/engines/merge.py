@@ -195,7 +195,7 @@ def _judgments(table: Any, name: str, unit: str, measures: list[Any], provider: 
                               int(lines[pair[1]]), name, unit)
     values = to_numpy(table.column("value"))
     check_labels(values, measures, provider)
-    return Judgments.from_qrels(pa.table({"query_id": query, "doc_id": doc, "relevance": values}))
+    return Judgments.from_qrels(pa.table({"query_id": query, "doc_id": doc, "relevance": from_numpy(values)}))
 
 
 class _Values:
