@@ -117,3 +117,22 @@ print('pandas' in sys.modules)
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out[-1] == "False" and int(out[0]) > 0 and int(out[1]) == 2 * 20
+
+
+@pytest.mark.slow  # a subprocess
+def test_the_merge_by_query_evaluates_without_pandas(tmp_path):
+    """Qrels as large as the run, read in step with it (issue 54's merge by query), are evaluated without
+    pandas too (the merge made its judgments from a numpy column through pa.table, which loaded it)."""
+    rng = np.random.default_rng(4)
+    (tmp_path / "qrels.txt").write_text("".join(f"u{q} 0 i{d} {int(rng.integers(1, 6))}\n"
+                                                for q in range(30) for d in range(40)))
+    (tmp_path / "run.txt").write_text("".join(f"u{q} Q0 i{d} {d + 1} {1 / (d + 1)!r} t\n"
+                                              for q in range(30) for d in range(0, 80, 2)))
+    code = ("import sys\nfrom ir_measures_graded.cli import main\nfrom ir_measures_graded.engines import merge\n"
+            "taken = []\nmerged = merge.evaluate_merged\n"
+            "merge.evaluate_merged = lambda *a, **k: taken.append(1) or merged(*a, **k)\n"
+            f"status = main([{str(tmp_path / 'qrels.txt')!r}, {str(tmp_path / 'run.txt')!r}, 'muMAP', 'nDCNG@10'])\n"
+            "print(status, taken == [1], 'pyarrow' in sys.modules, 'pandas' in sys.modules)")
+    env = dict(os.environ, IR_MEASURES_GRADED_SMALL_FILE_BYTES="0")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
+    assert out.splitlines()[-1] == "0 True True False"

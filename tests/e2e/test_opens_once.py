@@ -111,3 +111,10 @@ def test_pool_opens_each_run_and_the_judgments_once(inputs, options):
     expected = {name: 1 for name in ("s.run", "w.run", "r.run")} | ({"qrels.txt": 1} if "--judgments" in options
                                                                     else {})
     assert opens(inputs, [SCRIPT, "pool", "s.run", "w.run", "r.run", *options]) == expected
+
+
+def test_the_merge_by_query_opens_the_qrels_and_the_run_once(inputs, monkeypatch):
+    """One run and qrels the small-file reader does not take (here: none) are read in step by query (issue 54):
+    the qrels are streamed once beside the run, not read whole first."""
+    monkeypatch.setenv("IR_MEASURES_GRADED_SMALL_FILE_BYTES", "0")
+    assert opens(inputs, [SCRIPT, "qrels.txt", "s.run", "muMAP", "nDCNG@10"]) == {"qrels.txt": 1, "s.run": 1}

@@ -50,6 +50,7 @@ class RunResult:
     judged: list[str] | None = None  # the query ids of the qrels (None: the engine does not list them)
     ranked_rows: int = -1  # rows of the judged queries (-1: not counted)
     judged_rows: int = -1  # of those, rows whose document is judged for the query (-1: not counted)
+    merge: Any = None  # read in step with the qrels by query: what the merge saw (engines.merge.MergeReport)
 
 
 class Engine(Protocol):

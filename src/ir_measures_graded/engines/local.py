@@ -52,6 +52,10 @@ class LocalEngine:
     name = "local"
 
     def evaluate(self, request: Request) -> list[RunResult]:
+        from ir_measures_graded.engines import merge
+
+        if merge.applies(request):  # one run and large qrels, both read in step by query (values the same)
+            return [self._merged(request)]
         measures = request.measures
         qrels = small_qrels(request)
         small = qrels is not None
@@ -86,6 +90,33 @@ class LocalEngine:
             if judged and request.warn is not None:
                 check_shared_queries(result, request)
         return results
+
+
+    @staticmethod
+    def _merged(request: Request) -> RunResult:
+        """The one run of ``request`` evaluated in step with the qrels (:mod:`.merge`)."""
+        from ir_measures_graded.engines import merge
+
+        check_supported(request.measures, request.provider)
+        source = request.runs[0]
+        meter = Meter(digest=False)
+        with progress_bar(source, request.progress) as bar:
+            done = merge.evaluate_merged(request, progress=bar, meter=meter)
+        check_judged(done.judgment_rows, request)
+        result = RunResult(run_name(request, 0), done.metrics if request.by_query else [], {})
+        result.rows, result.matched, result.judged = done.rows, done.matched, done.judged
+        result.ranked_rows, result.judged_rows = done.ranked_rows, done.judged_rows
+        if request.summary:
+            aggregators = {m: m.aggregator() for m in request.measures}
+            for metric in done.metrics:
+                aggregators[metric.measure].add(metric.value)
+            result.summary = {m: aggregators[m].result() for m in request.measures}
+        result.input = Input("run", source, None, rows=done.rows, size=meter.size or None, tag=meter.tag,
+                             columns=dict(request.run_columns or {}))
+        result.merge = done.report
+        if done.judgment_rows and request.warn is not None:
+            check_shared_queries(result, request)
+        return result
 
 
 def _source(spec: Any) -> Any:
