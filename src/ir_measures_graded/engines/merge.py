@@ -51,10 +51,12 @@ QRELS_BLOCK_BYTES = 1 << 20
 def applies(request: Request) -> bool:
     """Whether the request is evaluated by the merge: one run file and qrels file (neither standard
     input), qrels larger than the small-file reader takes and at least :data:`QRELS_SHARE` of the run's
-    bytes, our measures alone, none of which takes anything from the whole qrels, and nothing kept."""
+    bytes, our measures alone, none of which takes anything from the whole qrels, no depth, and nothing kept."""
     from ir_measures_graded.io.small import limit
 
     if request.keep or len(request.runs) != 1 or request.provider not in (None, GradedProvider.NAME):
+        return False
+    if request.depth is not None:  # trec_eval's -M: the run is cut as the other paths cut it
         return False
     run, qrels = request.runs[0], request.qrels
     if not (isinstance(run, str) and isinstance(qrels, str) and "-" not in (run, qrels)):

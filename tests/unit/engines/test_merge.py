@@ -19,6 +19,7 @@ from ir_measures_graded import experiment
 from ir_measures_graded.engines import Request, merge
 from ir_measures_graded.engines.local import LocalEngine
 from ir_measures_graded.errors import GradedInputError
+from ir_measures_graded.experiments.evaluation import Reading
 from support.random_collections import collections, random_collection
 
 MEASURES = [ir_measures.parse_measure(m) for m in
@@ -145,6 +146,11 @@ def test_the_experiment_and_the_command_lines_default_take_it(tiny, tmp_path):
     assert mixed.results[0].merge is None
     assert experiment(q, [r], ["muMAP"]).results[0].merge is None
     assert experiment(q, [r], ["muMAP(levels='collection')"], per_query=False).results[0].merge is None
+    # nor with trec_eval's -M: the run cut as every other path cuts it
+    cut = experiment(q, [r], ["muMAP", "nDCNG@10"], per_query=False, reading=Reading(depth=2))
+    assert cut.results[0].merge is None
+    kept = experiment(q, [r], ["muMAP", "nDCNG@10"], reading=Reading(depth=2))  # the run read whole, then cut
+    assert cut.aggregates["value"].tolist() == kept.aggregates["value"].tolist()
     # the mixed list's values are those of the merge for our measures, of ir_measures for its own
     ours = dict(zip(exp.aggregates["measure"], exp.aggregates["value"], strict=True))
     got = dict(zip(mixed.aggregates["measure"], mixed.aggregates["value"], strict=True))
