@@ -33,6 +33,7 @@ from ir_measures_graded.engines import Request
 from ir_measures_graded.io.trec import BLOCK_SIZE
 from ir_measures_graded.measures import GradedMeasure
 from ir_measures_graded.provider import GradedProvider
+from ir_measures_graded.pytrec import Gathered
 
 __all__ = ["applies", "MergeReport", "evaluate_merged", "RUN_BATCH_ROWS"]
 
@@ -299,7 +300,7 @@ def evaluate_merged(request: Request, progress: Any = None, meter: Any = None) -
     metrics = [ir_measures.Metric(query_id=judged[q], measure=m, value=v)
                for i, m in enumerate(measures) for q, v in zip(present.tolist(), results.values[i, present].tolist(),
                                                                  strict=True)]
-    completed = list(_Completed(measures, judged, metrics).iter_calc(None))
+    completed = list(Gathered(measures, set(judged), iter(metrics)).iter_calc(None))
     ranked, judged_rows = (int(c) for c in results.counts[:, :size].sum(axis=1))
     return Merged(completed, rows, len(present), judged, qrels.rows, ranked, judged_rows, report)
 
@@ -319,18 +320,6 @@ def _spooled(spool: Any, queries: set[str]) -> Any:
             parts.append(pa.table({"query_id": part.column("query_id"), "doc_id": part.column("doc_id"),
                                    "value": part.column("value"), "line": from_numpy(lines[keep])}))
     return pa.concat_tables(parts).combine_chunks() if parts else None
-
-
-class _Completed(ir_measures.providers.Evaluator):
-    """Values computed already, completed as ``ir_measures.providers.Evaluator.iter_calc`` completes an
-    evaluator's (the judged queries without a value get the measure's default)."""
-
-    def __init__(self, measures: list[Any], judged: list[str], metrics: list[Any]):
-        super().__init__(measures, judged)
-        self.metrics = metrics
-
-    def _iter_calc(self, run: Any) -> Iterator[Any]:
-        return iter(self.metrics)
 
 
 def check_no_judgments(merged: Merged, request: Request) -> None:

@@ -186,3 +186,30 @@ def test_taken_for_qrels_as_large_as_the_run_only(monkeypatch, tmp_path):
     assert taken(200, 200)  # qrels about half the run's bytes
     assert not taken(200, 2000)  # about a twentieth
     assert not taken(20, 20)  # read by the small-file reader
+
+
+def test_parquet_and_arrow_files_are_merged_too(tiny, tmp_path):
+    """Columnar files are read by blocks (record batches) as text is: the merge takes them, values unchanged."""
+    import pyarrow as pa
+    import pyarrow.feather as feather
+    import pyarrow.parquet as pq
+
+    qrels, run = random_collection(7, n_queries=20)
+    q, r = write(tmp_path, qrels, run, "grouped")
+    text = check_identical(q, r)
+    judged = pa.table({"query_id": [k for k, docs in qrels.items() for _ in docs],
+                       "doc_id": [d for docs in qrels.values() for d in docs],
+                       "relevance": [float(v) for docs in qrels.values() for v in docs.values()]})
+    ranked = pa.table({"query_id": [k for k, docs in run.items() for _ in docs],
+                       "doc_id": [d for docs in run.values() for d in docs],
+                       "score": [float(s) for docs in run.values() for s in docs.values()]})
+    for name, write_table in (("parquet", pq.write_table), ("arrow", feather.write_feather)):
+        qf, rf = tmp_path / f"qrels.{name}", tmp_path / f"run.{name}"
+        if name == "parquet":  # several row groups / record batches: the qrels read by blocks
+            write_table(judged, qf, row_group_size=7)
+        else:
+            write_table(judged, qf, chunksize=7)
+        write_table(ranked, rf)
+        merged = check_identical(str(qf), str(rf))
+        assert merged.merge is not None and merged.merge.qrels_grouped, name
+        assert merged.summary == text.summary, name
