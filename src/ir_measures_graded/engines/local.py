@@ -306,6 +306,7 @@ class _Scorer:
         self._graded: dict[tuple[bool, bool], Any] = {}  # (small, counting only) -> evaluator
         self.graded = self._graded_evaluator(small)
         self.other = None
+        self.judged = set(_query_ids(qrels, "qrels"))
         if others:  # pytrec_eval converts the qrels once, here, for every run (large qrels: by chunks, per run)
             calc_obj = ir_measures.providers.registry[provider] if provider else ir_measures.DefaultPipeline
             # pytrec_eval crashes on labels below 0: its measures are given the judgments without them
@@ -313,12 +314,10 @@ class _Scorer:
             if lowest >= 0:
                 self.other = Others(calc_obj, others, qrels)
             else:
-                judged = set(_query_ids(qrels, "qrels"))
                 groups = judgments_for(dict_of_dict(qrels, "relevance"), others, calc_obj, lowest)
-                parts = [Others(calc_obj, group, qrels if given is None else given, judged=judged if lacking else None)
-                         for group, given, lacking in groups]
+                parts = [Others(calc_obj, group, qrels if given is None else given,
+                                judged=self.judged if lacking else None) for group, given, lacking in groups]
                 self.other = parts[0] if len(parts) == 1 else _Joined(parts)
-        self.judged = set(_query_ids(qrels, "qrels"))
         # qrels as large as a run (a recommender's): a run read whole is joined to them by query batches
         self.large_qrels = not isinstance(qrels, Mapping) and len(qrels) > OTHERS_CHUNK_ROWS
 
@@ -556,7 +555,9 @@ class Others:
         not the number gdeval takes (as it reads them: after the last ``-``), or a label is above its top, 4."""
         if not self.gdeval:
             return
-        top = max((float(v) for v in labels), default=0.0)
+        # the large qrels' labels are an array: one max, not a Python loop over every row
+        top = (float(labels.max()) if len(labels) else 0.0) if isinstance(labels, np.ndarray) \
+            else max((float(v) for v in labels), default=0.0)
         if top > GDEVAL_TOP:
             raise GradedInputError(f"{gdeval_named(self.gdeval)}: ir_measures computes it with gdeval, which takes "
                                    f"labels up to {GDEVAL_TOP} ({what} {top:g}); use "
